@@ -1,0 +1,26 @@
+"""One error type per way an input can fail; the CLI maps them to exit code 2 in one place."""
+
+
+class SheetAuditError(Exception):
+    """Base class: a problem the user can act on, printed as one line without a traceback."""
+    exit_code = 2
+
+
+class UnreadableInput(SheetAuditError):
+    """The file cannot be read as a spec sheet (empty, not a PDF, damaged beyond repair)."""
+
+
+class EncryptedInput(UnreadableInput):
+    """The PDF is encrypted and no (or a wrong) password was given."""
+
+
+class InputTooLarge(UnreadableInput):
+    """The file is over a page or time limit the user set."""
+
+
+class RulesError(SheetAuditError):
+    """A file under rules/ is malformed; the message names the file and the key."""
+
+
+class UsageError(SheetAuditError):
+    """Options that do not fit together (for example an output folder inside the input folder)."""

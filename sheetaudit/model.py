@@ -1,0 +1,140 @@
+"""Plain data passed from stage to stage: read -> find -> normalise -> classify -> check -> report.
+
+Every stage takes and returns these classes; no stage reaches back into an earlier one's internals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+BBox = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, page-relative
+
+
+@dataclass
+class Segment:
+    """A unit of text with its context: a sentence of prose, or one cell of a table / key-value row."""
+    text: str
+    page: int
+    kind: str = "sentence"          # sentence | cell | heading | footnote | line
+    label: str = ""                 # row header of a table or key-value list
+    column: str = ""                # column header (a product variant) where the table has one
+    heading: str = ""               # nearest section heading above
+    block: int = 0                  # segments of one table / one paragraph / one record share a block id
+    bbox: Optional[BBox] = None
+    ocr: bool = False
+
+
+@dataclass
+class Document:
+    path: str
+    sha256: str
+    pages: int
+    kind: str                                   # pdf | text | markdown | html
+    segments: list[Segment] = field(default_factory=list)
+    footnotes: dict[str, str] = field(default_factory=dict)   # marker -> footnote text
+    no_text_pages: list[int] = field(default_factory=list)
+    ocr_pages: list[int] = field(default_factory=list)
+    title: str = ""
+    notes: list[str] = field(default_factory=list)            # reader remarks (page limit reached, OCR absent)
+    page_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass
+class Mention:
+    """A number with a unit (or a counted noun, or a cooling phrase) found in a segment."""
+    quantity: str                    # bandwidth | latency | power | domain_size | cooling
+    text: str                        # as printed
+    value: Any                       # float, or a cooling method string
+    unit: str                        # canonical spelling of the printed unit (e.g. 'Gb/s', 'GB/s', 'GbE', 'us')
+    segment: Segment
+    start: int = 0                   # character span inside segment.text
+    end: int = 0
+    bound: str = ""                  # up-to | below | about | at-least | over | ''
+    count: Optional[int] = None      # "8x 400 Gb/s" -> 8
+    marker: str = ""                 # footnote marker printed right after the figure
+    flags: set = field(default_factory=set)  # e.g. {'rate-list', 'bare-G', 'bytes-for-bits'}
+
+
+@dataclass
+class Figure:
+    id: str
+    quantity: str
+    text: str
+    value: Any
+    unit: str
+    page: int
+    context: str
+    tier: Optional[str] = None
+    direction: Optional[str] = None
+    scope: Optional[str] = None
+    basis: Optional[str] = None
+    normalized: Optional[dict] = None
+    technology: str = ""
+    arithmetic: str = ""             # how the normalised value was reached, in words
+    reading: str = ""                # why direction / basis was read this way
+    label: str = ""
+    heading: str = ""
+    bbox: Optional[BBox] = None
+    count: Optional[int] = None
+    bound: str = ""
+    flags: set = field(default_factory=set)
+    ocr: bool = False
+    segment: Optional[Segment] = None
+
+    def to_json(self) -> dict:
+        d = {"id": self.id, "quantity": self.quantity, "text": self.text, "value": self.value,
+             "unit": self.unit, "tier": self.tier, "direction": self.direction, "scope": self.scope,
+             "basis": self.basis, "normalized": self.normalized, "page": self.page, "context": self.context}
+        extra = {"technology": self.technology or None, "arithmetic": self.arithmetic or None,
+                 "reading": self.reading or None, "label": self.label or None, "bound": self.bound or None,
+                 "count": self.count, "bbox": [round(v, 1) for v in self.bbox] if self.bbox else None,
+                 "ocr": self.ocr or None, "flags": sorted(self.flags) or None}
+        d.update({k: v for k, v in extra.items() if v is not None})
+        return d
+
+
+@dataclass
+class Derived:
+    """A figure computed by the audit, never printed in the sheet; always shown with its arithmetic."""
+    name: str
+    value: float
+    unit: str
+    arithmetic: str
+    figures: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "value": round(self.value, 4), "unit": self.unit,
+                "arithmetic": self.arithmetic, "figures": self.figures}
+
+
+@dataclass
+class Finding:
+    check: str
+    step: Any
+    severity: str
+    message: str
+    why: str = ""
+    fix: str = ""
+    figures: list[str] = field(default_factory=list)
+    pages: list[int] = field(default_factory=list)
+    derived: list[Derived] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        d = {"check": self.check, "step": self.step, "severity": self.severity, "figures": self.figures,
+             "message": self.message, "why": self.why, "fix": self.fix}
+        if self.pages:
+            d["pages"] = self.pages
+        if self.derived:
+            d["derived"] = [x.to_json() for x in self.derived]
+        return d
+
+
+@dataclass
+class Audit:
+    document: Document
+    figures: list[Figure]
+    findings: list[Finding]
+    sheet_kind: str = "unknown"       # server | rack | pod | switch | nic | accelerator | unknown
+    derived: list[Derived] = field(default_factory=list)
+    passed: list[str] = field(default_factory=list)   # check codes evaluated and not raised
+    facility: Optional[dict] = None

@@ -1,0 +1,326 @@
+"""Page layout: words and ruled tables -> segments in reading order.
+
+Vendor sheets set prose in two or three columns, spec lists as un-ruled label/value columns, and product
+variants side by side. pdfplumber's extract_text() interleaves such columns line by line, so we cut the page
+recursively at its widest whitespace gap (XY-cut), which keeps each column, each label column and each
+variant column whole. A vertical cut whose left side is a narrow column of short lines is read as a
+label/value list, and each value is given its row label.
+"""
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..model import Segment
+
+FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
+
+
+@dataclass
+class Item:
+    """A word, or a whole ruled table, placed on the page."""
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    text: str = ""
+    size: float = 9.0
+    bold: bool = False
+    table: Optional[list] = None      # rows of cells: [(text, bbox)] when the item is a table
+
+    @property
+    def is_table(self) -> bool:
+        return self.table is not None
+
+
+@dataclass
+class Leaf:
+    items: list[Item]
+    kv: Optional[tuple[list[Item], list[Item]]] = None
+
+
+@dataclass
+class PageText:
+    segments: list[Segment] = field(default_factory=list)
+    footnotes: dict[str, str] = field(default_factory=dict)
+
+
+def _gaps(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+    """Whitespace intervals of at least min_gap between the union of spans."""
+    out = []
+    spans = sorted(spans)
+    reach = spans[0][1]
+    for a, b in spans[1:]:
+        if a - reach >= min_gap:
+            out.append((reach, a))
+        reach = max(reach, b)
+    return out
+
+
+def _body_size(items: list[Item]) -> float:
+    sizes = [i.size for i in items if not i.is_table]
+    return statistics.median(sizes) if sizes else 9.0
+
+
+def _lines(items: list[Item]) -> list[list[Item]]:
+    """Cluster words into lines by their vertical position, each line left to right."""
+    words = sorted((i for i in items if not i.is_table), key=lambda i: (i.top, i.x0))
+    lines: list[list[Item]] = []
+    for w in words:
+        if lines:
+            ref = lines[-1]
+            ref_top = min(x.top for x in ref)
+            ref_bottom = max(x.bottom for x in ref)
+            overlap = min(ref_bottom, w.bottom) - max(ref_top, w.top)
+            if overlap > 0.5 * min(w.bottom - w.top, ref_bottom - ref_top):
+                ref.append(w)
+                continue
+        lines.append([w])
+    for line in lines:
+        line.sort(key=lambda i: i.x0)
+    lines.sort(key=lambda ln: min(i.top for i in ln))
+    return lines
+
+
+def _line_text(line: list[Item]) -> str:
+    out = ""
+    for a, b in zip(line, line[1:] + [None]):
+        out += a.text
+        if b is not None and not (_is_cjk(a.text[-1:]) and _is_cjk(b.text[:1]) and b.x0 - a.x1 < a.size * 0.3):
+            out += " "
+    return out
+
+
+def _is_cjk(ch: str) -> bool:
+    return bool(ch) and ("\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef")
+
+
+def _is_kv(left: list[Item], right: list[Item]) -> bool:
+    """A narrow left column of short lines that line up with the right side: a label/value list."""
+    if any(i.is_table for i in left) or any(i.is_table for i in right) or not left or not right:
+        return False
+    lx0, lx1 = min(i.x0 for i in left), max(i.x1 for i in left)
+    rx1 = max(i.x1 for i in right)
+    if (lx1 - lx0) > 0.42 * (rx1 - lx0):
+        return False
+    llines, rlines = _lines(left), _lines(right)
+    if statistics.mean(len(ln) for ln in llines) > 5:
+        return False
+    rtops = [min(i.top for i in ln) for ln in rlines]
+    aligned = sum(1 for ln in llines if any(abs(min(i.top for i in ln) - t) < 0.6 * ln[0].size for t in rtops))
+    return aligned >= max(1, 0.5 * len(llines))
+
+
+def _continues(values: list[Item], more: list[Item]) -> bool:
+    """A strip right of a value column whose lines share the value lines' positions: a second variant."""
+    tops = {round(i.top) for i in values}
+    shared = sum(1 for i in more if any(abs(round(i.top) - t) <= 2 for t in tops))
+    return shared >= 0.6 * len(more)
+
+
+def xy_cut(items: list[Item], depth: int = 0) -> list[Leaf]:
+    if len(items) <= 1 or depth > 40:
+        return [Leaf(items)]
+    size = _body_size(items)
+    vgaps = _gaps([(i.x0, i.x1) for i in items], max(7.0, 0.8 * size))
+    hgaps = _gaps([(i.top, i.bottom) for i in items], max(4.0, 0.75 * size))
+    best_v = max(vgaps, key=lambda g: g[1] - g[0], default=None)
+    best_h = max(hgaps, key=lambda g: g[1] - g[0], default=None)
+    if best_v is None and best_h is None:
+        return [Leaf(items)]
+    # Any whitespace that runs the full height of the region is a gutter (between prose columns, or
+    # between a label column and its values); cut there first, so that a list is not first sliced into
+    # rows that no longer show which column is the label.
+    vertical = best_v is not None
+    if vertical:
+        # Cut at every gutter at once, then pair a narrow label strip with the strip to its right:
+        # cutting only at the widest gap would part a label column from its values before the
+        # gutter between prose and list has been cut.
+        strips, prev = [], float("-inf")
+        for a, b in vgaps + [(float("inf"), float("inf"))]:
+            cut = (a + b) / 2
+            strip = [i for i in items if prev < i.x1 <= cut]
+            if strip:
+                strips.append(strip)
+            prev = cut
+        out: list[Leaf] = []
+        k = 0
+        while k < len(strips):
+            if k + 1 < len(strips) and _is_kv(strips[k], strips[k + 1]):
+                label, right = strips[k], strips[k + 1]
+                k += 2
+                # Variant columns of the same list sit further right; keep them with the values.
+                while k < len(strips) and _continues(right, strips[k]):
+                    right = right + strips[k]
+                    k += 1
+                out.append(Leaf(label + right, kv=(label, right)))
+            else:
+                out.extend(xy_cut(strips[k], depth + 1))
+                k += 1
+        return out
+    cut = (best_h[0] + best_h[1]) / 2
+    top = [i for i in items if i.bottom <= cut]
+    bottom = [i for i in items if i.bottom > cut]
+    return xy_cut(top, depth + 1) + xy_cut(bottom, depth + 1)
+
+
+def _bbox(items: list[Item]):
+    return (min(i.x0 for i in items), min(i.top for i in items), max(i.x1 for i in items), max(i.bottom for i in items))
+
+
+def _join_lines(texts: list[str]) -> str:
+    out = ""
+    for t in texts:
+        t = t.strip()
+        if not out:
+            out = t
+        elif out.endswith("-") and t[:1].islower() and not out.endswith(" -"):
+            out += t
+        elif _is_cjk(out[-1:]) and _is_cjk(t[:1]):
+            out += t
+        else:
+            out += " " + t
+    return out
+
+
+def split_sentences(text: str) -> list[str]:
+    parts = [p.strip() for p in SENTENCE_END.split(text)]
+    return [p for p in parts if p]
+
+
+class PageBuilder:
+    """Turns the leaves of one page into segments, tracking the current heading across leaves."""
+
+    def __init__(self, page_no: int, block_start: int, heading: str = ""):
+        self.page_no = page_no
+        self.block = block_start
+        self.heading = heading
+        self.out = PageText()
+
+    def _seg(self, text, kind, items, label="", column="", block=None):
+        text = re.sub(r"\s+", " ", text).strip()
+        if not text:
+            return
+        self.out.segments.append(Segment(text=text, page=self.page_no, kind=kind, label=label, column=column,
+                                         heading=self.heading, block=self.block if block is None else block,
+                                         bbox=_bbox(items) if items else None))
+
+    def prose(self, items: list[Item], body: float):
+        lines = _lines(items)
+        if not lines:
+            return
+        texts = [_line_text(ln) for ln in lines]
+        big = all(max(i.size for i in ln) >= 1.15 * body or all(i.bold for i in ln) for ln in lines)
+        short = sum(len(ln) for ln in lines) <= 14 and len(lines) <= 2
+        if big and short and not re.match(r"[\d~<>≈]", texts[0].strip()):
+            self.heading = _join_lines(texts)
+            self.block += 1
+            self._seg(self.heading, "heading", items)
+            return
+        text = _join_lines(texts)
+        first = text[:1]
+        small = max(i.size for i in items) < 0.85 * body
+        if first in FOOTNOTE_MARKERS or (small and re.match(r"\d\s", text)):
+            marker = first if first in FOOTNOTE_MARKERS else text.split()[0]
+            self.out.footnotes[marker] = text[len(marker):].strip()
+            self.block += 1
+            self._seg(text, "footnote", items)
+            return
+        self.block += 1
+        # Map sentence text back to the words that print it, for evidence boxes.
+        words = [w for ln in lines for w in ln]
+        pos = 0
+        for sentence in split_sentences(text):
+            n = len(sentence.split())
+            self._seg(sentence, "sentence", words[pos:pos + n] or words)
+            pos += n
+
+    def kv(self, left: list[Item], right: list[Item]):
+        llines, rlines = _lines(left), _lines(right)
+        rows: list[tuple[list[list[Item]], float]] = []  # label lines, row top
+        for ln in llines:
+            top = min(i.top for i in ln)
+            aligned = any(abs(min(i.top for i in r) - top) < 0.6 * ln[0].size for r in rlines)
+            if aligned or not rows:
+                rows.append(([ln], top))
+            else:
+                rows[-1][0].append(ln)
+        self.block += 1
+        header_words = [i for i in right if i.bottom < rows[0][1] - 1]
+        header = _join_lines([_line_text(ln) for ln in _lines(header_words)]) if header_words else ""
+        for n, (label_lines, top) in enumerate(rows):
+            nxt = rows[n + 1][1] if n + 1 < len(rows) else float("inf")
+            label = _join_lines([_line_text(ln) for ln in label_lines])
+            words = [i for i in right if top - 0.6 * i.size <= i.top < nxt - 0.6 * i.size]
+            if not words:
+                continue
+            for col in _subcolumns(words):
+                self._seg(_join_lines([_line_text(ln) for ln in _lines(col)]), "cell", col,
+                          label=label, column=header)
+
+    def table(self, item: Item):
+        rows = item.table
+        self.block += 1
+        ncols = max(len(r) for r in rows)
+        header: list[str] = []
+        body_rows = rows
+        if ncols >= 3 and len(rows) > 1 and not any(re.search(r"\d", c or "") for c, _ in rows[0][1:]):
+            header = [c or "" for c, _ in rows[0]]
+            body_rows = rows[1:]
+        for r in body_rows:
+            label = (r[0][0] or "").strip() if len(r) > 1 else ""
+            cells = r[1:] if len(r) > 1 else r
+            for k, (text, bbox) in enumerate(cells, start=1 if len(r) > 1 else 0):
+                if not text:
+                    continue
+                col = header[k] if header and k < len(header) else ""
+                seg_items = [Item(*bbox)] if bbox else []
+                self._seg(text.replace("\n", " "), "cell", seg_items, label=label.replace("\n", " "), column=col)
+
+
+def _subcolumns(words: list[Item]) -> list[list[Item]]:
+    """Split the value words of one row into side-by-side variant columns, if the row has them."""
+    size = _body_size(words)
+    gaps = _gaps([(i.x0, i.x1) for i in words], max(7.0, 0.8 * size))
+    if not gaps:
+        return [words]
+    cols, prev = [], float("-inf")
+    for a, b in gaps + [(float("inf"), None)]:
+        cut = (a + b) / 2 if b is not None else float("inf")
+        col = [w for w in words if prev < (w.x0 + w.x1) / 2 <= cut]
+        if col:
+            cols.append(col)
+        prev = cut
+    return cols
+
+
+def build_page(items: list[Item], page_no: int, block_start: int, heading: str) -> tuple[PageText, int, str]:
+    """Segments of one page; returns them with the next free block id and the heading in force at the end."""
+    b = PageBuilder(page_no, block_start, heading)
+    if not items:
+        return b.out, b.block, b.heading
+    body = _body_size(items)
+    for leaf in xy_cut(items):
+        if leaf.kv:
+            b.kv(*leaf.kv)
+            continue
+        # Tables and the words around them, top to bottom, so a heading precedes its table.
+        pieces: list[tuple[float, object]] = [(t.top, t) for t in leaf.items if t.is_table]
+        for line in _lines([i for i in leaf.items if not i.is_table]):
+            pieces.append((min(i.top for i in line), line))
+        pieces.sort(key=lambda p: p[0])
+        run: list[Item] = []
+        for _, piece in pieces:
+            if isinstance(piece, Item):
+                if run:
+                    b.prose(run, body)
+                    run = []
+                b.table(piece)
+            else:
+                run.extend(piece)
+        if run:
+            b.prose(run, body)
+    return b.out, b.block + 1, b.heading
