@@ -1,0 +1,35 @@
+"""The four-step check (plus checks on the sheet itself). Each step is one module; each check is declared
+in rules/checks.yaml, which supplies its severity, why it matters and how to fix it."""
+from __future__ import annotations
+
+from ..model import Derived, Figure, Finding
+from ..rules import load_rules
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def finding(code: str, message: str, figures: list[Figure] = (), derived: list[Derived] = ()) -> Finding:
+    c = load_rules().check(code)
+    return Finding(check=code, step=c["step"], severity=c["severity"], message=message, why=c["why"],
+                   fix=c["fix"], figures=[f.id for f in figures],
+                   pages=sorted({f.page for f in figures}), derived=list(derived))
+
+
+def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
+    from . import sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
+    findings: list[Finding] = []
+    for module in (sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power):
+        findings.extend(module.run(figs, sheet, doc, facility))
+    findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, SEVERITY_ORDER[f.severity]))
+    raised = {f.check for f in findings}
+    passed = [code for code in load_rules().checks if code not in raised]
+    return findings, passed
+
+
+def fmt(x: float) -> str:
+    return f"{x:,.4g}" if abs(x) < 1e5 else f"{x:,.0f}"
+
+
+def bw(figs, *tiers, scopes=None):
+    return [f for f in figs if f.quantity == "bandwidth" and f.tier in tiers
+            and (scopes is None or f.scope in scopes)]

@@ -1,0 +1,41 @@
+"""Step 3, latency basis: hardware (ASIC, port-to-port) kept apart from end-to-end (through the stack)."""
+from __future__ import annotations
+
+import re
+
+from ..rules import load_rules, rx
+from . import finding, fmt
+
+COMPARE = re.compile(r"\bvs\.?\b|versus|compared|lower than|faster than|better than|相比|对比|优于", re.I)
+
+
+def run(figs, sheet, doc, facility):
+    out = []
+    lat = [f for f in figs if f.quantity == "latency"]
+    if not lat:
+        return out
+    unspecified = [f for f in lat if f.basis == "unspecified"]
+    if unspecified:
+        out.append(finding("latency.basis-unspecified", "Latency without a basis (hardware or end-to-end): " + "; ".join(
+            f"{f.text} (p{f.page})" for f in unspecified) + ".", unspecified))
+    hw = [f for f in lat if f.basis == "hardware"]
+    e2e = [f for f in lat if f.basis == "end-to-end"]
+    if hw and not e2e:
+        out.append(finding("latency.hardware-only", "Only hardware latency is given (" + ", ".join(
+            dict.fromkeys(f"{f.text}" for f in hw)) + "); end-to-end latency through NIC, PCIe and the software stack "
+            "will be several times higher.", hw))
+    cond = rx(load_rules().vocab["latency_conditions"])
+    bare = [f for f in e2e if not cond.search(f"{f.label} {f.segment.text if f.segment else f.context}")]
+    if bare:
+        out.append(finding("latency.conditions-missing", "End-to-end latency with no message size or software stack: "
+                           + "; ".join(f"{f.text} (p{f.page})" for f in bare) + ".", bare))
+    by_seg = {}
+    for f in lat:
+        by_seg.setdefault(id(f.segment), []).append(f)
+    for group in by_seg.values():
+        bases = {f.basis for f in group}
+        if len(bases) > 1 and group[0].segment and COMPARE.search(group[0].segment.text):
+            out.append(finding("latency.mixed-basis", "Latencies of different bases are compared in one statement: "
+                               + "; ".join(f"{f.text} ({f.basis}, {fmt(f.normalized['value'])} ns)" for f in group)
+                               + ".", group))
+    return out

@@ -1,0 +1,235 @@
+"""Classify each mention: tier, scope, direction (bandwidth), basis (latency), technology.
+
+Evidence is weighed nearest first: the figure's own clause, its row label, its footnote, its sentence or
+cell, its record (a table or key/value block), then the kind of sheet. An explicit word ("scale-up",
+"storage", "per GPU", "bidirectional") outranks a technology name, because Ethernet can be the scale-up
+fabric and InfiniBand can carry storage.
+"""
+from __future__ import annotations
+
+import re
+
+from .context import Clause, SheetContext, clauses
+from .model import Figure, Mention
+from .rules import load_rules, rx
+
+PORT_UNITS = {"GbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
+BYTE_UNITS = {"GB/s", "GBps", "GB/sec", "GB/Sec", "TB/s", "TBps", "TB/sec", "MB/s", "terabytes per second",
+              "gigabytes per second", "gigabytes persecond", "terabytes persecond"}
+
+
+def _first(entries: list[dict], key: str, *texts: str) -> str | None:
+    for text in texts:
+        if not text:
+            continue
+        for e in entries:
+            if rx(e["pattern"]).search(text):
+                return e[key]
+    return None
+
+
+def technology(*texts: str) -> str:
+    techs = load_rules().conventions["technologies"]
+    for text in texts:
+        if not text:
+            continue
+        for t in techs:
+            if re.search(t["pattern"], text):
+                return t["name"]
+    return ""
+
+
+def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
+    cl = clauses(mentions)
+    figs: list[Figure] = []
+    per_seg_bw: dict[int, int] = {}
+    for m in mentions:
+        if m.quantity == "bandwidth":
+            per_seg_bw[id(m.segment)] = per_seg_bw.get(id(m.segment), 0) + 1
+    for m in mentions:
+        seg = m.segment
+        f = Figure(id="", quantity=m.quantity, text=m.text, value=m.value, unit=m.unit, page=seg.page,
+                   context=_context_text(seg), label=seg.label, heading=seg.heading, bbox=seg.bbox,
+                   count=m.count, bound=m.bound, flags=set(m.flags), ocr=seg.ocr, segment=seg)
+        c = cl.get(id(m), Clause("", ""))
+        if m.quantity == "bandwidth":
+            _bandwidth(f, m, c, ctx, alone=per_seg_bw[id(seg)] == 1)
+        elif m.quantity == "latency":
+            _latency(f, m, c, ctx)
+        elif m.quantity == "power":
+            _power(f, m, c, ctx)
+        elif m.quantity == "domain_size":
+            if not _domain(f, m, ctx):
+                continue
+        figs.append(f)
+    for i, f in enumerate(figs, start=1):
+        f.id = f"f{i}"
+    return figs
+
+
+def _context_text(seg) -> str:
+    text = f"{seg.label}: {seg.text}" if seg.label else seg.text
+    if seg.column:
+        text = f"[{seg.column}] {text}"
+    return text[:400]
+
+
+def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool) -> None:
+    v = load_rules().vocab
+    seg = m.segment
+    foot = ctx.footnotes.get(m.marker, "") if m.marker else ""
+    clause = c.text
+    f.technology = technology(clause, seg.label, seg.text if alone else "") or technology(seg.text)
+    f.tier = _tier(f, m, c, ctx, clause)
+    if f.tier == "memory":
+        f.direction = None
+        f.scope = None
+        return
+    f.direction = (_first(v["direction"], "direction", clause, foot, seg.label, seg.text if alone else "")
+                   or "unspecified")
+    f.scope = _scope(f, m, c, ctx, foot)
+
+
+def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> str:
+    v = load_rules().vocab
+    seg = m.segment
+    if rx(r"memory bandwidth|内存带宽|显存带宽").search(clause + " " + seg.label):
+        return "memory"
+    explicit = _first(v["tier_explicit"], "tier", clause)
+    if explicit:
+        return explicit
+    explicit = _first(v["tier_explicit"], "tier", seg.label)
+    if explicit:
+        return explicit
+    tech = _first(v["tier_technology"], "tier", clause)
+    label_tier = _first(v["tier_label"], "tier", seg.label)
+    if tech is None:
+        sentence_tier = _first(v["tier_explicit"], "tier", seg.text)
+        if sentence_tier:
+            return sentence_tier
+        if label_tier is None:
+            tech = _first(v["tier_technology"], "tier", seg.label, seg.text)
+    if tech in ("scale-out",) or (tech is None and label_tier == "scale-out") or (
+            tech is None and label_tier is None and ctx.kind in ("switch", "nic")):
+        return _network_tier(f, m, c, ctx, label_tier)
+    if tech:
+        return tech
+    if label_tier:
+        return label_tier
+    return "unknown"
+
+
+def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tier: str | None) -> str:
+    """A NIC or port rate: scale-out fabric, unless it is the scale-up fabric or a front-end link."""
+    v = load_rules().vocab
+    seg = m.segment
+    block = ctx.block_text.get(seg.block, "")
+    if label_tier == "scale-up" and not rx(r"rail|fat tree|infiniband|\bIB\b").search(c.text):
+        if rx(r"rail[- ]optimi[sz]ed").search(block):
+            return "scale-out"
+        return "scale-up"
+    gbps = _gbps(m)
+    if gbps is not None and gbps <= float(v.get("front_end_max_gbps", 25)) and ctx.kind not in ("switch", "nic"):
+        return "front-end"
+    acc = ctx.accelerators_for(seg.block)
+    if ctx.kind not in ("switch", "nic") and label_tier != "scale-up":
+        if m.count is not None and acc and m.count < acc and m.count <= 2:
+            return "front-end"
+        if m.count is None and rx(r"Ethernet NIC|\bNIC\b$").search(c.right.strip()) and rx(r"InfiniBand|\bIB\b").search(seg.text):
+            return "front-end"
+    return "scale-out"
+
+
+def _gbps(m: Mention) -> float | None:
+    from .units import convert
+    try:
+        return convert("bandwidth", m.value, m.unit) * 8 if m.unit != "GB" else m.value
+    except KeyError:
+        return None
+
+
+def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> str:
+    v = load_rules().vocab
+    seg = m.segment
+    if re.search(r"\(\s*max(?:imum)?\s*$", c.left, re.I):
+        return "per-node"
+    if m.unit in PORT_UNITS or "rate-name" in m.flags:
+        return "per-port"
+    found = _first(v["scope"], "scope", c.text, foot, seg.label)
+    if found:
+        return found
+    if m.unit == "GT/s" or "signaling" in m.flags:
+        return "per-lane"
+    found = _first(v["scope"], "scope", seg.text)
+    if found and not (found == "per-accelerator" and f.tier in ("host",)):
+        return found
+    if f.tier == "host":
+        return "per-link"
+    if f.tier == "scale-up" and f.unit in BYTE_UNITS:
+        return _scale_up_scope(f, m)
+    if f.tier in ("scale-out", "front-end"):
+        if ctx.kind == "switch" and m.value and f.unit in ("Tb/s", "Tbps", "T", "Tbit/s"):
+            return "per-switch"
+        return "per-port"
+    if f.tier == "scale-up":
+        return "per-port" if m.count else "per-accelerator"
+    return "unspecified"
+
+
+def _scale_up_scope(f: Figure, m: Mention) -> str:
+    from .units import convert
+    gen = load_rules().conventions["generations"]
+    gbs = convert("bandwidth", m.value, m.unit)
+    links = {g["per_link"] for g in gen if g["technology"] == "NVLink"}
+    if m.count and (gbs in links or gbs / 2 in links):
+        return "per-link"
+    top = max(g.get("per_accelerator_bidirectional", 0) for g in gen)
+    return "per-node" if gbs > top else "per-accelerator"
+
+
+def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
+    v = load_rules().vocab
+    seg = m.segment
+    f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text) or "unspecified"
+    tier = _first(v["tier_technology"], "tier", c.text, seg.label)
+    f.tier = "scale-up" if tier == "scale-up" else "scale-out"
+    f.technology = technology(c.text, seg.label, seg.text)
+
+
+def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
+    v = load_rules().vocab
+    seg = m.segment
+    scope = _first(v["power_scope"], "scope", c.text, seg.label)
+    if scope is None:
+        scope = _first(v["power_scope"], "scope", seg.text)
+    if scope is None:
+        powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b").search(f"{seg.label} {seg.text}")
+        default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
+                   "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
+        scope = default if (powerish and default) else "unspecified"
+    f.scope = scope
+
+
+def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
+    """A counted group of accelerators is a domain size only where the sheet says they are one fabric."""
+    v = load_rules().vocab
+    seg = m.segment
+    if m.value < 2:
+        return False
+    if re.search(r"[x×]\s*$", seg.text[:m.start]) or re.match(r"\s*=", seg.text[m.end:]):
+        return False   # "8 nodes x 8 GPUs = 64 GPUs total": the factors are not domains
+    up = rx(v["scale_up_domain"])
+    out = rx(v["scale_out_domain"])
+    own = f"{seg.label} {seg.text}"
+    from_record = bool({"from-label", "from-label-row"} & m.flags)
+    record = ctx.block_text.get(seg.block, "") if from_record else ""
+    spans = re.findall(r"\bNVL(\d+)\b", record)
+    if from_record and any(int(n) != int(m.value) for n in spans):
+        return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it
+    if up.search(own) or (record and up.search(record)):
+        f.tier = "scale-up"
+        return True
+    if out.search(own) and not from_record:
+        f.tier = "scale-out"
+        return True
+    return False

@@ -1,0 +1,101 @@
+"""Command line: a thin layer that parses options, calls the library and maps its errors to exit codes.
+
+Exit codes (ruff's convention): 0 no finding at or above --fail-on; 1 findings; 2 usage or unreadable input.
+Machine formats go to stdout; progress and summaries to stderr.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import __version__
+
+SEVERITIES = ("info", "warning", "error", "never")
+RANK = {"info": 0, "warning": 1, "error": 2, "never": 99}
+
+
+class Exit2Group(click.Group):
+    """click exits 2 on usage errors already; library errors are mapped here in one place."""
+
+    def invoke(self, ctx):
+        from .errors import SheetAuditError
+        try:
+            return super().invoke(ctx)
+        except SheetAuditError as exc:
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            click.echo(f"sheetaudit: error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+@click.group(cls=Exit2Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sheetaudit")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks instead of one-line errors.")
+@click.pass_context
+def main(ctx, debug):
+    """Audit vendor spec sheets of AI accelerator clusters: tiers, bandwidth basis, latency basis, power."""
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+def fails(findings, fail_on: str) -> bool:
+    return any(RANK[f["severity"] if isinstance(f, dict) else f.severity] >= RANK[fail_on] for f in findings)
+
+
+@main.command()
+@click.argument("sheet", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
+              help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
+@click.option("--fail-on", type=click.Choice(SEVERITIES), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or worse is raised.")
+@click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
+@click.option("--password", help="Password of an encrypted PDF.")
+@click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages.")
+@click.pass_context
+def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages):
+    """Audit one spec sheet (PDF, .txt, .md or .html)."""
+    from .errors import UnreadableInput
+    from .pipeline import audit, load_facility
+    fac = load_facility(facility) if facility else None
+    try:
+        result = audit(sheet, password=password, max_pages=max_pages, facility=fac)
+    except UnreadableInput as exc:
+        raise UnreadableInput(f"{sheet}: {exc}") from None
+    if fmt == "json":
+        from .output.json_out import dumps
+        text = dumps(result) + "\n"
+    elif fmt == "html":
+        from .output.html_out import render
+        text = render(result)
+    else:
+        from .output.text_out import render
+        text = render(result)
+    if output:
+        from .fileio import atomic_write
+        atomic_write(output, text)
+    else:
+        click.echo(text, nl=False)
+    ctx.exit(1 if fails(result.findings, fail_on) else 0)
+
+
+@main.command()
+@click.argument("code", required=False)
+def rules(code):
+    """List every check, or explain one CODE (why it matters, how to fix)."""
+    from .rules import load_rules
+    r = load_rules()
+    if code:
+        c = r.checks.get(code)
+        if c is None:
+            raise click.UsageError(f"no check {code!r}; run 'sheetaudit rules' for the list")
+        click.echo(f"{code}  (step {c['step']}, {c['severity']})\n{c['title']}\n\nWhy it matters: {c['why']}\n"
+                   f"How to fix / what to ask: {c['fix']}\nFires on: {c['example_fail']}\nPasses: {c['example_pass']}")
+        return
+    for name, c in r.checks.items():
+        click.echo(f"{name:<34} step {c['step']}  {c['severity']:<8} {c['title']}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""What a figure's surroundings say: its own clause, its row label, its sentence, its record, the sheet.
+
+A figure's clause is the text from the previous figure's clause boundary to the next separator, so that in
+"Storage: 2x IB 400Gb/s, Compute: 8x IB 400Gb/s" each rate keeps its own "Storage:" or "Compute:".
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .model import Document, Mention
+from .rules import load_rules, rx
+
+SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s")
+KINDS = [("switch", r"\bswitch(?:es)?\b|交换机"),
+         ("nic", r"adapter|\bNIC\b|SuperNIC|network interface card|网卡|\bHCA\b|\bDPU\b"),
+         ("rack", r"rack[- ]scale|\bNVL\d+|\brack system|机柜|整柜"),
+         ("pod", r"\bpod\b|superpod|cluster"),
+         ("server", r"server|system|\bnode\b|platform|服务器|\bDGX\b|\bHGX\b|accelerators_per_node"),
+         ("accelerator", r"\bGPU\b|accelerator|tensor core|加速卡|处理器")]
+
+
+@dataclass
+class Clause:
+    left: str
+    right: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.left} {self.right}"
+
+
+@dataclass
+class SheetContext:
+    kind: str
+    accelerators: int | None
+    block_text: dict[int, str] = field(default_factory=dict)
+    block_accelerators: dict[int, int] = field(default_factory=dict)
+    footnotes: dict[str, str] = field(default_factory=dict)
+
+    def accelerators_for(self, block: int) -> int | None:
+        return self.block_accelerators.get(block, self.accelerators)
+
+
+def clauses(mentions: list[Mention]) -> dict[int, Clause]:
+    """Clause of each numeric mention (keyed by id), split between neighbours in the same segment."""
+    out: dict[int, Clause] = {}
+    by_seg: dict[int, list[Mention]] = {}
+    for m in mentions:
+        by_seg.setdefault(id(m.segment), []).append(m)
+    for ms in by_seg.values():
+        ms = sorted((m for m in ms if m.quantity in ("bandwidth", "latency", "power")), key=lambda m: m.start)
+        text = ms[0].segment.text if ms else ""
+        bounds = []
+        for a, b in zip(ms, ms[1:]):
+            between = text[a.end:b.start]
+            sep = SEPARATORS.search(between)
+            cut = a.end + (sep.start() if sep else len(between))
+            bounds.append(cut)
+        for i, m in enumerate(ms):
+            lo = bounds[i - 1] if i > 0 else 0
+            hi = bounds[i] if i < len(bounds) else len(text)
+            left = text[lo:m.start]
+            right = text[m.end:hi]
+            if i == len(ms) - 1:
+                sep = SEPARATORS.search(right)
+                right = right[:sep.start()] if sep else right
+            out[id(m)] = Clause(left, right)
+    return out
+
+
+def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
+    r = load_rules()
+    head = " ".join([doc.title] + [s.text for s in doc.segments if s.kind == "heading"][:3])
+    body = " ".join(s.text for s in doc.segments[:12])
+    kind = "unknown"
+    for text in (head, body):
+        for name, pat in KINDS:
+            if re.search(pat, text, re.I):
+                kind = name
+                break
+        if kind != "unknown":
+            break
+    block_text: dict[int, str] = {}
+    for s in doc.segments:
+        block_text[s.block] = block_text.get(s.block, "") + f" {s.label} {s.text}"
+    label_rx = rx(r.vocab["accelerator_count_label"])
+    block_acc: dict[int, int] = {}
+    counts = []
+    for s in doc.segments:
+        if s.label and label_rx.search(s.label):
+            m = re.match(r"\s*(\d{1,4})\b", s.text)
+            if m:
+                block_acc[s.block] = int(m.group(1))
+                counts.append(int(m.group(1)))
+    for m in mentions:
+        if m.quantity == "domain_size" and m.segment.block not in block_acc and 2 <= m.value <= 16:
+            counts.append(int(m.value))
+    acc = max(set(counts), key=counts.count) if counts else None
+    return SheetContext(kind=kind, accelerators=acc, block_text=block_text, block_accelerators=block_acc,
+                        footnotes=doc.footnotes)

@@ -1,0 +1,115 @@
+"""Normalise classified figures to the contract's basis with pint and the conventions in rules/:
+bandwidth in GB/s (10^9 bytes/s) per direction in the figure's own scope, latency in ns, power in kW.
+
+Every conversion records its arithmetic in words, so the report can show how a printed figure became the
+number that is compared.
+"""
+from __future__ import annotations
+
+import math
+
+from .classify import BYTE_UNITS
+from .model import Figure
+from .rules import load_rules
+from .units import convert
+
+
+def _fmt(x: float) -> str:
+    if x == 0:
+        return "0"
+    return f"{x:,.4g}" if abs(x) < 1e5 else f"{x:,.0f}"
+
+
+def _round(x: float) -> float:
+    return float(f"{x:.6g}") if math.isfinite(x) else 0.0
+
+
+def normalise(figs: list[Figure]) -> list[Figure]:
+    conv = load_rules().conventions
+    ports = [f for f in figs if f.quantity == "bandwidth" and f.scope == "per-port" and f.count]
+    for f in figs:
+        if f.quantity == "bandwidth":
+            _bandwidth(f, conv, ports)
+        elif f.quantity == "latency":
+            ns = convert("latency", f.value, f.unit)
+            f.normalized = {"value": _round(ns), "unit": "ns"}
+            f.arithmetic = f"{f.text} = {_fmt(ns)} ns"
+        elif f.quantity == "power":
+            kw = convert("power", f.value, f.unit)
+            f.normalized = {"value": _round(kw), "unit": "kW"}
+            f.arithmetic = f"{f.text} = {_fmt(kw)} kW"
+        elif f.quantity == "domain_size":
+            f.normalized = {"value": float(f.value), "unit": "accelerators"}
+        elif f.quantity == "cooling":
+            f.normalized = {"value": f.value, "unit": None}
+    return figs
+
+
+def base_gbs(f: Figure, conv: dict | None = None) -> tuple[float, str]:
+    """Bytes per second as printed (no direction applied), with the step that got there."""
+    conv = conv or load_rules().conventions
+    if "bytes-for-bits" in f.flags:
+        gbs = float(f.value) / 8
+        return gbs, f"{_fmt(f.value)} GB next to a link rate read as Gb/s: / 8 = {_fmt(gbs)} GB/s"
+    if f.unit == "GT/s":
+        enc = conv["default_encoding"]
+        if float(f.value) < float(conv["legacy_encoding_below_gts"]):
+            enc = conv["legacy_encoding"]
+        gbs = float(f.value) * enc[0] / enc[1] / 8
+        return gbs, (f"{_fmt(f.value)} GT/s x {enc[0]}/{enc[1]} encoding / 8 bits = {_fmt(gbs)} GB/s per lane")
+    gbs = convert("bandwidth", f.value, f.unit)
+    if abs(gbs - float(f.value)) < 1e-9:
+        return gbs, f"{f.text} = {_fmt(gbs)} GB/s"
+    return gbs, f"{_fmt(f.value)} {f.unit} = {_fmt(gbs)} GB/s"
+
+
+def _bandwidth(f: Figure, conv: dict, ports: list[Figure]) -> None:
+    gbs, step = base_gbs(f, conv)
+    if f.tier == "memory":
+        f.normalized = {"value": _round(gbs), "unit": "GB/s"}
+        f.arithmetic = step + " (memory bandwidth: not a link, no direction)"
+        return
+    value, reading = _per_direction(f, gbs, conv, ports)
+    f.normalized = {"value": _round(value), "unit": "GB/s"}
+    f.arithmetic = step if value == gbs else f"{step}; / 2 = {_fmt(value)} GB/s per direction"
+    f.reading = reading
+
+
+def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tuple[float, str]:
+    if f.direction == "bidirectional":
+        return gbs / 2, "stated as bidirectional (both directions added): halved"
+    if f.direction == "unidirectional":
+        return gbs, "stated per direction"
+    tech = f.technology
+    if f.scope == "per-switch":
+        return _switch_total(f, gbs, ports)
+    for g in conv["generations"]:
+        if g["technology"] != tech:
+            continue
+        if tech == "NVLink" and f.scope == "per-link" and abs(gbs - g["per_link"]) < 0.01 * gbs:
+            return gbs, f"matches NVLink {g['gen']}'s {g['per_link']} GB/s per link per direction"
+        if tech == "PCIe" and abs(gbs - g.get("x16_bidirectional", -1)) < 0.02 * gbs:
+            return gbs / 2, (f"matches PCIe Gen{g['gen']} x16 total of both directions "
+                             f"({g['x16_bidirectional']} GB/s): halved")
+    rule = next((t for t in conv["technologies"] if t["name"] == tech), None)
+    if rule and rule["bytes_totals"] == "bidirectional" and f.unit in BYTE_UNITS:
+        return gbs / 2, f"{tech} totals in bytes are the sum of both directions by convention: halved"
+    if rule and rule["bytes_totals"] == "per-direction":
+        return gbs, f"{tech} rates are per direction by convention"
+    if f.unit in ("GbE", "Gbe", "GBE", "GE", "G", "Gb", "Gib", "GBASE-T", "GBASE", "Gigabit", "Gb/s", "Gbps",
+                  "Gbit/s", "Gb/sec", "Gb/Sec", "Tb/s", "Tbps", "T") and f.tier in ("scale-out", "front-end"):
+        return gbs, "network port speeds are per direction by convention"
+    return gbs, "no direction stated and no convention applies: taken as stated"
+
+
+def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, str]:
+    tol = load_rules().threshold("aggregate_tolerance")
+    for p in ports:
+        pg, _ = base_gbs(p)
+        total = pg * p.count
+        if abs(gbs - total) <= tol * total:
+            return gbs, f"equals {p.count} ports x {p.text} per direction ({_fmt(total)} GB/s): per direction"
+        if abs(gbs - 2 * total) <= tol * 2 * total:
+            return gbs / 2, (f"equals twice {p.count} ports x {p.text} ({_fmt(total)} GB/s): both directions "
+                             "added, halved")
+    return gbs, "switch capacity with no port count to check against: read per direction"

@@ -1,0 +1,1 @@
+"""Report writers: JSON (the contract), text (terminal), HTML (decision makers), CSV (machines)."""

@@ -1,0 +1,43 @@
+"""The JSON contract (CONTRACT.md, schema sheetaudit/1): stable key order, figures in reading order."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import __version__
+from ..model import Audit
+
+SCHEMA = "sheetaudit/1"
+
+
+def to_contract(a: Audit) -> dict:
+    doc = a.document
+    return {
+        "schema": SCHEMA,
+        "tool": {"name": "sheetaudit", "version": __version__},
+        "source": {"path": doc.path, "sha256": doc.sha256, "pages": doc.pages, "kind": doc.kind,
+                   "title": doc.title, "no_text_pages": doc.no_text_pages, "ocr_pages": doc.ocr_pages,
+                   "notes": doc.notes},
+        "sheet_kind": a.sheet_kind,
+        "figures": [f.to_json() for f in a.figures],
+        "findings": [f.to_json() for f in a.findings],
+        "derived": [d.to_json() for d in a.derived],
+        "passed": a.passed,
+        "summary": summary(a),
+    }
+
+
+def summary(a: Audit) -> dict:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for f in a.findings:
+        counts[f.severity] += 1
+    return {"findings": counts, "figures": len(a.figures)}
+
+
+def dumps(a: Audit) -> str:
+    return json.dumps(to_contract(a), ensure_ascii=False, indent=1)
+
+
+def error_record(path: str | Path, message: str) -> dict:
+    """What a batch records for a file it could not read: the contract's shape with an error."""
+    return {"schema": SCHEMA, "source": {"path": str(path)}, "error": message, "figures": [], "findings": []}

@@ -1,0 +1,42 @@
+"""One sheet, one way through: read -> find -> classify -> normalise -> check."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .checks import run_checks
+from .classify import classify
+from .context import sheet_context
+from .find import find_mentions
+from .model import Audit
+from .normalise import normalise
+from .read import read_document
+
+
+def audit(path: str | Path, password: str | None = None, max_pages: int | None = None,
+          facility: dict | None = None, pages: set[int] | None = None) -> Audit:
+    doc = read_document(path, password=password, max_pages=max_pages, pages=pages)
+    mentions = find_mentions(doc)
+    sheet = sheet_context(doc, mentions)
+    figures = normalise(classify(mentions, sheet))
+    findings, passed = run_checks(figures, sheet, doc, facility)
+    derived = [d for f in findings for d in f.derived]
+    return Audit(document=doc, figures=figures, findings=findings, sheet_kind=sheet.kind, derived=derived,
+                 passed=passed, facility=facility)
+
+
+def load_facility(path: str | Path) -> dict:
+    """A facility profile (YAML): rack_power_kw, cooling (air | liquid | immersion, or a list), floor_load_kg_m2."""
+    import yaml
+    from .errors import UsageError
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise UsageError(f"facility profile {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"facility profile {path}: expected a mapping of keys to values")
+    known = {"rack_power_kw", "cooling", "floor_load_kg_m2", "name"}
+    unknown = set(data) - known
+    if unknown:
+        raise UsageError(f"facility profile {path}: unknown keys {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(known))})")
+    return data

@@ -1,0 +1,102 @@
+"""The rules/ folder as data: vocabularies, unit spellings, conventions, thresholds and check declarations.
+
+Loaded once per process. The rules hash keys the batch cache, so editing a rule invalidates old results.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import RulesError
+
+RULE_FILES = ("units.yaml", "units.txt", "vocabulary.yaml", "conventions.yaml", "thresholds.yaml", "checks.yaml")
+
+
+def rules_dir() -> Path:
+    env = os.environ.get("SHEETAUDIT_RULES")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent
+    for cand in (here.parent / "rules", here / "_rules"):
+        if (cand / "checks.yaml").exists():
+            return cand
+    raise RulesError(f"rules folder not found next to {here} (set SHEETAUDIT_RULES)")
+
+
+@dataclass(frozen=True)
+class Rules:
+    units: dict
+    vocab: dict
+    conventions: dict
+    thresholds: dict
+    checks: dict
+    steps: dict
+    directory: Path
+
+    def threshold(self, name: str) -> float:
+        return float(self.thresholds[name]["value"])
+
+    def check(self, code: str) -> dict:
+        try:
+            return self.checks[code]
+        except KeyError:
+            raise RulesError(f"check {code} is not declared in rules/checks.yaml") from None
+
+
+def _load_yaml(path: Path):
+    import yaml
+    try:
+        with path.open(encoding="utf-8") as fh:
+            return yaml.safe_load(fh) or {}
+    except FileNotFoundError:
+        raise RulesError(f"{path} is missing") from None
+    except yaml.YAMLError as exc:
+        raise RulesError(f"{path}: not valid YAML: {exc}") from None
+
+
+@lru_cache(maxsize=4)
+def load_rules(directory: str | None = None) -> Rules:
+    d = Path(directory) if directory else rules_dir()
+    checks_doc = _load_yaml(d / "checks.yaml")
+    rules = Rules(units=_load_yaml(d / "units.yaml"), vocab=_load_yaml(d / "vocabulary.yaml"),
+                  conventions=_load_yaml(d / "conventions.yaml"), thresholds=_load_yaml(d / "thresholds.yaml"),
+                  checks=checks_doc.get("checks", {}), steps=checks_doc.get("steps", {}), directory=d)
+    _validate(rules)
+    return rules
+
+
+def _validate(rules: Rules) -> None:
+    for code, c in rules.checks.items():
+        for key in ("step", "severity", "title", "why", "fix"):
+            if key not in c:
+                raise RulesError(f"rules/checks.yaml: check {code} lacks '{key}'")
+        if c["severity"] not in ("error", "warning", "info"):
+            raise RulesError(f"rules/checks.yaml: check {code} has unknown severity {c['severity']!r}")
+    for key, entries in rules.vocab.items():
+        if isinstance(entries, list):
+            for e in entries:
+                try:
+                    re.compile(e["pattern"])
+                except (re.error, KeyError, TypeError) as exc:
+                    raise RulesError(f"rules/vocabulary.yaml: {key}: bad pattern {e!r}: {exc}") from None
+
+
+@lru_cache(maxsize=4)
+def rules_hash(directory: str | None = None) -> str:
+    d = Path(directory) if directory else rules_dir()
+    h = hashlib.sha256()
+    for name in RULE_FILES:
+        p = d / name
+        if p.exists():
+            h.update(name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=512)
+def rx(pattern: str) -> re.Pattern:
+    """Compiled, case-insensitive pattern from the rules (cached: the same few hundred are used per sheet)."""
+    return re.compile(pattern, re.I)
