@@ -81,6 +81,9 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
     clause = c.text
     f.technology = technology(clause, seg.label, seg.text if alone else "") or technology(seg.text)
     f.tier = _tier(f, m, c, ctx, clause)
+    if f.tier == "scale-up" and not f.technology:
+        # "Peer bandwidth: 896 GB/s" on an Infinity Fabric sheet: the sheet's scale-up fabric is the technology.
+        f.technology = technology(ctx.block_text.get(seg.block, "")) or ctx.scale_up_technology
     if f.tier == "memory":
         f.direction = None
         f.scope = None
@@ -156,6 +159,8 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if m.unit in PORT_UNITS or "rate-name" in m.flags:
         return "per-port"
     found = _first(v["scope"], "scope", c.text, foot, seg.label)
+    if found == "per-accelerator" and f.tier == "host":
+        return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
     if found:
         return found
     if m.unit == "GT/s" or "signaling" in m.flags:
@@ -191,7 +196,8 @@ def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
     f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text) or "unspecified"
-    tier = _first(v["tier_technology"], "tier", c.text, seg.label)
+    tier = (_first(v["tier_explicit"], "tier", c.text, seg.label)
+            or _first(v["tier_technology"], "tier", c.text, seg.label))
     f.tier = "scale-up" if tier == "scale-up" else "scale-out"
     f.technology = technology(c.text, seg.label, seg.text)
 

@@ -37,6 +37,7 @@ class SheetContext:
     block_text: dict[int, str] = field(default_factory=dict)
     block_accelerators: dict[int, int] = field(default_factory=dict)
     footnotes: dict[str, str] = field(default_factory=dict)
+    scale_up_technology: str = ""
 
     def accelerators_for(self, block: int) -> int | None:
         return self.block_accelerators.get(block, self.accelerators)
@@ -97,5 +98,9 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
         if m.quantity == "domain_size" and m.segment.block not in block_acc and 2 <= m.value <= 16:
             counts.append(int(m.value))
     acc = max(set(counts), key=counts.count) if counts else None
+    from .classify import technology
+    up_names = {"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI"}
+    techs = [technology(s.text) for s in doc.segments]
+    up = [t for t in techs if t in up_names]
     return SheetContext(kind=kind, accelerators=acc, block_text=block_text, block_accelerators=block_acc,
-                        footnotes=doc.footnotes)
+                        footnotes=doc.footnotes, scale_up_technology=max(set(up), key=up.count) if up else "")

@@ -45,7 +45,9 @@ def _patterns():
         for s in r.units.get(q, {}):
             unit_q[s] = q
     units = _unit_alt(unit_q)
-    pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=[\-/](?=\d{3}))"
+    # A number glued to a part number ("SYS-821GE", "T8A-...-400G") is not a figure; a wattage at the end of
+    # a model name ("MI300X-...-750W") is, so "-" may precede a number only when its unit is power.
+    pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
     figure = re.compile(
         rf"(?:(?P<bound>{BOUND_RX})\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s?"
         rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?)(?![A-Za-z0-9])(?!-[A-Za-z0-9])")
@@ -55,7 +57,7 @@ def _patterns():
     count_words = "|".join(sorted((k for k in WORD_NUMBERS if k.isascii()), key=len, reverse=True))
     nouns = r.vocab["accelerator_nouns"]
     domain = re.compile(
-        rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.])(?P<n>\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*(?:[xX×]\s*)?"
+        rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*(?:[xX×]\s*)?"
         rf"(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b", re.I)
     zh_count = re.compile(r"(?P<n>\d+)\s*(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{0,8}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count
@@ -135,6 +137,8 @@ def _numeric(seg: Segment) -> list[Mention]:
                                  flags={"bare-unit", "rate-name"}))
             taken.append((m.start(), m.end()))
     kept = []
+    if rx(r.vocab["not_figures_label"]).search(seg.label or ""):
+        return []
     for mm in found:
         if mm.quantity == "power" and _is_supply_rating(mm, r):
             continue
@@ -181,7 +185,7 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         return out
     for m in domain.finditer(seg.text):
         n = m.group("n").lower()
-        val = WORD_NUMBERS.get(n) or (int(n) if n.isdigit() else None)
+        val = WORD_NUMBERS.get(n) or (int(n.replace(",", "")) if n.replace(",", "").isdigit() else None)
         if not val or val > 1_000_000:
             continue
         mid = m.group("mid") or ""

@@ -13,6 +13,7 @@ from ..model import Document, Segment
 from .layout import FOOTNOTE_MARKERS, split_sentences
 
 KV_LINE = re.compile(r"^\s*(?P<label>[^:：|]{1,48}?)\s*[:：]\s+(?P<value>.+)$")
+KV_DOTS = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)\s*(?:\.\s*){3,}\s*(?P<value>\S.*)$")
 KV_GAP = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)(?:\t+| {3,})(?P<value>\S.*)$")
 
 
@@ -65,7 +66,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             continue
         if line.lstrip().startswith("|"):
             flush()
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            cells = [re.sub(r"(\*\*|__|`)", "", c).strip() for c in line.strip().strip("|").split("|")]
             if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
                 continue
             if not header and len(cells) >= 2 and not any(re.search(r"\d", c) for c in cells[1:]):
@@ -80,7 +81,8 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             doc.footnotes[marker] = line.lstrip()[1:].strip()
             doc.segments.append(Segment(line.strip(), 1, "footnote", heading=heading, block=block))
             continue
-        m = KV_LINE.match(line) or KV_GAP.match(line)
+        line = re.sub(r"(\*\*|__|`)", "", line)
+        m = KV_DOTS.match(line) or KV_LINE.match(line) or KV_GAP.match(line)
         if m and len(m.group("label").split()) <= 6 and not m.group("label").rstrip().endswith("."):
             flush()
             block += 1
