@@ -135,6 +135,8 @@ def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tie
     if gbps is not None and gbps <= float(v.get("front_end_max_gbps", 25)) and ctx.kind not in ("switch", "nic"):
         return "front-end"
     acc = ctx.accelerators_for(seg.block)
+    if "rate-list" in m.flags and ctx.kind not in ("switch", "nic") and rx(r"Ethernet").search(c.text + seg.text):
+        return "front-end"   # "10/25/50/100/200 Gb/s Ethernet": a general-purpose NIC, not the AI fabric
     if ctx.kind not in ("switch", "nic") and label_tier != "scale-up":
         if m.count is not None and acc and m.count < acc and m.count <= 2:
             return "front-end"
@@ -172,6 +174,8 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         return "per-link"
     if f.tier == "scale-up" and f.unit in BYTE_UNITS:
         return _scale_up_scope(f, m)
+    if f.tier == "mixed" and ctx.kind in ("server", "pod", "rack"):
+        return "per-node"
     if f.tier in ("scale-out", "front-end"):
         if ctx.kind == "switch" and m.value and f.unit in ("Tb/s", "Tbps", "T", "Tbit/s"):
             return "per-switch"

@@ -52,14 +52,18 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
     for ms in by_seg.values():
         ms = sorted((m for m in ms if m.quantity in ("bandwidth", "latency", "power")), key=lambda m: m.start)
         text = ms[0].segment.text if ms else ""
-        bounds = []
+        bounds, joined = [], []
         for a, b in zip(ms, ms[1:]):
             between = text[a.end:b.start]
             sep = SEPARATORS.search(between)
             cut = a.end + (sep.start() if sep else len(between))
             bounds.append(cut)
+            joined.append(sep is None)   # "IB HDR100 100 Gb/s": two spellings of one clause share its start
+        starts = [0]
+        for i in range(1, len(ms)):
+            starts.append(starts[i - 1] if joined[i - 1] else bounds[i - 1])
         for i, m in enumerate(ms):
-            lo = bounds[i - 1] if i > 0 else 0
+            lo = starts[i]
             hi = bounds[i] if i < len(bounds) else len(text)
             left = text[lo:m.start]
             right = text[m.end:hi]

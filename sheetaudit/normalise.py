@@ -88,7 +88,7 @@ def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tu
             continue
         if tech == "NVLink" and f.scope == "per-link" and abs(gbs - g["per_link"]) < 0.01 * gbs:
             return gbs, f"matches NVLink {g['gen']}'s {g['per_link']} GB/s per link per direction"
-        if tech == "PCIe" and abs(gbs - g.get("x16_bidirectional", -1)) < 0.02 * gbs:
+        if tech == "PCIe" and _stated_gen(f) == str(g["gen"]) and abs(gbs - g.get("x16_bidirectional", -1)) < 0.02 * gbs:
             return gbs / 2, (f"matches PCIe Gen{g['gen']} x16 total of both directions "
                              f"({g['x16_bidirectional']} GB/s): halved")
     rule = next((t for t in conv["technologies"] if t["name"] == tech), None)
@@ -113,3 +113,11 @@ def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, st
             return gbs / 2, (f"equals twice {p.count} ports x {p.text} ({_fmt(total)} GB/s): both directions "
                              "added, halved")
     return gbs, "switch capacity with no port count to check against: read per direction"
+
+
+def _stated_gen(f: Figure) -> str:
+    """The PCIe generation printed next to the figure ("PCIe Gen4", "PCIe 4.0"), else ''."""
+    import re
+    text = f"{f.label} {f.segment.text if f.segment else f.context}"
+    m = re.search(r"(?:PCIe|PCI Express)\s*(?:Gen\s*)?(\d)(?:\.0)?", text, re.I)
+    return m.group(1) if m else ""

@@ -89,8 +89,11 @@ def _ratio(figs, sheet):
     blocks = {}
     for f in bw(figs, "scale-up", "scale-out"):
         blocks.setdefault(f.segment.block if f.segment else 0, []).append(f)
-    groups = [g for g in blocks.values() if {f.tier for f in g} == {"scale-up", "scale-out"}] or [bw(figs, "scale-up", "scale-out")]
+    groups = [g for g in blocks.values() if {f.tier for f in g} == {"scale-up", "scale-out"}]
+    groups.append(bw(figs, "scale-up", "scale-out"))   # the sheet as a whole, when no record holds both
     for group in groups:
+        if out and group is groups[-1] and len(groups) > 1:
+            break
         up = [(f, r) for f in group if f.tier == "scale-up" for r in [_per_acc(f, sheet)] if r]
         so = [(f, r) for f in group if f.tier == "scale-out" for r in [_per_acc(f, sheet)] if r]
         if not up or not so:
