@@ -232,7 +232,7 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     out = rx(v["scale_out_domain"])
     own = f"{seg.label} {seg.text}"
     from_record = bool({"from-label", "from-label-row"} & m.flags)
-    record = ctx.block_text.get(seg.block, "") if from_record else ""
+    record = ctx.record_text.get(seg.block, ctx.block_text.get(seg.block, "")) if from_record else ""
     spans = re.findall(r"\bNVL(\d+)\b", record)
     if from_record and any(int(n) != int(m.value) for n in spans):
         return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it

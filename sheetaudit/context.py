@@ -35,6 +35,7 @@ class SheetContext:
     kind: str
     accelerators: int | None
     block_text: dict[int, str] = field(default_factory=dict)
+    record_text: dict[int, str] = field(default_factory=dict)
     block_accelerators: dict[int, int] = field(default_factory=dict)
     footnotes: dict[str, str] = field(default_factory=dict)
     scale_up_technology: str = ""
@@ -89,6 +90,13 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     block_text: dict[int, str] = {}
     for s in doc.segments:
         block_text[s.block] = block_text.get(s.block, "") + f" {s.label} {s.text}"
+    # A spec table that the layout split into several blocks is still one record: cells on one page under
+    # one heading belong together.
+    record: dict[tuple, str] = {}
+    for s in doc.segments:
+        if s.kind == "cell":
+            record[(s.page, s.heading)] = record.get((s.page, s.heading), "") + f" {s.label} {s.text}"
+    record_text = {s.block: record[(s.page, s.heading)] for s in doc.segments if s.kind == "cell"}
     label_rx = rx(r.vocab["accelerator_count_label"])
     block_acc: dict[int, int] = {}
     counts = []
@@ -106,5 +114,6 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     up_names = {"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI"}
     techs = [technology(s.text) for s in doc.segments]
     up = [t for t in techs if t in up_names]
-    return SheetContext(kind=kind, accelerators=acc, block_text=block_text, block_accelerators=block_acc,
+    return SheetContext(kind=kind, accelerators=acc, block_text=block_text, record_text=record_text,
+                        block_accelerators=block_acc,
                         footnotes=doc.footnotes, scale_up_technology=max(set(up), key=up.count) if up else "")

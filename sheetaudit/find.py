@@ -189,7 +189,7 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         if not val or val > 1_000_000:
             continue
         mid = m.group("mid") or ""
-        if re.search(r"\b(?:CPU|core|node|tray|rack|switch)s?\b", mid, re.I):
+        if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?)\b", mid, re.I):
             continue
         out.append(Mention("domain_size", m.group(0).strip(), float(val), "accelerators", seg, m.start(), m.end(),
                            bound="up-to" if m.group("bound") else "",
