@@ -156,7 +156,8 @@ def _gbps(m: Mention) -> float | None:
 def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> str:
     v = load_rules().vocab
     seg = m.segment
-    if re.search(r"\(\s*max(?:imum)?\s*$", c.left, re.I):
+    if re.search(r"\(\s*max(?:imum)?\s*$", c.left, re.I) or (m.bound == "max" and re.search(r"\(\s*$", c.left)):
+        # "(Max 2800GB HDR)" after a list of NIC options: the node's total
         return "per-node"
     if m.unit in PORT_UNITS or "rate-name" in m.flags:
         return "per-port"
