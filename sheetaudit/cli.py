@@ -99,3 +99,9 @@ def rules(code):
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+# Batch audit of a folder (sheetaudit/batch/): registered here, imported lightly (click only).
+from .batch.command import audit as _batch_audit  # noqa: E402
+
+main.add_command(_batch_audit)

@@ -1,0 +1,52 @@
+"""`sheetaudit audit FOLDER -o OUTDIR`: a thin click layer over sheetaudit.batch.run_batch."""
+from __future__ import annotations
+
+import click
+
+SEVERITIES = ("info", "warning", "error", "never")
+
+
+@click.command("audit")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=str))
+@click.option("-o", "--output", "outdir", required=True, type=click.Path(file_okay=False, path_type=str),
+              help="Folder for index.html, the per-sheet reports, audit.json, figures.csv, findings.csv, "
+                   "comparison.csv and audit.xlsx; must be outside FOLDER.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes [default: one per core].")
+@click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
+              help="Seconds per file before it is stopped and reported as an error (0: no limit).")
+@click.option("--max-memory", "max_memory", type=click.IntRange(min=0), default=2048, show_default=True,
+              help="Address-space limit per worker in MB; a file that needs more is an error row (0: no limit).")
+@click.option("--fail-on", type=click.Choice(SEVERITIES), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or worse is raised (unreadable files: exit 2).")
+@click.option("--no-cache", is_flag=True, help="Audit every file again and do not store results.")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str),
+              help="Where cached results live [default: $SHEETAUDIT_CACHE_DIR or OUTPUT/.cache].")
+@click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
+@click.option("--password", help="Password for encrypted PDFs (the same for every file).")
+@click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages of each file.")
+@click.option("--no-xlsx", is_flag=True, help="Do not write audit.xlsx even when openpyxl is installed.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress line and no summary on stderr.")
+@click.pass_context
+def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cache_dir, facility, password,
+          max_pages, no_xlsx, quiet):
+    """Audit every spec sheet in FOLDER (recursively) and compare them side by side on one basis.
+
+    Exit codes: 0 no finding at or above --fail-on; 1 findings; 2 a file could not be audited (after the whole
+    batch has run) or a usage error; 130 interrupted (finished results are still written).
+    """
+    from ..pipeline import load_facility
+    from .run import BatchOptions, run_batch, summary_lines
+
+    def warn(msg):
+        click.echo(f"sheetaudit: warning: {msg}", err=True)
+
+    opts = BatchOptions(jobs=jobs, timeout=timeout or None, max_memory_mb=max_memory or None,
+                        use_cache=not no_cache, cache_dir=cache_dir,
+                        facility=load_facility(facility) if facility else None, password=password,
+                        max_pages=max_pages, quiet=quiet, xlsx=not no_xlsx)
+    result = run_batch(folder, outdir, opts, warn=warn)
+    if not quiet:
+        click.echo("\n".join(summary_lines(result, fail_on)), err=True)
+    if not result.sheets:
+        warn(f"no spec sheet (PDF, .txt, .md, .html) found in {folder}")
+    ctx.exit(result.exit_code(fail_on))

@@ -1,0 +1,333 @@
+"""Side by side on one basis: one comparison row per audited sheet, computed from its contract JSON (so a cached
+result needs nothing else), and the findings that only a batch can raise: what a side-by-side reading gets wrong.
+
+Every value is per direction, in GB/s, per accelerator unless the column says otherwise; a value the audit derived
+(divided from a total, read through the sheet's scale-out : scale-up ratio, rack power from node power) carries
+its arithmetic and is marked as derived.
+"""
+from __future__ import annotations
+
+SYSTEM_KINDS = ("server", "rack", "pod")
+BASES = ("hardware", "end-to-end", "unspecified")
+BASIS_WORDS = {"hardware": "hardware (port-to-port/ASIC)", "end-to-end": "end-to-end (through the software stack)",
+               "unspecified": "basis unstated"}
+
+# Cross-sheet checks, as data (the per-sheet checks live in rules/checks.yaml).
+CHECKS = {
+    "compare.latency-mixed-basis": {
+        "step": 3, "severity": "warning", "title": "Latencies of different bases side by side",
+        "why": "A switch ASIC's port-to-port latency (hundreds of ns) and an end-to-end latency through NICs and the "
+               "software stack (microseconds) measure different paths; ranking them in one column favours the vendor "
+               "that quotes the narrower measurement.",
+        "fix": "Compare hardware with hardware and end-to-end with end-to-end (the index keeps them in separate "
+               "columns); ask each vendor for the basis it did not state, with message size and software stack."},
+    "compare.scope-mismatch": {
+        "step": 1, "severity": "warning", "title": "Figures of different scopes side by side",
+        "why": "A per-port, per-node, per-switch or per-domain total set beside a per-accelerator figure inflates or "
+               "deflates one vendor many times over.",
+        "fix": "Compare the per-accelerator columns; ask vendors that give only totals how many accelerators (or "
+               "ports) share them."},
+    "compare.direction-mixed": {
+        "step": 2, "severity": "info", "title": "Bandwidths printed on different direction bases",
+        "why": "One vendor's bidirectional total is twice another's per-direction figure for the same link; set side "
+               "by side as printed, the first looks twice as fast.",
+        "fix": "Read the normalised columns (every bandwidth per direction), never the printed figures; ask vendors "
+               "whose sheets state no direction which one they mean."},
+    "compare.rack-power-omitted": {
+        "step": 4, "severity": "warning", "title": "A system sheet gives no rack power where others do",
+        "why": "Rack power decides whether the data centre can feed and cool the purchase; a sheet that omits it "
+               "looks cheaper to run only because the figure is missing.",
+        "fix": "Ask the vendor for the rack's maximum power at full load and the nodes per rack it assumes."},
+    "compare.domain-size-omitted": {
+        "step": 1, "severity": "warning", "title": "Scale-up domain size missing where others state it",
+        "why": "Scale-up bandwidth only matters inside the domain it joins: 8 GPUs over NVLink and 72 GPUs over NVLink "
+               "support very different tensor and expert parallelism.",
+        "fix": "Ask how many accelerators share one scale-up (NVLink/UALink/HCCS/ICI) domain."},
+    "compare.cooling-omitted": {
+        "step": 4, "severity": "info", "title": "Cooling method missing where others state it",
+        "why": "Air and liquid cooling need different facilities; an unstated method hides a facility change.",
+        "fix": "Ask whether the system is air-cooled or needs direct liquid cooling (and at what inlet temperature)."},
+}
+
+
+def _norm(f):
+    n = f.get("normalized") or {}
+    v = n.get("value")
+    return v if isinstance(v, (int, float)) else None
+
+
+def fmt_num(v: float | None) -> str:
+    if v is None:
+        return ""
+    a = abs(v)
+    if a >= 100:
+        return f"{v:,.0f}"
+    if a >= 10:
+        return f"{v:.1f}".rstrip("0").rstrip(".")
+    return f"{v:.3g}"
+
+
+def fmt_latency(ns: float) -> str:
+    return f"{fmt_num(ns)} ns" if ns < 1000 else f"{fmt_num(ns / 1000)} µs"
+
+
+def fmt_ratio(r: float | None) -> str:
+    if not r:
+        return ""
+    return f"1/{1 / r:.1f}" if r < 1 else f"{r:.2g}x"
+
+
+def _sig(v: float, digits: int = 3) -> float:
+    """A value read back through a rounded ratio: keep the digits the ratio carries."""
+    return float(f"{v:.{digits}g}") if v else v
+
+
+def _cell(value, how="stated", text="", note=""):
+    return {"value": value, "how": how, "text": text, "note": note}
+
+
+def _per_acc(figs, byid, derived, tier):
+    stated = [(v, f) for f in figs if f["quantity"] == "bandwidth" and f.get("tier") == tier
+              and f.get("scope") == "per-accelerator" for v in [_norm(f)] if v is not None]
+    if stated:
+        v, f = max(stated, key=lambda x: x[0])
+        return _cell(v, "stated", f["text"], f"{f['text']} (p{f.get('page')}) = {fmt_num(v)} GB/s per direction")
+    eq = [(d["value"], d) for d in derived if d.get("name", "").startswith("per-accelerator equivalent of")
+          and d.get("figures") and byid.get(d["figures"][0], {}).get("tier") == tier]
+    if eq:
+        v, d = max(eq, key=lambda x: x[0])
+        return _cell(v, "derived", byid[d["figures"][0]]["text"], d.get("arithmetic", ""))
+    return None
+
+
+def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
+    figs = [f for f in contract.get("figures", []) if isinstance(f, dict)]
+    byid = {f.get("id"): f for f in figs}
+    derived = contract.get("derived", []) or []
+    row = {"sheet": rel, "report": report, "kind": contract.get("sheet_kind", "unknown"),
+           "title": (contract.get("source") or {}).get("title") or ""}
+    up, out = _per_acc(figs, byid, derived, "scale-up"), _per_acc(figs, byid, derived, "scale-out")
+    ratio = None
+    engine = next((d for d in derived if d.get("name", "").startswith("scale-out : scale-up")), None)
+    if engine and len(engine.get("figures", [])) == 2 and engine.get("value") and not (up and out):
+        # One side is known only through the engine's ratio (e.g. 8 NIC ports per 8 GPUs): fill it from the ratio.
+        r = engine["value"]
+        fu, fs = (byid.get(i, {}) for i in engine["figures"])
+        if up and not out:
+            out = _cell(_sig(up["value"] * r), "derived", fs.get("text", ""), engine.get("arithmetic", ""))
+        elif out and not up:
+            up = _cell(_sig(out["value"] / r), "derived", fu.get("text", ""), engine.get("arithmetic", ""))
+        if up and out:
+            ratio = _cell(r, "derived", "", engine.get("arithmetic", ""))
+    if ratio is None and up and out and up["value"]:
+        r = out["value"] / up["value"]
+        ratio = _cell(round(r, 4), "derived", "",
+                      f"scale-out {fmt_num(out['value'])} GB/s / scale-up {fmt_num(up['value'])} GB/s = {r:.3f}"
+                      f" (1/{1 / r:.1f})" if r else "")
+    row["scale_up"], row["scale_out"], row["ratio"] = up, out, ratio
+    ports = [(v, f) for f in figs if f["quantity"] == "bandwidth" and f.get("tier") == "scale-out"
+             and f.get("scope") == "per-port" for v in [_norm(f)] if v is not None]
+    row["port"] = (_cell(max(ports, key=lambda x: x[0])[0], "stated", max(ports, key=lambda x: x[0])[1]["text"])
+                   if ports else None)
+    doms = [(v, f) for f in figs if f["quantity"] == "domain_size" and f.get("tier") == "scale-up"
+            for v in [_norm(f)] if v is not None]
+    row["domain"] = _cell(max(doms, key=lambda x: x[0])[0], "stated", max(doms, key=lambda x: x[0])[1]["text"]) \
+        if doms else None
+    lat = {b: [] for b in BASES}
+    for f in figs:
+        if f["quantity"] == "latency" and _norm(f) is not None:
+            lat[f.get("basis") if f.get("basis") in BASES else "unspecified"].append((_norm(f), f))
+    row["latency"] = {}
+    for b, items in lat.items():
+        if items:
+            vals = sorted(v for v, _ in items)
+            shown = fmt_latency(vals[0]) if vals[0] == vals[-1] else f"{fmt_latency(vals[0])} – {fmt_latency(vals[-1])}"
+            row["latency"][b] = {"value": vals[0], "shown": shown,
+                                 "note": "; ".join(f"{f['text']} ({f.get('tier') or 'tier unknown'}, p{f.get('page')})"
+                                                   for _, f in items[:6])}
+    power = [f for f in figs if f["quantity"] == "power" and _norm(f) is not None]
+    node = [f for f in power if f.get("scope") == "per-node"]
+    rack = [f for f in power if f.get("scope") == "per-rack"]
+    row["node_power"] = _max_cell(node)
+    row["rack_power"] = _max_cell(rack)
+    if not rack:
+        d = next((d for d in derived if d.get("name", "").startswith("rack power")), None)
+        if d:
+            row["rack_power"] = _cell(d["value"], "derived", "", d.get("arithmetic", ""))
+    row["cooling"] = sorted({str(_norm_str(f)) for f in figs if f["quantity"] == "cooling" and _norm_str(f)})
+    counts = (contract.get("summary") or {}).get("findings") or {}
+    if not counts:
+        counts = {s: sum(1 for x in contract.get("findings", []) if x.get("severity") == s)
+                  for s in ("error", "warning", "info")}
+    row["findings"] = {s: int(counts.get(s, 0)) for s in ("error", "warning", "info")}
+    row["figures"] = len(figs)
+    row["compare"] = []
+    return row
+
+
+def _norm_str(f):
+    v = (f.get("normalized") or {}).get("value")
+    return v if isinstance(v, str) else None
+
+
+def _max_cell(figs):
+    if not figs:
+        return None
+    f = max(figs, key=_norm)
+    return _cell(_norm(f), "stated", f["text"], f"{f['text']} (p{f.get('page')})")
+
+
+def _is_system(row, contract) -> bool:
+    figs = contract.get("figures", [])
+    return row["kind"] in SYSTEM_KINDS or any(
+        f["quantity"] == "domain_size" and f.get("tier") == "scale-up" for f in figs) or any(
+        f["quantity"] == "bandwidth" and f.get("tier") == "scale-up" and f.get("scope") == "per-accelerator"
+        for f in figs)
+
+
+def _names(rows):
+    names = [r["sheet"] for r in rows]
+    return ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+
+
+def _finding(code, message, rows):
+    c = CHECKS[code]
+    for r in rows:
+        if code not in r["compare"]:
+            r["compare"].append(code)
+    return {"check": code, "step": c["step"], "severity": c["severity"], "title": c["title"],
+            "sheets": [r["sheet"] for r in rows], "message": message, "why": c["why"], "fix": c["fix"]}
+
+
+def compare(items: list[tuple[dict, dict]]) -> list[dict]:
+    """Cross-sheet findings over (row, contract) pairs of the audited sheets; marks each row with the codes."""
+    out = []
+    if len(items) < 2:
+        return out
+    out.extend(_latency_basis(items))
+    out.extend(_scopes(items))
+    out.extend(_directions(items))
+    out.extend(_omissions(items))
+    return out
+
+
+def _latency_basis(items):
+    by_basis = {b: [] for b in BASES}
+    for row, _ in items:
+        for b, cell in row["latency"].items():
+            by_basis[b].append((row, cell))
+    present = [b for b in BASES if by_basis[b]]
+    if len(present) < 2:
+        return []
+    parts = [f"{BASIS_WORDS[b]} in " + ", ".join(f"{r['sheet']} ({c['shown']})" for r, c in by_basis[b][:6])
+             for b in present]
+    rows = list({id(r): r for b in present for r, _ in by_basis[b]}.values())
+    return [_finding("compare.latency-mixed-basis",
+                     "Latency is " + "; ".join(parts) + ". The index keeps each basis in its own column: do not "
+                     "rank latencies across columns.", rows)]
+
+
+SCOPE_WORDS = {"per-port": "per port", "per-node": "per node", "per-switch": "per switch", "per-domain": "per domain",
+               "per-rack": "per rack", "per-link": "per link", "per-lane": "per lane", "per-device": "per device",
+               "per-cluster": "per cluster", "unspecified": "with no scope"}
+
+
+def _scopes(items):
+    out = []
+    for tier, key in (("scale-up", "scale_up"), ("scale-out", "scale_out")):
+        comparable, other, divided = [], [], []
+        for row, contract in items:
+            figs = [f for f in contract.get("figures", []) if f["quantity"] == "bandwidth" and f.get("tier") == tier]
+            if not figs:
+                continue
+            if row[key]:
+                comparable.append(row)
+                if row[key]["how"] == "derived":
+                    divided.append(row)
+            else:
+                scopes = sorted({f.get("scope") or "unspecified" for f in figs})
+                other.append((row, scopes, figs[0]["text"]))
+        if comparable and other:
+            msg = (f"{tier.capitalize()} bandwidth is per accelerator in {_names(comparable)}; "
+                   + "; ".join(f"only {', '.join(SCOPE_WORDS.get(s, s) for s in scopes)} in {r['sheet']} ({text})"
+                               for r, scopes, text in other[:8])
+                   + f". The per-accelerator column leaves those blank rather than set a "
+                     f"{'port or node' if tier == 'scale-out' else 'node or domain'} total beside a per-accelerator figure.")
+            if divided:
+                msg += f" Converted to per accelerator by the audit (hover for the arithmetic): {_names(divided)}."
+            out.append(_finding("compare.scope-mismatch", msg, [r for r, _, _ in other] + divided))
+    return out
+
+
+_UNIT_GBS = {"B/s": 1e-9, "KB/s": 1e-6, "MB/s": 1e-3, "GB/s": 1.0, "TB/s": 1e3, "b/s": 1.25e-10, "Kb/s": 1.25e-7,
+             "Mb/s": 1.25e-4, "Gb/s": 0.125, "Tb/s": 125.0, "Gbps": 0.125, "Tbps": 125.0, "Mbps": 1.25e-4,
+             "GbE": 0.125, "GE": 0.125, "G": 0.125}
+
+
+def printed_as(f) -> str | None:
+    """'both' when the printed number is a both-directions total that the audit halved, 'one' when it was already
+    per direction, None when that cannot be told from the contract (signalling rates, divided totals)."""
+    v, n = f.get("value"), _norm(f)
+    k = _UNIT_GBS.get(str(f.get("unit") or ""))
+    if not isinstance(v, (int, float)) or not v or n is None or k is None:
+        return None
+    q = n / (v * k)
+    return "both" if abs(q - 0.5) < 0.01 else "one" if abs(q - 1) < 0.01 else None
+
+
+def _directions(items):
+    """The printed numbers of one column on different direction bases: 1.8 TB/s (both directions) beside
+    400 GB/s (one direction) reads as 4.5x where the links differ 2.25x."""
+    out = []
+    for tier in ("scale-up", "scale-out"):
+        both, one = {}, {}
+        for row, contract in items:
+            for f in contract.get("figures", []):
+                if f["quantity"] != "bandwidth" or f.get("tier") != tier or \
+                        f.get("scope") not in ("per-accelerator", "per-port", "per-link"):
+                    continue
+                how = printed_as(f)
+                stated = " stated" if f.get("direction") == "bidirectional" else " by convention"
+                if how == "both":
+                    both.setdefault(row["sheet"], (row, f["text"] + (" (bidirectional" + stated + ")")))
+                elif how == "one":
+                    one.setdefault(row["sheet"], (row, f["text"]))
+        if not both or not (set(one) - set(both)):
+            continue
+        rows = list({id(r): r for d in (both, one) for r, _ in d.values()}.values())
+        out.append(_finding(
+            "compare.direction-mixed",
+            f"{tier.capitalize()} bandwidth is printed as both directions added in "
+            + ", ".join(f"{s} ({t})" for s, (_, t) in list(both.items())[:6])
+            + "; per direction in " + ", ".join(f"{s} ({t})" for s, (_, t) in list(one.items())[:6] if s not in both)
+            + ". As printed these differ twofold for the same link; the index halves the first and shows every "
+              "bandwidth per direction.", rows))
+    return out
+
+
+def _omissions(items):
+    out = []
+    systems = [(r, c) for r, c in items if _is_system(r, c)]
+    stated = [r for r, _ in systems if r["rack_power"] and r["rack_power"]["how"] == "stated"]
+    missing = [r for r, _ in systems if not (r["rack_power"] and r["rack_power"]["how"] == "stated")]
+    if stated and missing:
+        est = [f"{r['sheet']} (about {fmt_num(r['rack_power']['value'])} kW derived from node power)"
+               for r in missing if r["rack_power"]]
+        out.append(_finding("compare.rack-power-omitted",
+                            f"Rack power is stated by {_names(stated)} but not by {_names(missing)}."
+                            + (" Estimates: " + "; ".join(est) + "." if est else ""), missing))
+    scaleup = [(r, c) for r, c in items if any(f["quantity"] == "bandwidth" and f.get("tier") == "scale-up"
+                                                for f in c.get("figures", []))]
+    with_dom = [r for r, _ in items if r["domain"]]
+    no_dom = [r for r, _ in scaleup if not r["domain"]]
+    if with_dom and no_dom:
+        out.append(_finding("compare.domain-size-omitted",
+                            f"The scale-up domain size is stated by {_names(with_dom)} but not by {_names(no_dom)}, "
+                            "whose scale-up bandwidth therefore has no known reach.", no_dom))
+    cooled = [r for r, _ in systems if r["cooling"]]
+    uncooled = [r for r, _ in systems if not r["cooling"]]
+    if cooled and uncooled:
+        out.append(_finding("compare.cooling-omitted",
+                            f"The cooling method is stated by {_names(cooled)} but not by {_names(uncooled)}.",
+                            uncooled))
+    return out

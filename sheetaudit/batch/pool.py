@@ -1,0 +1,166 @@
+"""The parent side of the pool: N long-lived worker processes, one file each at a time, a deadline per file.
+
+Unlike concurrent.futures, a worker that dies (segfault, OOM kill) or overruns --timeout costs only the file it
+held: that file gets an error row, the process is killed and a fresh one takes the next file. Workers are forked
+(on Linux) from a parent that has already imported the audit engine, so a replacement starts in milliseconds.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from multiprocessing.connection import wait
+
+from .worker import worker_main
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def describe_exit(code: int | None) -> str:
+    if code is None:
+        return "did not exit"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = " (killed: out of memory or by the system)" if name == "SIGKILL" else ""
+        return f"{name}{hint}"
+    return f"exit code {code}"
+
+
+class _Slot:
+    def __init__(self, index: int):
+        self.index = index
+        self.proc = None
+        self.conn = None
+        self.task = None          # (task_id, path)
+        self.deadline = 0.0
+        self.peak_rss_kb = 0
+        self.pids: list[int] = []
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None
+
+
+class Pool:
+    def __init__(self, jobs: int, timeout: float | None, max_memory_mb: int | None, options: dict):
+        self.jobs = max(1, jobs)
+        self.timeout = timeout if timeout and timeout > 0 else None
+        self.max_memory_mb = max_memory_mb
+        self.options = options
+        self.ctx = _context()
+        self.slots = [_Slot(i) for i in range(self.jobs)]
+        self.restarts = 0
+
+    # -- process management ------------------------------------------------------------------------------
+    def _start(self, slot: _Slot) -> None:
+        parent, child = self.ctx.Pipe(duplex=True)
+        proc = self.ctx.Process(target=worker_main, args=(child, self.max_memory_mb, self.options),
+                                name=f"sheetaudit-worker-{slot.index}", daemon=True)
+        proc.start()
+        child.close()
+        slot.proc, slot.conn = proc, parent
+        slot.pids.append(proc.pid)
+
+    def _stop(self, slot: _Slot, kill: bool) -> None:
+        if slot.proc is None:
+            return
+        if kill:
+            slot.proc.kill()
+        else:
+            try:
+                slot.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        slot.proc.join(timeout=None if kill else 5)
+        if slot.proc.is_alive():
+            slot.proc.kill()
+            slot.proc.join()
+        slot.conn.close()
+        slot.proc = slot.conn = None
+
+    def close(self, kill: bool = False) -> None:
+        for slot in self.slots:
+            self._stop(slot, kill)
+
+    @property
+    def peak_rss_kb(self) -> list[int]:
+        return [s.peak_rss_kb for s in self.slots if s.pids]
+
+    # -- scheduling ----------------------------------------------------------------------------------------
+    def run(self, tasks, on_start=None, on_done=None, on_tick=None, tick: float = 0.25) -> None:
+        """Run (task_id, path) tasks; on_done(task_id, result) is called as each finishes. KeyboardInterrupt
+        propagates after every worker has been killed; results already delivered stay delivered."""
+        pending = deque(tasks)
+        try:
+            while pending or any(s.busy for s in self.slots):
+                for slot in self.slots:
+                    if not slot.busy and pending:
+                        self._dispatch(slot, pending.popleft(), on_start)
+                busy = [s for s in self.slots if s.busy]
+                now = time.monotonic()
+                wait_for = tick
+                if self.timeout:
+                    wait_for = max(0.0, min([wait_for] + [s.deadline - now for s in busy]))
+                ready = wait([s.conn for s in busy], timeout=wait_for) if busy else []
+                for slot in busy:
+                    result = None
+                    if slot.conn in ready:
+                        result = self._receive(slot)
+                    elif self.timeout and time.monotonic() >= slot.deadline:
+                        self._stop(slot, kill=True)
+                        self.restarts += 1
+                        result = {"status": "error", "kind": "timeout",
+                                  "error": f"timed out after {self.timeout:g} s (--timeout); the worker was stopped"}
+                    if result is not None:
+                        task_id = slot.task[0]
+                        slot.task = None
+                        if on_done:
+                            on_done(task_id, result)
+                if on_tick:
+                    on_tick()
+        except BaseException:
+            self.close(kill=True)
+            raise
+        self.close()
+
+    def _dispatch(self, slot: _Slot, task, on_start) -> None:
+        if slot.proc is None or not slot.proc.is_alive():
+            if slot.proc is not None:
+                self._stop(slot, kill=True)
+            self._start(slot)
+        slot.task = task
+        slot.deadline = time.monotonic() + (self.timeout or 0)
+        slot.conn.send(task)
+        if on_start:
+            on_start(task[0], task[1])
+
+    def _receive(self, slot: _Slot) -> dict:
+        try:
+            task_id, result = slot.conn.recv()
+        except (EOFError, OSError, MemoryError) as exc:
+            slot.proc.join(timeout=5)
+            how = describe_exit(slot.proc.exitcode) if not isinstance(exc, MemoryError) else "a result too large"
+            self._stop(slot, kill=True)
+            self.restarts += 1
+            return {"status": "error", "kind": "crash",
+                    "error": f"the worker process crashed while auditing this file ({how})"}
+        slot.peak_rss_kb = max(slot.peak_rss_kb, int(result.pop("rss_kb", 0) or 0))
+        if result.pop("recycle", False):
+            self._stop(slot, kill=False)
+            self.restarts += 1
+        return result

@@ -1,0 +1,350 @@
+"""The whole batch: walk, look up the cache, audit the rest in the pool, compare, write every output atomically.
+
+Library first: `run_batch` returns a BatchResult and raises SheetAuditError subclasses for usage problems; the
+click command only parses options, prints and maps the result to an exit code. Ctrl-C (or SIGTERM) stops the
+workers, and the files finished so far are still written out (and were cached as they finished).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import __version__
+from ..fileio import atomic_write
+from .cache import Cache, default_cache_dir, file_sha256
+from .compare import compare, sheet_row
+from .progress import Progress
+from .walk import check_outdir, walk
+
+RANK = {"info": 0, "warning": 1, "error": 2, "never": 99}
+OK, ERROR, NOT_RUN = "ok", "error", "not-run"
+
+
+@dataclass
+class BatchOptions:
+    jobs: int | None = None               # None: one per core
+    timeout: float | None = 120.0         # seconds per file; None or 0: no limit
+    max_memory_mb: int | None = 2048      # address-space cap per worker; None or 0: none
+    use_cache: bool = True
+    cache_dir: str | None = None          # default $SHEETAUDIT_CACHE_DIR or OUTDIR/.cache
+    password: str | None = None
+    max_pages: int | None = None
+    facility: dict | None = None
+    quiet: bool = False
+    progress: bool | None = None          # None: only when stderr is a terminal (and not quiet)
+    xlsx: bool = True                     # write audit.xlsx when openpyxl is importable
+
+
+@dataclass
+class BatchResult:
+    root: Path
+    outdir: Path
+    sheets: list[dict] = field(default_factory=list)       # one per file found, in path order
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    comparison: list[dict] = field(default_factory=list)
+    interrupted: bool = False
+    elapsed: float = 0.0
+    jobs: int = 1
+    cache_hits: int = 0
+    cache_corrupt: int = 0
+    peak_rss_kb: list[int] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    rules_hash: str = ""
+
+    @property
+    def ok(self) -> list[dict]:
+        return [s for s in self.sheets if s["status"] == OK]
+
+    @property
+    def failed(self) -> list[dict]:
+        return [s for s in self.sheets if s["status"] == ERROR]
+
+    def severity_counts(self) -> dict:
+        counts = {"error": 0, "warning": 0, "info": 0}
+        for s in self.ok:
+            for f in s["contract"].get("findings", []):
+                counts[f.get("severity", "info")] = counts.get(f.get("severity", "info"), 0) + 1
+        return counts
+
+    def exit_code(self, fail_on: str = "error") -> int:
+        if self.interrupted:
+            return 130
+        if self.failed:
+            return 2
+        findings = [f for s in self.ok for f in s["contract"].get("findings", [])] + self.comparison
+        return 1 if any(RANK.get(f.get("severity"), 0) >= RANK[fail_on] for f in findings) else 0
+
+
+def report_path(rel: str) -> str:
+    return f"reports/{rel}.html"
+
+
+def _fresh_rules() -> str:
+    """Validate the rules (a broken rule file stops the batch before any work) and hash them afresh: a long-lived
+    process that edited its rules must not key the cache on an old hash."""
+    from ..rules import load_rules, rules_hash
+    for fn in (load_rules, rules_hash):
+        getattr(fn, "cache_clear", lambda: None)()
+    load_rules()
+    return rules_hash()
+
+
+def _warm() -> None:
+    """Import the engine once in the parent so forked workers (and replacements) start ready."""
+    from ..output import html_out, json_out  # noqa: F401
+    from .. import pipeline  # noqa: F401
+    try:
+        from ..read import pdf  # noqa: F401
+        from ..units import registry
+        registry()
+    except Exception:  # noqa: BLE001 - warming is an optimisation; the worker reports any real failure
+        pass
+
+
+class _Stop(Exception):
+    pass
+
+
+def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None = None, warn=None) -> BatchResult:
+    opts = options or BatchOptions()
+    from .pool import Pool, default_jobs
+    check_outdir(root, outdir)
+    found = walk(root)
+    res = BatchResult(root=found.root, outdir=Path(outdir), skipped=found.skipped)
+    res.jobs = max(1, opts.jobs or default_jobs())
+    started = time.monotonic()
+
+    def _warn(msg):
+        res.warnings.append(msg)
+        if warn:
+            warn(msg)
+
+    res.rules_hash = _fresh_rules()
+    key_options = {"max_pages": opts.max_pages, "facility": opts.facility,
+                   "password": hashlib.sha256(opts.password.encode()).hexdigest() if opts.password else None}
+    cache = Cache((opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None, res.rules_hash,
+                  key_options, warn=_warn)
+    shown_root = str(root)
+    by_id: dict[int, dict] = {}
+    tasks = []
+    progress = Progress.for_terminal(len(found.files), opts.quiet)
+    if opts.progress is not None:
+        progress.enabled = opts.progress and not opts.quiet
+    for i, path in enumerate(found.files):
+        rel = found.rel(path)
+        s = {"sheet": rel, "path": os.path.join(shown_root, rel), "status": NOT_RUN, "cached": False}
+        res.sheets.append(s)
+        by_id[i] = s
+        try:
+            s["sha256"] = file_sha256(path)
+        except OSError as exc:
+            _set_error(s, "unreadable", f"cannot read: {exc.strerror or exc}")
+            progress.finished(rel, error=True)
+            continue
+        hit = cache.get(s["sha256"])
+        if hit is not None:
+            _apply(s, hit, cached=True)
+            progress.finished(rel, error=s["status"] == ERROR, cached=True)
+        else:
+            tasks.append((i, s["path"]))
+    tasks.sort(key=lambda t: -_size(t[1]))      # largest first: the pool ends together
+
+    def on_start(i, path):
+        progress.started(by_id[i]["sheet"])
+
+    def on_done(i, result):
+        s = by_id[i]
+        _apply(s, result, cached=False)
+        if result.get("cacheable") and (result.get("status") == ERROR or
+                                        (result.get("contract") or {}).get("source", {}).get("sha256") == s.get("sha256")):
+            cache.put(s["sha256"], {k: v for k, v in result.items() if k not in ("pid", "cacheable")})
+        progress.finished(s["sheet"], error=s["status"] == ERROR)
+
+    if tasks:
+        _warm()
+        worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout}
+        hard = (opts.timeout + max(5.0, opts.timeout * 0.1)) if opts.timeout else None
+        pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
+        old_term = _on_sigterm()
+        try:
+            pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw)
+        except KeyboardInterrupt:
+            res.interrupted = True
+        finally:
+            _restore_sigterm(old_term)
+            res.peak_rss_kb = pool.peak_rss_kb
+    progress.clear()
+    res.cache_hits, res.cache_corrupt = cache.hits, cache.corrupt
+    for s in res.sheets:
+        if s["status"] == NOT_RUN:
+            s["error"] = "not audited: the batch was interrupted"
+    write_outputs(res, opts)
+    res.elapsed = time.monotonic() - started
+    return res
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _on_sigterm():
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except ValueError:   # not the main thread: leave SIGTERM alone
+        return None
+
+
+def _restore_sigterm(old):
+    if old is not None:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _set_error(s: dict, kind: str, message: str) -> None:
+    s.update(status=ERROR, error_kind=kind, error=message)
+
+
+def _apply(s: dict, result: dict, cached: bool) -> None:
+    s["cached"] = cached
+    s["warnings"] = result.get("warnings") or []
+    if result.get("status") == OK and isinstance(result.get("contract"), dict):
+        contract = json.loads(json.dumps(result["contract"])) if cached else result["contract"]
+        contract.setdefault("source", {})["path"] = s["path"]
+        s.update(status=OK, contract=contract, html=result.get("html"), html_error=result.get("html_error"))
+    else:
+        _set_error(s, result.get("kind", "error"), result.get("error") or "unknown error")
+
+
+# -- outputs ----------------------------------------------------------------------------------------------------
+
+def _write_if_changed(path: Path, data: str | bytes) -> bool:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        if path.read_bytes() == raw:
+            return False
+    except OSError:
+        pass
+    atomic_write(path, raw)
+    return True
+
+
+def write_outputs(res: BatchResult, opts: BatchOptions) -> None:
+    from ..output.json_out import error_record
+    from . import tables
+    from .index import render_index
+    out = res.outdir
+    out.mkdir(parents=True, exist_ok=True)
+    items = []
+    for s in res.sheets:
+        if s["status"] != OK:
+            continue
+        report = None
+        if s.get("html"):
+            report = report_path(s["sheet"])
+            _write_if_changed(out / report, s["html"])
+        s["report"] = report
+        s["row"] = sheet_row(s["sheet"], s["contract"], report)
+        s["row"]["html_error"] = s.get("html_error")
+        items.append((s["row"], s["contract"]))
+    res.comparison = compare(items)
+    records = []
+    for s in res.sheets:
+        if s["status"] == OK:
+            records.append(s["contract"])
+        else:
+            rec = error_record(s["path"], s.get("error") or "not audited")
+            rec["error_kind"] = s.get("error_kind", "not-run")
+            records.append(rec)
+    files = {
+        "audit.json": json.dumps(records, ensure_ascii=False, indent=1) + "\n",
+        "comparison.json": json.dumps({"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok],
+                                       "findings": res.comparison}, ensure_ascii=False, indent=1) + "\n",
+        "figures.csv": tables.csv_text(tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
+        "findings.csv": tables.csv_text(tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS),
+        "comparison.csv": tables.csv_text(tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
+    }
+    xlsx = opts.xlsx and tables.xlsx_available()
+    if xlsx:
+        files["audit.xlsx"] = tables.xlsx_bytes({
+            "Comparison": (tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
+            "Figures": (tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
+            "Findings": (tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS)})
+    for name, data in files.items():
+        _write_if_changed(out / name, data)
+        res.written.append(name)
+    rows = sorted((s["row"] for s in res.ok), key=lambda r: r["sheet"])
+    not_run = [s for s in res.sheets if s["status"] == NOT_RUN]
+    ctx = {"total": len(res.sheets), "audited": len(res.ok), "failed": len(res.failed) + len(not_run),
+           "skipped": len(res.skipped), "severity": res.severity_counts(), "comparison": res.comparison,
+           "errors": [{"sheet": s["sheet"], "error": s.get("error")} for s in res.sheets if s["status"] != OK],
+           "rows": rows, "skipped_files": res.skipped, "interrupted": res.interrupted, "not_run": len(not_run),
+           "version": __version__, "rules_hash": res.rules_hash, "root": str(res.root), "xlsx": xlsx,
+           "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+           "verdict": verdict(res)}
+    _write_if_changed(out / "index.html", render_index(ctx))
+    res.written.append("index.html")
+
+
+def verdict(res: BatchResult) -> str:
+    ok = res.ok
+    if not res.sheets:
+        return "No spec sheet (PDF, .txt, .md, .html) was found in the folder."
+    parts = []
+    if res.failed:
+        parts.append(f"{len(res.failed)} of {len(res.sheets)} files could not be audited (listed first)")
+    ups = [(s["row"]["scale_up"]["value"], s["sheet"]) for s in ok if s.get("row") and s["row"]["scale_up"]]
+    if len(ups) >= 2:
+        hi, lo = max(ups), min(ups)
+        parts.append(f"per accelerator and per direction, scale-up bandwidth ranges from {lo[0]:g} GB/s ({lo[1]}) "
+                     f"to {hi[0]:g} GB/s ({hi[1]})")
+    if res.comparison:
+        parts.append(f"{len(res.comparison)} thing(s) a side-by-side reading would get wrong (see below)")
+    if not parts:
+        parts.append(f"{len(ok)} sheet(s) audited; nothing in the comparison needs attention")
+    s = "; ".join(parts)
+    return s[0].upper() + s[1:] + "."
+
+
+def summary_lines(res: BatchResult, fail_on: str) -> list[str]:
+    """The one-screen summary printed on stderr at the end."""
+    sev = res.severity_counts()
+    cached = sum(1 for s in res.ok + res.failed if s.get("cached"))
+    lines = [f"sheetaudit: {len(res.sheets)} sheet(s): {len(res.ok)} audited"
+             + (f" ({cached} from cache)" if cached else "")
+             + f", {len(res.failed)} failed, {len(res.skipped)} other file(s) skipped"
+             + f"  [{res.elapsed:.1f} s, {res.jobs} job(s)]",
+             f"findings: {sev['error']} error, {sev['warning']} warning, {sev['info']} info; "
+             f"comparison: {len(res.comparison)}"]
+    if res.interrupted:
+        n = sum(1 for s in res.sheets if s["status"] == NOT_RUN)
+        lines.append(f"interrupted: {n} file(s) not audited; the results so far are written")
+    for s in res.failed[:8]:
+        lines.append(f"  ✖ {s['sheet']}: {s.get('error')}")
+    if len(res.failed) > 8:
+        lines.append(f"  … and {len(res.failed) - 8} more failed file(s): see index.html")
+    worst = sorted((s for s in res.ok), key=lambda s: (-s["row"]["findings"]["error"], -s["row"]["findings"]["warning"]))
+    for s in worst[:5]:
+        f = s["row"]["findings"]
+        if f["error"] or f["warning"]:
+            lines.append(f"  {s['sheet']}: {f['error']} error, {f['warning']} warning")
+    for f in res.comparison[:6]:
+        mark = {"error": "✖", "warning": "▲", "info": "ℹ"}.get(f["severity"], "-")
+        lines.append(f"  {mark} {f['check']}: {f['title']} ({len(f['sheets'])} sheet(s))")
+    lines.append(f"wrote {res.outdir / 'index.html'} (+ {len(res.ok)} report(s), "
+                 + ", ".join(n for n in res.written if n != "index.html") + ")")
+    code = res.exit_code(fail_on)
+    lines.append(f"exit {code}: " + {0: f"no finding at or above {fail_on}", 1: f"findings at or above {fail_on}",
+                                    2: "some files could not be audited", 130: "interrupted"}[code])
+    return lines

@@ -1,0 +1,119 @@
+"""The child side of the pool: audit one file at a time, under an address-space cap, and send back plain data
+(the contract dict and the sheet's HTML report, or a one-line error). Runs in its own process, so a crash, a hang
+or a memory blow-up here ends this process only; the parent turns it into that file's error row."""
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import signal
+
+
+def limit_memory(max_memory_mb: int | None) -> None:
+    if not max_memory_mb:
+        return
+    limit = int(max_memory_mb) * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+class _Collect(logging.Handler):
+    """Library warnings (pdfminer's xref repair, ...) become the file's notes, not stray lines on stderr."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        try:
+            msg = record.getMessage().strip().splitlines()[0][:300]
+        except Exception:  # noqa: BLE001 - a broken log record never fails an audit
+            return
+        if msg and msg not in self.messages and len(self.messages) < 10:
+            self.messages.append(msg)
+
+
+def _quiet_process() -> _Collect:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # the parent handles Ctrl-C and stops the workers
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)                               # stdout belongs to the parent; C libraries' chatter goes
+    os.dup2(devnull, 2)                               # nowhere rather than through the progress line
+    os.close(devnull)
+    handler = _Collect()
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+    logging.captureWarnings(True)
+    return handler
+
+
+def worker_main(conn, max_memory_mb: int | None, options: dict) -> None:
+    handler = _quiet_process()
+    limit_memory(max_memory_mb)
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        if msg is None:
+            return
+        task_id, path = msg
+        handler.messages = []
+        result = run_one(path, options, max_memory_mb)
+        if handler.messages:
+            result["warnings"] = handler.messages
+        result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        result["pid"] = os.getpid()
+        try:
+            conn.send((task_id, result))
+        except (OSError, ValueError, MemoryError):
+            return
+        if result.get("recycle"):
+            return
+
+
+def _time_limit(seconds):
+    """The engine's own per-file limit where it has one (a clean one-line error, the worker lives on); the
+    parent's deadline, a little later, kills the worker whatever happens."""
+    try:
+        from ..limits import time_limit
+    except ImportError:
+        import contextlib
+        return contextlib.nullcontext()
+    return time_limit(seconds)
+
+
+def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
+    """Audit one file; never raises. `cacheable` marks results that depend only on the file and the rules."""
+    from .. import errors
+    from ..output.json_out import to_contract
+    from ..pipeline import audit
+    time_exceeded = getattr(errors, "TimeLimitExceeded", ())
+    try:
+        with _time_limit(options.get("timeout")):
+            a = audit(path, password=options.get("password"), max_pages=options.get("max_pages"),
+                      facility=options.get("facility"))
+        contract = to_contract(a)
+    except time_exceeded as exc:
+        return {"status": "error", "kind": "timeout", "error": str(exc) or "timed out"}
+    except errors.UnreadableInput as exc:
+        return {"status": "error", "kind": "unreadable", "error": str(exc) or type(exc).__name__, "cacheable": True}
+    except MemoryError:
+        return {"status": "error", "kind": "memory", "recycle": True,
+                "error": f"ran out of memory (over the {max_memory_mb} MB per-worker limit, --max-memory)"}
+    except RecursionError:
+        return {"status": "error", "kind": "internal", "recycle": True,
+                "error": "internal error: structure nested too deeply (RecursionError)"}
+    except Exception as exc:  # noqa: BLE001 - any failure on one untrusted file is that file's error row
+        return {"status": "error", "kind": "internal", "error": f"internal error: {type(exc).__name__}: {exc}"[:500]}
+    out = {"status": "ok", "contract": contract, "cacheable": True}
+    try:
+        from ..output.html_out import render
+        out["html"] = render(a)
+    except MemoryError:
+        out.update(html=None, html_error="report not written: out of memory", cacheable=False, recycle=True)
+    except Exception as exc:  # noqa: BLE001 - the audit stands even when its report cannot be rendered
+        out.update(html=None, html_error=f"report not written: {type(exc).__name__}: {exc}"[:300], cacheable=False)
+    return out
