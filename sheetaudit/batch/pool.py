@@ -13,7 +13,7 @@ import time
 from collections import deque
 from multiprocessing.connection import wait
 
-from .worker import worker_main
+from .worker import OUT_OF_MEMORY_EXIT, worker_main
 
 
 def default_jobs() -> int:
@@ -31,6 +31,8 @@ def _context():
 def describe_exit(code: int | None) -> str:
     if code is None:
         return "did not exit"
+    if code == OUT_OF_MEMORY_EXIT:
+        return "out of memory: over the --max-memory limit"
     if code < 0:
         try:
             name = signal.Signals(-code).name

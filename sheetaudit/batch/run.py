@@ -171,7 +171,7 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
     if tasks:
         _warm()
         worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout}
-        hard = (opts.timeout + max(5.0, opts.timeout * 0.1)) if opts.timeout else None
+        hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
         pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
         old_term = _on_sigterm()
         try:

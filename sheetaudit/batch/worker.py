@@ -49,7 +49,17 @@ def _quiet_process() -> _Collect:
     return handler
 
 
+OUT_OF_MEMORY_EXIT = 3     # the parent reads this exit code as "ran out of memory"
+
+
 def worker_main(conn, max_memory_mb: int | None, options: dict) -> None:
+    try:
+        _loop(conn, max_memory_mb, options)
+    except MemoryError:
+        os._exit(OUT_OF_MEMORY_EXIT)
+
+
+def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
     handler = _quiet_process()
     limit_memory(max_memory_mb)
     while True:
@@ -108,7 +118,10 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
                 "error": "internal error: structure nested too deeply (RecursionError)"}
     except Exception as exc:  # noqa: BLE001 - any failure on one untrusted file is that file's error row
         return {"status": "error", "kind": "internal", "error": f"internal error: {type(exc).__name__}: {exc}"[:500]}
-    out = {"status": "ok", "contract": contract, "cacheable": True}
+    # A page the engine skipped for lack of memory or time depends on this run's limits: do not cache it.
+    notes = " ".join(str(n) for n in (contract.get("source") or {}).get("notes") or [])
+    limited = any(w in notes for w in ("MemoryError", "memory", "time limit", "timed out"))
+    out = {"status": "ok", "contract": contract, "cacheable": not limited}
     try:
         from ..output.html_out import render
         out["html"] = render(a)
