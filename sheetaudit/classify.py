@@ -218,6 +218,12 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
         default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
                    "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
         scope = default if (powerish and default) else "unspecified"
+    if ctx.kind == "accelerator" and scope in ("per-device", "unspecified") and not rx(r"\bCPU|\bNIC|adapter").search(
+            f"{seg.label} {c.text}"):
+        scope = "per-accelerator"   # a GPU datasheet's TDP is the accelerator's
+    # "整机功耗" (whole-unit power) on a switch or NIC sheet is the device's own power, not a server node's.
+    if scope == "per-node" and ctx.kind in ("switch", "nic"):
+        scope = "per-switch" if ctx.kind == "switch" else "per-device"
     f.scope = scope
 
 
@@ -240,7 +246,8 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     if up.search(own) or (record and up.search(record)):
         f.tier = "scale-up"
         return True
-    if out.search(own) and not from_record:
+    fabric = rx(r"NVLink|NVSwitch|HCCS|xGMI|Infinity Fabric|UALink|\bICI\b")
+    if out.search(own) and not from_record and not (fabric.search(own) and not rx(r"pod|cluster|集群").search(own)):
         f.tier = "scale-out"
         return True
     return False

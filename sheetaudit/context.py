@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from .model import Document, Mention
 from .rules import load_rules, rx
 
-SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s")
+# Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
+# one to three capitalised words ending in a colon starts a new clause too.
+SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s(?=(?:[A-Z][\w\-.]*\s?){1,3}:)")
 KINDS = [("switch", r"\bswitch(?:es)?\b|交换机"),
          ("nic", r"adapter|\bNIC\b|SuperNIC|network interface card|网卡|\bHCA\b|\bDPU\b"),
-         ("rack", r"rack[- ]scale|\bNVL\d+|\brack system|机柜|整柜"),
+         ("rack", r"rack[- ]scale|\bNVL\d+|\brack\b(?![- ]?mount)|机柜|整柜|超节点"),
          ("pod", r"\bpod\b|superpod|cluster"),
          ("server", r"server|system|\bnode\b|platform|服务器|\bDGX\b|\bHGX\b|accelerators_per_node"),
          ("accelerator", r"\bGPU\b|accelerator|tensor core|加速卡|处理器")]
@@ -77,10 +79,11 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
 
 def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     r = load_rules()
-    head = " ".join([doc.title] + [s.text for s in doc.segments if s.kind == "heading"][:3])
+    # The title decides the kind of sheet; later headings ("NVLink switch trays") only when it does not.
+    head = " ".join([s.text for s in doc.segments if s.kind == "heading"][:3])
     body = " ".join(s.text for s in doc.segments[:12])
     kind = "unknown"
-    for text in (head, body):
+    for text in (doc.title, head, body):
         for name, pat in KINDS:
             if re.search(pat, text, re.I):
                 kind = name

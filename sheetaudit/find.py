@@ -165,7 +165,7 @@ def _is_supply_rating(m: Mention, r) -> bool:
 
 def _count_before(left: str) -> int | None:
     """'8x 400 Gb/s', '8 × 200GE', '64x NDR 400 Gb/s', '2 x 25 Gb/s': the count of ports or devices."""
-    m = re.search(r"(?<![\w.])(\d{1,4})\s*[xX×]\s*(?:[A-Za-z][\w\-()]*\s+){0,5}$", left[-80:])
+    m = re.search(r"(?<![\w.])(\d{1,4})\s*(?:[xX×]|个|路|口)\s*(?:[A-Za-z][\w\-()]*\s+){0,5}$", left[-80:])
     if m:
         return int(m.group(1))
     m = re.search(r"(\d{1,4})\s*ports? of\s*$", left[-40:])
