@@ -1,25 +1,273 @@
-"""HTML report for one sheet: a complete, self-contained page (jinja2, autoescaped: sheet text is untrusted)."""
+"""HTML report for one sheet: a complete, self-contained page for the person who signs the purchase.
+
+Verdict and counts first; the four steps as sections, each opening with what it checks and why, then its
+findings most severe first, each with its evidence (page, quoted sentence, a picture of the page region with
+the figure highlighted, the normalised value and its arithmetic) and what to ask the vendor; passed checks
+collapsed; charts as inline SVG; a table of every figure. CSS, images and the small script are inline and a
+Content-Security-Policy forbids any request, so the file opens offline and nothing leaves the machine.
+
+Sheet text is untrusted: the template autoescapes everything, quotes are split into (text, highlighted)
+pieces rather than marked up as strings, and the only script that can run is ours (CSP hash).
+"""
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Optional
 
-from ..model import Audit
+from markupsafe import Markup
+
+from ..model import Audit, Figure, Finding
+from . import charts
 from .json_out import to_contract
-from .verdict import verdict
+from .verdict import counts, verdict
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+SEVERITIES = ("error", "warning", "info")
+SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+MARKS = {"error": ("✖", "Error", "errors"), "warning": ("▲", "Warning", "warnings"),
+         "info": ("●", "Note", "notes"), "pass": ("✔", "Passed", "passed")}
+# Text colours and their backgrounds; tests assert WCAG AA (4.5:1) for every pair.
+PALETTE = {
+    "ink": ("#1a1a1a", "#ffffff"), "muted": ("#525252", "#ffffff"), "link": ("#0b57d0", "#ffffff"),
+    "error": ("#b3261e", "#fdecea"), "warning": ("#7a4100", "#fff3dc"), "info": ("#1d5799", "#e8f0fb"),
+    "pass": ("#1b6e3a", "#e6f4ea"), "mark": ("#1a1a1a", "#ffe066"), "code": ("#1a1a1a", "#f1f1f1"),
+}
+MAX_IMAGES = 24           # evidence images in one report (each a few KB at 100 dpi)
+MAX_IMAGES_PER_FINDING = 3
+SHOWN_PLACES = 4          # evidence blocks shown open per finding; the rest collapsed
+CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
 @lru_cache(maxsize=1)
 def _env():
     import jinja2
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                              autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-                              trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                             autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env.filters["num"] = num
+    return env
 
 
-def render(a: Audit) -> str:
+@lru_cache(maxsize=4)
+def asset(name: str) -> str:
+    """An inline asset (report.css, report.js) as text; also used by the batch pages."""
+    return (TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def csp_hash(script: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+
+
+def num(x) -> str:
+    """A normalised number as a reader wants it: 900, 902.8, 65,000, 0.0259."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return "" if x is None else str(x)
+    if x == 0:
+        return "0"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    if abs(x) >= 100:
+        return f"{x:.1f}".rstrip("0").rstrip(".")
+    return f"{x:.4g}"
+
+
+def lang_of(text: str) -> str:
+    return "zh" if CJK.search(text or "") else ""
+
+
+def marked(text: str, needles) -> list[tuple[str, bool]]:
+    """Split `text` into pieces, True where one of `needles` (figure texts) occurs: highlighted as <mark>."""
+    needles = sorted({n for n in needles if n}, key=len, reverse=True)
+    if not text or not needles:
+        return [(text or "", False)]
+    pattern = re.compile("|".join(re.escape(n) for n in needles))
+    out, pos = [], 0
+    for m in pattern.finditer(text):
+        if m.start() > pos:
+            out.append((text[pos:m.start()], False))
+        out.append((m.group(0), True))
+        pos = m.end()
+    if pos < len(text):
+        out.append((text[pos:], False))
+    return out
+
+
+def value_line(f: Figure) -> str:
+    """The normalised value in words: '900 GB/s per direction', '700 ns (hardware)', '132 kW per rack'."""
+    n = f.normalized or {}
+    v, unit = n.get("value"), n.get("unit") or ""
+    if f.quantity == "bandwidth":
+        if f.tier == "memory":
+            return f"{num(v)} {unit} (memory bandwidth)"
+        scope = f" ({f.scope})" if f.scope and f.scope != "unspecified" else ""
+        return f"{num(v)} {unit} per direction{scope}"
+    if f.quantity == "latency":
+        return f"{num(v)} {unit} ({f.basis or 'basis unspecified'})"
+    if f.quantity == "power":
+        return f"{num(v)} {unit}" + (f" ({f.scope})" if f.scope else "")
+    if f.quantity == "cooling":
+        return f"{v} cooling"
+    return f"{num(v)} {unit}".strip()
+
+
+def facts(f: Figure) -> list[tuple[str, str]]:
+    """How the audit read one figure: label/value pairs shown under its quote."""
+    out = []
+    for name, value in (("tier", f.tier), ("direction", f.direction), ("scope", f.scope), ("basis", f.basis),
+                        ("technology", f.technology)):
+        if value:
+            out.append((name, value))
+    return out
+
+
+@dataclass
+class Place:
+    """One quoted place in the sheet (a sentence, a table row) with the figures of a finding in it."""
+    key: str
+    page: int
+    quote: list[tuple[str, bool]]
+    lang: str
+    label: str
+    heading: str
+    figures: list[Figure]
+    bbox: Optional[tuple] = None
+    kind: str = "sentence"
+    image: object = None
+
+
+@dataclass
+class FindingView:
+    f: Finding
+    title: str
+    mark: tuple
+    places: list[Place] = field(default_factory=list)
+    anchor: str = ""
+
+    @property
+    def figure_texts(self) -> str:
+        return ", ".join(dict.fromkeys(f"{x.text} (p{x.page})" for p in self.places for x in p.figures))
+
+
+def _places(finding: Finding, by_id: dict[str, Figure]) -> list[Place]:
+    places: dict[tuple, Place] = {}
+    for fid in dict.fromkeys(finding.figures):
+        fig = by_id.get(fid)
+        if fig is None:
+            continue
+        bbox = tuple(round(v, 1) for v in fig.bbox) if fig.bbox else None
+        k = (fig.page, bbox, fig.context)
+        p = places.get(k)
+        if p is None:
+            seg = fig.segment
+            p = places[k] = Place(key="", page=fig.page, quote=[], lang=lang_of(fig.context), label=fig.label,
+                                  heading=fig.heading, figures=[], bbox=fig.bbox,
+                                  kind=seg.kind if seg else "sentence")
+        if all(fig.text != x.text or fig.normalized != x.normalized for x in p.figures):
+            p.figures.append(fig)
+    for i, ((page, bbox, context), p) in enumerate(places.items()):
+        p.quote = marked(context, [x.text for x in p.figures])
+        p.key = hashlib.sha1(repr((page, bbox, tuple(x.text for x in p.figures))).encode()).hexdigest()[:12]
+    return list(places.values())
+
+
+def _attach_images(a: Audit, views: list[FindingView], resolution: int, max_images: int,
+                   password: Optional[str]) -> Optional[str]:
+    """Render evidence images for the most severe findings first; returns why there are none, if so."""
+    from . import evidence
+    reason = evidence.unavailable_reason(a.document.path, a.document.kind, a.document.sha256)
+    if reason:
+        return reason
+    wanted: dict[str, evidence.Request] = {}
+    for v in sorted(views, key=lambda v: SEVERITY_RANK[v.f.severity]):
+        n = 0
+        for p in v.places:
+            if n >= MAX_IMAGES_PER_FINDING:
+                break
+            if not p.bbox:
+                continue
+            if p.key not in wanted:
+                if len(wanted) >= max_images:
+                    break
+                wanted[p.key] = evidence.Request(p.key, p.page, p.bbox, tuple(x.text for x in p.figures), p.kind,
+                                                 p.label)
+            n += 1
+    if not wanted:
+        return None
+    images = evidence.render(a.document.path, wanted.values(), resolution=resolution, password=password)
+    for v in views:
+        for p in v.places:
+            p.image = images.get(p.key)
+    return None if images else "the PDF pages could not be rendered"
+
+
+def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images: int = MAX_IMAGES,
+            password: Optional[str] = None, back_href: Optional[str] = None) -> dict:
+    """Everything the sheet template needs; the batch pages reuse it."""
     from ..rules import load_rules
-    data = to_contract(a)
-    return _env().get_template("sheet.html.j2").render(doc=data, verdict=verdict(a), steps=load_rules().steps)
+    rules = load_rules()
+    doc = to_contract(a)
+    by_id = {f.id: f for f in a.figures}
+    views = []
+    for i, f in enumerate(sorted(a.findings, key=lambda x: (SEVERITY_RANK[x.severity],))):
+        c = rules.checks.get(f.check, {})
+        views.append(FindingView(f=f, title=c.get("title", f.check), mark=MARKS[f.severity],
+                                 places=_places(f, by_id), anchor=f"finding-{i + 1}"))
+    image_note = _attach_images(a, views, resolution, max_images, password) if images else "images were turned off"
+    steps = []
+    for step, meta in sorted(rules.steps.items(), key=lambda kv: int(kv[0])):
+        step = int(step)
+        found = [v for v in views if (v.f.step if isinstance(v.f.step, int) else 0) == step]
+        passed = [(code, rules.checks[code]) for code in a.passed
+                  if code in rules.checks and int(rules.checks[code]["step"]) == step]
+        if step == 0 and not found:
+            continue
+        worst = min((SEVERITY_RANK[v.f.severity] for v in found), default=None)
+        titles = [c["title"] for c in rules.checks.values() if int(c.get("step", -1)) == step]
+        what = meta.get("what") or ("looks for " + "; ".join(t[0].lower() + t[1:] for t in titles) + "." if titles else "")
+        steps.append({"n": step, "title": meta.get("title", ""), "why": meta.get("why", ""), "findings": found,
+                      "what": what, "passed": passed, "anchor": f"step-{step}",
+                      "counts": {s: sum(1 for v in found if v.f.severity == s) for s in SEVERITIES},
+                      "worst": SEVERITIES[worst] if worst is not None else "pass"})
+    try:
+        limit = rules.threshold("air_cooling_limit_kw")
+    except Exception:
+        limit = 40.0
+    chart_list = []
+    for cid, title, svg, how in (
+            ("chart-bandwidth", "Bandwidth per accelerator, per direction", charts.bandwidth_chart(doc),
+             "Both tiers on one basis: bytes per second, one direction, for one accelerator. Scale-up joins the "
+             "accelerators of one domain; scale-out is the network between domains. The ratio decides how "
+             "training is split across domains."),
+            ("chart-latency", "Latencies, grouped by what they measure", charts.latency_chart(doc),
+             "One logarithmic scale. A hardware latency (switch chip, port to port) and an end-to-end latency "
+             "(host to host through the software stack) measure different paths: compare within a group only."),
+            ("chart-power", "Rack power against the air-cooling limit",
+             charts.power_chart(doc, limit, a.facility),
+             f"A rack above about {num(limit)} kW cannot be cooled by air; it needs liquid cooling and matching "
+             "power distribution. A hatched bar is derived from node power, not stated by the vendor.")):
+        if svg is not None:
+            chart_list.append({"id": cid, "title": title, "svg": svg, "how": how})
+    questions = [v for v in views if v.f.severity in ("error", "warning")]
+    script = asset("report.js")
+    n_images = sum(1 for v in views for p in v.places if p.image)
+    return {
+        "doc": doc, "audit": a, "verdict": verdict(a), "counts": counts(a), "marks": MARKS, "steps": steps,
+        "findings": views, "charts": chart_list, "questions": questions, "figures": a.figures,
+        "value_line": value_line, "facts": facts, "lang_of": lang_of, "title": a.document.title or Path(
+            a.document.path).name or "spec sheet", "filename": Path(a.document.path).name,
+        "quantities": sorted({f.quantity for f in a.figures}), "css": Markup(asset("report.css")), "script": Markup(script),
+        "script_hash": csp_hash(script), "image_note": image_note, "n_images": n_images, "resolution": resolution,
+        "facility": a.facility, "air_limit": limit, "back_href": back_href, "passed_total": len(a.passed),
+    }
+
+
+def render(a: Audit, *, images: bool = True, resolution: int = 100, max_images: int = MAX_IMAGES,
+           password: Optional[str] = None, back_href: Optional[str] = None) -> str:
+    ctx = context(a, images=images, resolution=resolution, max_images=max_images, password=password,
+                  back_href=back_href)
+    return _env().get_template("sheet.html.j2").render(**ctx)

@@ -1,0 +1,419 @@
+"""Inline SVG charts for the reports: nothing to load, no JavaScript needed to read them.
+
+Two layers, both reusable (the batch index draws the same charts across sheets):
+
+- drawing functions that take plain rows and return SVG markup: `bar_chart` (horizontal bars on a linear
+  axis, with optional reference lines) and `dot_chart` (points on a log axis);
+- sheet functions that take the JSON contract of one audit (`to_contract(audit)`) and pick the figures:
+  `bandwidth_chart`, `latency_chart`, `power_chart`; each returns None when the sheet has nothing to draw.
+
+Every string that reaches the SVG is escaped (sheet text is untrusted). Colours are set as attributes so the
+SVG looks the same in any page; every bar and point also carries its label as text, and series differ by
+fill pattern as well as colour, so a grey print reads the same.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from markupsafe import Markup, escape
+
+INK = "#1a1a1a"
+MUTED = "#4d4d4d"
+GRID = "#c8c8c8"
+# fill, stroke, pattern: solid dark / light with hatching / outline only
+STYLES = {
+    "scale-up": ("#1f4e79", "#1f4e79", None),
+    "scale-out": ("#9dc3e6", "#1f4e79", "hatch"),
+    "derived": ("#ffffff", "#1f4e79", "dots"),
+    "rack": ("#7f2704", "#7f2704", None),
+    "rack-derived": ("#fdd0a2", "#7f2704", "hatch"),
+    "hardware": ("#1f4e79", "#1f4e79", None),
+    "end-to-end": ("#b35806", "#b35806", None),
+    "unspecified": ("#ffffff", "#4d4d4d", None),
+}
+_ids = itertools.count(1)
+
+
+@dataclass
+class Bar:
+    label: str                 # what the bar is ("Scale-up (NVLink)")
+    value: float               # in the chart's unit
+    text: str = ""             # value label printed at the bar's end; defaults to value + unit
+    kind: str = "scale-up"     # a key of STYLES
+    note: str = ""             # second line under the label ("from 1.8 TB/s bidirectional, p2")
+
+
+@dataclass
+class Group:
+    label: str
+    bars: list[Bar] = field(default_factory=list)
+    empty: str = ""            # shown instead of bars when the group has none ("not stated")
+
+
+@dataclass
+class Line:
+    value: float
+    label: str
+    dash: str = "6 3"
+
+
+def _num(x: float) -> str:
+    if x == 0:
+        return "0"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    if abs(x) >= 100:
+        return f"{x:.0f}"
+    return f"{x:.3g}"
+
+
+def _nice_max(v: float) -> float:
+    if v <= 0:
+        return 1.0
+    e = 10 ** math.floor(math.log10(v))
+    for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if m * e >= v:
+            return m * e
+    return 10 * e
+
+
+def _ticks(top: float, n: int = 5) -> list[float]:
+    step = _nice_max(top / n)
+    out, t = [], 0.0
+    while t <= top * 1.0001:
+        out.append(t)
+        t += step
+    return out
+
+
+def _defs(uid: str) -> str:
+    return (f'<defs><pattern id="{uid}-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+            f'patternTransform="rotate(45)"><rect width="6" height="6" fill="#ffffff"/>'
+            f'<line x1="0" y1="0" x2="0" y2="6" stroke="#1a1a1a" stroke-width="2"/></pattern>'
+            f'<pattern id="{uid}-dots" width="5" height="5" patternUnits="userSpaceOnUse">'
+            f'<rect width="5" height="5" fill="#ffffff"/><circle cx="2.5" cy="2.5" r="1" fill="#1a1a1a"/></pattern></defs>')
+
+
+def _fill(kind: str, uid: str) -> tuple[str, str]:
+    fill, stroke, pattern = STYLES.get(kind, STYLES["scale-up"])
+    if pattern:
+        return f"url(#{uid}-{pattern})", stroke
+    return fill, stroke
+
+
+def _open(uid: str, width: int, height: int, title: str, desc: str, klass: str) -> list[str]:
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart {escape(klass)}" role="img" '
+            f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+            f'aria-labelledby="{uid}-t {uid}-d" font-size="13" fill="{INK}">',
+            f'<title id="{uid}-t">{escape(title)}</title><desc id="{uid}-d">{escape(desc)}</desc>',
+            _defs(uid)]
+
+
+def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines: Iterable[Line] = (),
+              width: int = 680, klass: str = "bars", max_value: Optional[float] = None) -> Markup:
+    """Horizontal bars on one linear axis starting at zero; optional vertical reference lines."""
+    uid = f"ch{next(_ids)}"
+    lines = list(lines)
+    label_w, right = 230, 90
+    plot_w = width - label_w - right
+    top_v = max([b.value for g in groups for b in g.bars] + [ln.value for ln in lines] + [max_value or 0, 1e-9])
+    top_v = _nice_max(top_v * 1.05)
+
+    def x(v: float) -> float:
+        return label_w + plot_w * max(0.0, v) / top_v
+
+    rows: list[str] = []
+    y = 14 + 16 * len(lines)
+    bar_h, gap = 22, 8
+    for g in groups:
+        if g.label:
+            rows.append(f'<text x="4" y="{y + 13}" font-weight="700">{escape(g.label)}</text>')
+            y += 22
+        if not g.bars:
+            rows.append(f'<text x="{label_w}" y="{y + 15}" fill="{MUTED}" font-style="italic">'
+                        f'{escape(g.empty or "not stated")}</text>')
+            y += bar_h + gap
+            continue
+        for b in g.bars:
+            fill, stroke = _fill(b.kind, uid)
+            h = bar_h + (14 if b.note else 0)
+            rows.append(f'<text x="{label_w - 8}" y="{y + 15}" text-anchor="end">{escape(b.label)}</text>')
+            if b.note:
+                rows.append(f'<text x="{label_w - 8}" y="{y + 30}" text-anchor="end" font-size="11" '
+                            f'fill="{MUTED}">{escape(b.note)}</text>')
+            w = max(1.5, x(b.value) - label_w)
+            rows.append(f'<rect class="bar bar-{escape(b.kind)}" x="{label_w}" y="{y + 2}" width="{w:.1f}" '
+                        f'height="{bar_h - 4}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
+            rows.append(f'<text x="{label_w + w + 6:.1f}" y="{y + 15}" font-weight="700">'
+                        f'{escape(b.text or (_num(b.value) + " " + unit))}</text>')
+            y += h + gap
+    axis_y = y + 2
+    height = axis_y + 36
+    out = _open(uid, width, height, title, desc, klass)
+    for t in _ticks(top_v):
+        xt = x(t)
+        out.append(f'<line x1="{xt:.1f}" y1="{8 + 16 * len(lines)}" x2="{xt:.1f}" y2="{axis_y}" '
+                   f'stroke="{GRID}" stroke-width="1"/>')
+        out.append(f'<text x="{xt:.1f}" y="{axis_y + 14}" text-anchor="middle" font-size="11" '
+                   f'fill="{MUTED}">{_num(t)}</text>')
+    out.append(f'<line x1="{label_w}" y1="{axis_y}" x2="{label_w + plot_w}" y2="{axis_y}" stroke="{MUTED}"/>')
+    out.append(f'<text x="{label_w + plot_w / 2:.1f}" y="{axis_y + 30}" text-anchor="middle" font-size="11" '
+               f'fill="{MUTED}">{escape(unit)}</text>')
+    out.extend(rows)
+    for i, ln in enumerate(lines):
+        xl = x(ln.value)
+        anchor = "end" if xl > label_w + plot_w * 0.6 else "start"
+        dx = -4 if anchor == "end" else 4
+        out.append(f'<line class="ref" x1="{xl:.1f}" y1="{8 + 16 * i}" x2="{xl:.1f}" y2="{axis_y}" '
+                   f'stroke="{INK}" stroke-width="2" stroke-dasharray="{escape(ln.dash)}"/>')
+        out.append(f'<text x="{xl + dx:.1f}" y="{19 + 16 * i}" text-anchor="{anchor}" font-size="12" '
+                   f'font-weight="700">{escape(ln.label)}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+@dataclass
+class Point:
+    label: str
+    value: float               # in the axis unit (ns for latency)
+    text: str = ""
+    kind: str = "hardware"
+
+
+def _fmt_ns(v: float) -> str:
+    if v >= 1e6:
+        return f"{v / 1e6:g} ms"
+    if v >= 1000:
+        return f"{v / 1000:g} µs"
+    return f"{v:g} ns"
+
+
+def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str = "", width: int = 680,
+              klass: str = "dots", low: float = 10.0, high: float = 10000.0, fmt=_fmt_ns) -> Markup:
+    """Points on one logarithmic axis, rows grouped under headings (group label, points, text when empty).
+
+    The axis spans at least [low, high] so figures from different sheets or bases sit on one scale.
+    """
+    uid = f"ch{next(_ids)}"
+    vals = [p.value for _, pts, _ in groups for p in pts if p.value > 0]
+    lo = 10 ** math.floor(math.log10(min(vals + [low])))
+    hi = 10 ** math.ceil(math.log10(max(vals + [high])))
+    label_w, right = 230, 40
+    plot_w = width - label_w - right
+
+    def x(v: float) -> float:
+        v = min(max(v, lo), hi)
+        return label_w + plot_w * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+
+    rows: list[str] = []
+    y = 12
+    for name, pts, empty in groups:
+        rows.append(f'<text x="4" y="{y + 13}" font-weight="700">{escape(name)}</text>')
+        y += 22
+        if not pts:
+            rows.append(f'<text x="{label_w}" y="{y + 13}" fill="{MUTED}" font-style="italic">'
+                        f'{escape(empty or "none stated")}</text>')
+            y += 26
+            continue
+        for p in pts:
+            fill, stroke, _ = STYLES.get(p.kind, STYLES["hardware"])
+            cx = x(p.value)
+            rows.append(f'<text x="{label_w - 8}" y="{y + 13}" text-anchor="end">{escape(p.label)}</text>')
+            rows.append(f'<line x1="{label_w}" y1="{y + 9}" x2="{cx:.1f}" y2="{y + 9}" stroke="{stroke}" '
+                        f'stroke-width="2"/>')
+            shape = (f'<rect class="pt pt-{escape(p.kind)}" x="{cx - 6:.1f}" y="{y + 3}" width="12" height="12" '
+                     f'fill="{fill}" stroke="{stroke}" stroke-width="2"/>' if p.kind == "end-to-end" else
+                     f'<circle class="pt pt-{escape(p.kind)}" cx="{cx:.1f}" cy="{y + 9}" r="6.5" fill="{fill}" '
+                     f'stroke="{stroke}" stroke-width="2"/>')
+            rows.append(shape)
+            anchor, dx = ("end", -12) if cx > label_w + plot_w * 0.8 else ("start", 12)
+            rows.append(f'<text x="{cx + dx:.1f}" y="{y + 13}" text-anchor="{anchor}" font-weight="700">'
+                        f'{escape(p.text or fmt(p.value))}</text>')
+            y += 26
+        y += 6
+    height = y + 30
+    out = _open(uid, width, height, title, desc, klass)
+    d = lo
+    while d <= hi * 1.0001:
+        xt = x(d)
+        out.append(f'<line x1="{xt:.1f}" y1="6" x2="{xt:.1f}" y2="{height - 26}" stroke="{GRID}"/>')
+        out.append(f'<text x="{xt:.1f}" y="{height - 10}" text-anchor="middle" font-size="11" '
+                   f'fill="{MUTED}">{escape(fmt(d))}</text>')
+        d *= 10
+    out.extend(rows)
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+# --- sheet charts from the JSON contract -------------------------------------------------------------------
+
+_RATIO = re.compile(r"scale-up ([\d.,]+(?:e[+-]?\d+)?) GB/s, scale-out ([\d.,]+(?:e[+-]?\d+)?) GB/s")
+
+
+def _f(s: str) -> float:
+    return float(s.replace(",", ""))
+
+
+def _figs(doc: dict) -> dict[str, dict]:
+    return {f["id"]: f for f in doc.get("figures", [])}
+
+
+def _where(f: dict) -> str:
+    label = (f.get("label") or "").strip()
+    return f"p{f.get('page')}" + (f", {label[:40]}" if label else "")
+
+
+def bandwidth_groups(doc: dict) -> list[Group]:
+    """Per accelerator, per direction: scale-up beside scale-out, one group per pair the audit compared."""
+    figs = _figs(doc)
+    groups: list[Group] = []
+    ratios = [x for x in doc.get("findings", []) if x.get("check") == "bandwidth.scale-ratio"]
+    for r in ratios:
+        m = _RATIO.search(r.get("message", ""))
+        ids = r.get("figures", [])
+        up = next((figs[i] for i in ids if i in figs and figs[i].get("tier") == "scale-up"), None)
+        out = next((figs[i] for i in ids if i in figs and figs[i].get("tier") == "scale-out"), None)
+        if not m or not up or not out:
+            continue
+        vu, vs = _f(m.group(1)), _f(m.group(2))
+        ratio = f" (1/{vu / vs:.0f} of scale-up)" if vs and vu / vs >= 1.5 else ""
+        groups.append(Group(label=_where(up) if len(ratios) > 1 else "", bars=[
+            Bar("Scale-up, per accelerator", vu, f"{_num(vu)} GB/s", "scale-up",
+                note=f"from {up['text']} ({_where(up)})"),
+            Bar("Scale-out, per accelerator", vs, f"{_num(vs)} GB/s{ratio}", "scale-out",
+                note=f"from {out['text']} ({_where(out)})")]))
+    if groups:
+        return groups
+    # No pair compared: show what the sheet does state per accelerator, and say what it does not.
+    bars: dict[str, list[Bar]] = {"scale-up": [], "scale-out": []}
+    seen = set()
+    for f in doc.get("figures", []):
+        n = f.get("normalized") or {}
+        if (f.get("quantity") == "bandwidth" and f.get("tier") in bars and f.get("scope") == "per-accelerator"
+                and isinstance(n.get("value"), (int, float)) and (f["tier"], n["value"]) not in seen):
+            seen.add((f["tier"], n["value"]))
+            bars[f["tier"]].append(Bar(f"{f['tier'].capitalize()}, per accelerator", n["value"],
+                                       f"{_num(n['value'])} GB/s", f["tier"], note=f"from {f['text']} ({_where(f)})"))
+    for d in doc.get("derived", []):
+        if d.get("name", "").startswith("per-accelerator equivalent") and d.get("unit") == "GB/s":
+            src = figs.get((d.get("figures") or [""])[0], {})
+            tier = src.get("tier")
+            if tier in bars and (tier, round(d["value"], 1)) not in seen:
+                seen.add((tier, round(d["value"], 1)))
+                bars[tier].append(Bar(f"{tier.capitalize()}, derived", d["value"], f"{_num(d['value'])} GB/s",
+                                      "derived", note=f"{src.get('text', '')} divided out ({_where(src)})"))
+    if not bars["scale-up"] and not bars["scale-out"]:
+        return []
+    return [Group("Scale-up (inside the accelerator domain)", bars["scale-up"][:4],
+                  "no per-accelerator scale-up bandwidth stated"),
+            Group("Scale-out (network between domains)", bars["scale-out"][:4],
+                  "no per-accelerator scale-out bandwidth stated")]
+
+
+def bandwidth_chart(doc: dict, width: int = 680) -> Optional[Markup]:
+    groups = bandwidth_groups(doc)
+    if not groups:
+        return None
+    parts = []
+    for g in groups:
+        for b in g.bars:
+            parts.append(f"{b.label} {b.text}")
+        if not g.bars:
+            parts.append(f"{g.label}: {g.empty}")
+    return bar_chart(groups, "GB/s per direction", "Bandwidth per accelerator, per direction",
+                     "; ".join(parts) + ".", width=width, klass="chart-bandwidth")
+
+
+BASIS_GROUPS = (("hardware", "Hardware latency (switch ASIC, port to port)", "none stated"),
+                ("end-to-end", "End-to-end latency (host to host, through the software stack)", "none stated"),
+                ("unspecified", "Basis not stated", ""))
+
+
+def latency_points(doc: dict) -> list[tuple[str, list[Point], str]]:
+    lat = [f for f in doc.get("figures", []) if f.get("quantity") == "latency"
+           and isinstance((f.get("normalized") or {}).get("value"), (int, float))]
+    if not lat:
+        return []
+    out = []
+    for basis, name, empty in BASIS_GROUPS:
+        pts, seen = [], set()
+        for f in lat:
+            b = f.get("basis") if f.get("basis") in ("hardware", "end-to-end") else "unspecified"
+            v = f["normalized"]["value"]
+            if b != basis or (f["text"], v) in seen:
+                continue
+            seen.add((f["text"], v))
+            label = (f.get("label") or "").strip() or f"page {f.get('page')}"
+            pts.append(Point(label[:34], v, f"{f['text']}  = {_fmt_ns(v)}" if f["text"] != _fmt_ns(v) else f["text"],
+                             basis))
+        if pts or empty:
+            out.append((name, pts, empty))
+    return out
+
+
+def latency_chart(doc: dict, width: int = 680) -> Optional[Markup]:
+    groups = latency_points(doc)
+    if not groups:
+        return None
+    desc = "; ".join(f"{name}: " + (", ".join(f"{p.label} {p.text}" for p in pts) or empty)
+                     for name, pts, empty in groups)
+    return dot_chart(groups, "Latencies on one scale, grouped by what they measure", desc + ".", width=width,
+                     klass="chart-latency")
+
+
+_QUAL = re.compile(r"\b(max(?:imum)?|peak|typ(?:ical)?|nominal|average|idle|min(?:imum)?)\b|(最大|峰值|典型|平均)", re.I)
+_QUAL_WORD = {"max": "maximum", "typ": "typical", "min": "minimum"}
+
+
+def _qualifier(f: dict) -> str:
+    """'maximum' / 'typical' when the words right around the figure say so."""
+    ctx, text = f.get("context") or "", f.get("text") or ""
+    i = ctx.find(text)
+    if i < 0:
+        return ""
+    after, before = ctx[i + len(text):i + len(text) + 14], ctx[max(0, i - 14):i]
+    m = _QUAL.search(after) or _QUAL.search(text) or (list(_QUAL.finditer(before)) or [None])[-1]
+    if not m:
+        return ""
+    w = m.group(0).lower()
+    return {"最大": "maximum", "峰值": "peak", "典型": "typical", "平均": "average"}.get(w, _QUAL_WORD.get(w, w))
+
+
+def power_bars(doc: dict) -> list[Bar]:
+    figs = _figs(doc)
+    bars, seen = [], set()
+    for f in doc.get("figures", []):
+        n = f.get("normalized") or {}
+        if f.get("quantity") == "power" and f.get("scope") == "per-rack" and isinstance(n.get("value"), (int, float)):
+            if n["value"] in seen:
+                continue
+            seen.add(n["value"])
+            q = _qualifier(f)
+            bars.append(Bar(f"Rack{', ' + q if q else ''}, as stated", n["value"], f"{f['text']}", "rack",
+                            note=_where(f)[:40]))
+    for d in doc.get("derived", []):
+        if d.get("name", "").startswith("rack power") and d.get("unit") == "kW" and round(d["value"], 2) not in seen:
+            src = figs.get((d.get("figures") or [""])[0], {})
+            m = re.search(r"x (\d+) nodes", d.get("arithmetic", ""))
+            how = f"{m.group(1)} x {src.get('text', 'node power')}" if m else "from node power"
+            bars.append(Bar("Rack, derived", d["value"], f"{_num(d['value'])} kW", "rack-derived", note=how))
+    return bars
+
+
+def power_chart(doc: dict, air_limit_kw: float = 40.0, facility: Optional[dict] = None,
+                width: int = 680) -> Optional[Markup]:
+    bars = power_bars(doc)
+    if not bars:
+        return None
+    lines = [Line(air_limit_kw, f"air-cooling limit {_num(air_limit_kw)} kW")]
+    cap = (facility or {}).get("rack_power_kw")
+    if isinstance(cap, (int, float)):
+        name = (facility or {}).get("name") or "your facility"
+        lines.append(Line(float(cap), f"{name}: {_num(float(cap))} kW per rack", dash="2 3"))
+    desc = "; ".join(f"{b.label}: {b.text}" for b in bars) + "; " + "; ".join(ln.label for ln in lines) + "."
+    return bar_chart([Group("", bars)], "kW per rack", "Rack power against the air-cooling limit", desc,
+                     lines=lines, width=width, klass="chart-power")
