@@ -1,0 +1,135 @@
+"""One file's hang, crash or memory blow-up is that file's error row; Ctrl-C keeps what was finished.
+
+Real processes throughout: the CLI runs in a subprocess, and its worker processes are stopped, killed or starved
+of memory for real (SIGSTOP is a hang no in-process time limit can break; SIGKILL is what the OOM killer does).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from test_batch import HOSTILE, ROOT, SAMPLES, batch, env
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            out += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def start(folder: Path, out: Path, *args) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "sheetaudit", "audit", str(folder), "-o", str(out), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env())
+
+
+def wait_for(predicate, timeout=60.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def records(out: Path) -> dict:
+    return {Path(r["source"]["path"]).name: r for r in json.loads((out / "audit.json").read_text(encoding="utf-8"))}
+
+
+@pytest.fixture
+def slow_folder(tmp_path):
+    """long-1000.pdf (1,000 pages: seconds of work, and the largest file, so it is dispatched first) and two
+    quick sheets."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(HOSTILE / "long-1000.pdf", folder)
+    shutil.copy(SAMPLES / "osprey-o4-inference-server.txt", folder)
+    shutil.copy(SAMPLES / "gannet-gx800-xdr-switch.html", folder)
+    return folder
+
+
+def test_time_limit_is_that_files_error_row(slow_folder, tmp_path):
+    proc = batch(slow_folder, "-o", tmp_path / "out", "--timeout", "1", "--jobs", "2")
+    assert proc.returncode == 2, proc.stderr
+    recs = records(tmp_path / "out")
+    assert "time" in recs["long-1000.pdf"]["error"] and "--timeout" in recs["long-1000.pdf"]["error"]
+    assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
+    assert len(list((tmp_path / "out" / ".cache").rglob("*.json.gz"))) == 2     # a timeout is never cached
+
+
+def test_a_hung_worker_is_killed_at_the_deadline(slow_folder, tmp_path):
+    out = tmp_path / "out"
+    p = start(slow_folder, out, "--timeout", "1", "--jobs", "1", "--no-cache")
+    worker = wait_for(lambda: children(p.pid))[0]
+    time.sleep(0.2)
+    os.kill(worker, signal.SIGSTOP)             # a hang the in-process time limit cannot break
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 2, err
+    recs = records(out)
+    assert "timed out" in recs["long-1000.pdf"]["error"] and "worker was stopped" in recs["long-1000.pdf"]["error"]
+    assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)
+
+
+def test_a_crashed_worker_is_that_files_error_row(slow_folder, tmp_path):
+    out = tmp_path / "out"
+    p = start(slow_folder, out, "--jobs", "1", "--no-cache")
+    worker = wait_for(lambda: children(p.pid))[0]
+    time.sleep(0.2)
+    os.kill(worker, signal.SIGKILL)             # what the kernel's OOM killer does
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 2, err
+    recs = records(out)
+    assert "crashed" in recs["long-1000.pdf"]["error"] and "SIGKILL" in recs["long-1000.pdf"]["error"]
+    assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
+    assert "long-1000.pdf" in err and "Traceback" not in err
+
+
+def test_memory_cap_is_an_error_row_not_the_end_of_the_batch(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "osprey-o4-inference-server.txt", folder)
+    shutil.copy(SAMPLES / "kestrel-k8x-gpu-server.pdf", folder)
+    proc = batch(folder, "-o", tmp_path / "out", "--max-memory", "32", "--jobs", "2", "--no-cache")
+    assert proc.returncode == 2, proc.stderr
+    recs = records(tmp_path / "out")
+    assert len(recs) == 2
+    for r in recs.values():
+        assert "memory" in r["error"], r
+    assert (tmp_path / "out" / "index.html").is_file() and "Traceback" not in proc.stderr
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_finished_results(slow_folder, tmp_path):
+    out = tmp_path / "out"
+    p = start(slow_folder, out, "--jobs", "2")
+    wait_for(lambda: len(list((out / ".cache").rglob("*.json.gz"))) >= 2)   # the two quick sheets are done
+    workers = children(p.pid)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    recs = records(out)
+    assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
+    assert "interrupted" in recs["long-1000.pdf"]["error"]
+    assert (out / "index.html").is_file()
+    for w in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(w, 0)
+    # the finished files were cached as they finished: a re-run audits only what was left
+    again = batch(slow_folder, "-o", out, "--timeout", "1")
+    assert "3 sheet(s): 2 audited (2 from cache), 1 failed" in again.stderr, again.stderr
