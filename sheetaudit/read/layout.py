@@ -267,7 +267,10 @@ class PageBuilder:
         ncols = max(len(r) for r in rows)
         header: list[str] = []
         body_rows = rows
-        if ncols >= 3 and len(rows) > 1 and not any(re.search(r"\d", c or "") for c, _ in rows[0][1:]):
+        # A first row of product names ("T8-A", "Q64-M (managed)") heads variant columns; a row with a figure
+        # in it ("400 Gb/s") is data.
+        figure_like = re.compile(r"\d\s*(?:[kMGT]?[bB]\b|[kMGT]?[bB]/|[kMGT]?W\b|[nuµμ]s\b|GbE|GE\b|x\b|%)")
+        if ncols >= 3 and len(rows) > 1 and not any(figure_like.search(c or "") for c, _ in rows[0]):
             header = [c or "" for c, _ in rows[0]]
             body_rows = rows[1:]
         for r in body_rows:
