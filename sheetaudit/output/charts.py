@@ -71,6 +71,30 @@ def _num(x: float) -> str:
     return f"{x:.3g}"
 
 
+def text_width(s: str, size: float = 13, bold: bool = True) -> float:
+    """Rough rendered width in px: enough to keep labels inside the chart without a font to measure with."""
+    w = 0.0
+    for ch in s:
+        if ord(ch) >= 0x2E80:
+            w += 1.0
+        elif ch in "il.,:;|!' ":
+            w += 0.32
+        elif ch.isupper() or ch in "mwMW%":
+            w += 0.72
+        else:
+            w += 0.56
+    return w * size * (1.06 if bold else 1.0)
+
+
+def fit(s: str, px: float, size: float = 13, bold: bool = False) -> str:
+    """`s` cut with an ellipsis to fit `px` pixels."""
+    if text_width(s, size, bold) <= px:
+        return s
+    while s and text_width(s + "…", size, bold) > px:
+        s = s[:-1]
+    return s.rstrip() + "…"
+
+
 def _nice_max(v: float) -> float:
     if v <= 0:
         return 1.0
@@ -118,10 +142,16 @@ def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines:
     """Horizontal bars on one linear axis starting at zero; optional vertical reference lines."""
     uid = f"ch{next(_ids)}"
     lines = list(lines)
-    label_w, right = 230, 90
-    plot_w = width - label_w - right
+    label_w = 230
+    plot_w = width - label_w - 24
     top_v = max([b.value for g in groups for b in g.bars] + [ln.value for ln in lines] + [max_value or 0, 1e-9])
     top_v = _nice_max(top_v * 1.05)
+    for _ in range(3):   # leave room at the right for the value printed past each bar's end
+        need = max([label_w + plot_w * max(0.0, b.value) / top_v + 6 + text_width(b.text or (_num(b.value) + " " + unit))
+                    for g in groups for b in g.bars] + [0.0])
+        if need <= width - 4:
+            break
+        plot_w -= need - (width - 4)
 
     def x(v: float) -> float:
         return label_w + plot_w * max(0.0, v) / top_v
@@ -141,10 +171,10 @@ def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines:
         for b in g.bars:
             fill, stroke = _fill(b.kind, uid)
             h = bar_h + (14 if b.note else 0)
-            rows.append(f'<text x="{label_w - 8}" y="{y + 15}" text-anchor="end">{escape(b.label)}</text>')
+            rows.append(f'<text x="{label_w - 8}" y="{y + 15}" text-anchor="end">{escape(fit(b.label, label_w - 12))}</text>')
             if b.note:
                 rows.append(f'<text x="{label_w - 8}" y="{y + 30}" text-anchor="end" font-size="11" '
-                            f'fill="{MUTED}">{escape(b.note)}</text>')
+                            f'fill="{MUTED}">{escape(fit(b.note, label_w - 12, 11))}</text>')
             w = max(1.5, x(b.value) - label_w)
             rows.append(f'<rect class="bar bar-{escape(b.kind)}" x="{label_w}" y="{y + 2}" width="{w:.1f}" '
                         f'height="{bar_h - 4}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
@@ -202,8 +232,17 @@ def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str 
     vals = [p.value for _, pts, _ in groups for p in pts if p.value > 0]
     lo = 10 ** math.floor(math.log10(min(vals + [low])))
     hi = 10 ** math.ceil(math.log10(max(vals + [high])))
-    label_w, right = 230, 40
-    plot_w = width - label_w - right
+    label_w = 230
+    plot_w = width - label_w - 24
+
+    def _end(v: float) -> float:
+        return label_w + plot_w * (math.log10(min(max(v, lo), hi)) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+
+    for _ in range(3):   # room at the right for the value printed after each point
+        need = max([_end(p.value) + 12 + text_width(p.text or fmt(p.value)) for _, pts, _ in groups for p in pts] + [0.0])
+        if need <= width - 4:
+            break
+        plot_w -= need - (width - 4)
 
     def x(v: float) -> float:
         v = min(max(v, lo), hi)
@@ -222,7 +261,7 @@ def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str 
         for p in pts:
             fill, stroke, _ = STYLES.get(p.kind, STYLES["hardware"])
             cx = x(p.value)
-            rows.append(f'<text x="{label_w - 8}" y="{y + 13}" text-anchor="end">{escape(p.label)}</text>')
+            rows.append(f'<text x="{label_w - 8}" y="{y + 13}" text-anchor="end">{escape(fit(p.label, label_w - 12))}</text>')
             rows.append(f'<line x1="{label_w}" y1="{y + 9}" x2="{cx:.1f}" y2="{y + 9}" stroke="{stroke}" '
                         f'stroke-width="2"/>')
             shape = (f'<rect class="pt pt-{escape(p.kind)}" x="{cx - 6:.1f}" y="{y + 3}" width="12" height="12" '
@@ -230,7 +269,7 @@ def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str 
                      f'<circle class="pt pt-{escape(p.kind)}" cx="{cx:.1f}" cy="{y + 9}" r="6.5" fill="{fill}" '
                      f'stroke="{stroke}" stroke-width="2"/>')
             rows.append(shape)
-            anchor, dx = ("end", -12) if cx > label_w + plot_w * 0.8 else ("start", 12)
+            anchor, dx = "start", 12
             rows.append(f'<text x="{cx + dx:.1f}" y="{y + 13}" text-anchor="{anchor}" font-weight="700">'
                         f'{escape(p.text or fmt(p.value))}</text>')
             y += 26

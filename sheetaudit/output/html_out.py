@@ -138,6 +138,7 @@ class Place:
     bbox: Optional[tuple] = None
     kind: str = "sentence"
     image: object = None
+    paged: bool = True               # a PDF page number means something; a text file's "page 1" does not
 
 
 @dataclass
@@ -153,7 +154,7 @@ class FindingView:
         return ", ".join(dict.fromkeys(f"{x.text} (p{x.page})" for p in self.places for x in p.figures))
 
 
-def _places(finding: Finding, by_id: dict[str, Figure]) -> list[Place]:
+def _places(finding: Finding, by_id: dict[str, Figure], paged: bool = True) -> list[Place]:
     places: dict[tuple, Place] = {}
     for fid in dict.fromkeys(finding.figures):
         fig = by_id.get(fid)
@@ -166,7 +167,7 @@ def _places(finding: Finding, by_id: dict[str, Figure]) -> list[Place]:
             seg = fig.segment
             p = places[k] = Place(key="", page=fig.page, quote=[], lang=lang_of(fig.context), label=fig.label,
                                   heading=fig.heading, figures=[], bbox=fig.bbox,
-                                  kind=seg.kind if seg else "sentence")
+                                  kind=seg.kind if seg else "sentence", paged=paged)
         if all(fig.text != x.text or fig.normalized != x.normalized for x in p.figures):
             p.figures.append(fig)
     for i, ((page, bbox, context), p) in enumerate(places.items()):
@@ -216,7 +217,7 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     for i, f in enumerate(sorted(a.findings, key=lambda x: (SEVERITY_RANK[x.severity],))):
         c = rules.checks.get(f.check, {})
         views.append(FindingView(f=f, title=c.get("title", f.check), mark=MARKS[f.severity],
-                                 places=_places(f, by_id), anchor=f"finding-{i + 1}"))
+                                 places=_places(f, by_id, a.document.kind == "pdf"), anchor=f"finding-{i + 1}"))
     image_note = _attach_images(a, views, resolution, max_images, password) if images else "images were turned off"
     steps = []
     for step, meta in sorted(rules.steps.items(), key=lambda kv: int(kv[0])):
