@@ -306,8 +306,15 @@ def _where(f: dict) -> str:
     return f"p{f.get('page')}" + (f", {label[:40]}" if label else "")
 
 
-def bandwidth_groups(doc: dict) -> list[Group]:
-    """Per accelerator, per direction: scale-up beside scale-out, one group per pair the audit compared."""
+def _system(f: dict) -> str:
+    """Which system or variant a figure belongs to, for a sheet that describes several (column, heading)."""
+    return (f.get("column") or f.get("heading") or "").strip() or _where(f)
+
+
+def bandwidth_groups(doc: dict, width_hint: int = 680) -> list[Group]:
+    """Per accelerator, per direction: scale-up beside scale-out, one group per pair the audit compared.
+
+    Figure dicts may carry "column" and "heading" (the report adds them) to name the system of each pair."""
     figs = _figs(doc)
     groups: list[Group] = []
     ratios = [x for x in doc.get("findings", []) if x.get("check") == "bandwidth.scale-ratio"]
@@ -320,7 +327,7 @@ def bandwidth_groups(doc: dict) -> list[Group]:
             continue
         vu, vs = _f(m.group(1)), _f(m.group(2))
         ratio = f" (1/{vu / vs:.0f} of scale-up)" if vs and vu / vs >= 1.5 else ""
-        groups.append(Group(label=_where(up) if len(ratios) > 1 else "", bars=[
+        groups.append(Group(label=fit(_system(up), width_hint - 8, bold=True) if len(ratios) > 1 else "", bars=[
             Bar("Scale-up, per accelerator", vu, f"{_num(vu)} GB/s", "scale-up",
                 note=f"from {up['text']} ({_where(up)})"),
             Bar("Scale-out, per accelerator", vs, f"{_num(vs)} GB/s{ratio}", "scale-out",
@@ -354,7 +361,7 @@ def bandwidth_groups(doc: dict) -> list[Group]:
 
 
 def bandwidth_chart(doc: dict, width: int = 680) -> Optional[Markup]:
-    groups = bandwidth_groups(doc)
+    groups = bandwidth_groups(doc, width)
     if not groups:
         return None
     parts = []

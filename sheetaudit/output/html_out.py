@@ -238,17 +238,19 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
         limit = rules.threshold("air_cooling_limit_kw")
     except Exception:
         limit = 40.0
+    chart_doc = dict(doc, figures=[dict(d, heading=f.heading, column=f.segment.column if f.segment else "")
+                                   for d, f in zip(doc["figures"], a.figures)])
     chart_list = []
     for cid, title, svg, how in (
-            ("chart-bandwidth", "Bandwidth per accelerator, per direction", charts.bandwidth_chart(doc),
+            ("chart-bandwidth", "Bandwidth per accelerator, per direction", charts.bandwidth_chart(chart_doc),
              "Both tiers on one basis: bytes per second, one direction, for one accelerator. Scale-up joins the "
              "accelerators of one domain; scale-out is the network between domains. The ratio decides how "
              "training is split across domains."),
-            ("chart-latency", "Latencies, grouped by what they measure", charts.latency_chart(doc),
+            ("chart-latency", "Latencies, grouped by what they measure", charts.latency_chart(chart_doc),
              "One logarithmic scale. A hardware latency (switch chip, port to port) and an end-to-end latency "
              "(host to host through the software stack) measure different paths: compare within a group only."),
             ("chart-power", "Rack power against the air-cooling limit",
-             charts.power_chart(doc, limit, a.facility),
+             charts.power_chart(chart_doc, limit, a.facility),
              f"A rack above about {num(limit)} kW cannot be cooled by air; it needs liquid cooling and matching "
              "power distribution. A hatched bar is derived from node power, not stated by the vendor.")):
         if svg is not None:
