@@ -2,6 +2,8 @@
 over a node, domain or switch divided back to one accelerator (or one port)."""
 from __future__ import annotations
 
+import re
+
 from ..model import Derived
 from . import bw, finding, fmt
 
@@ -57,8 +59,11 @@ def _aggregates(figs, sheet, domain):
 def _mixed(figs):
     out = []
     bws = [f for f in figs if f.quantity == "bandwidth" and f.tier not in ("memory",)]
+    total_word = re.compile(r"total|combined|aggregate|sum|overall|合计|总", re.I)
     for f in bws:
         parts = None
+        if f.tier != "mixed" and not total_word.search(f"{f.label} {f.context}"):
+            continue
         for a in bws:
             for b in bws:
                 if a is b or f in (a, b) or a.id > b.id:

@@ -273,8 +273,11 @@ class PageBuilder:
         if ncols >= 3 and len(rows) > 1 and not any(figure_like.search(c or "") for c, _ in rows[0]):
             header = [c or "" for c, _ in rows[0]]
             body_rows = rows[1:]
+        generic = re.compile(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|name|参数|项目|规格|指标)?$", re.I)
         for r in body_rows:
             label = (r[0][0] or "").strip() if len(r) > 1 else ""
+            if header and label and not generic.match(header[0].strip()):
+                label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
             cells = r[1:] if len(r) > 1 else r
             for k, (text, bbox) in enumerate(cells, start=1 if len(r) > 1 else 0):
                 if not text:

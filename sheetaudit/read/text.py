@@ -94,8 +94,13 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
     flush()
 
 
+GENERIC_HEADER = re.compile(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|attribute|name|参数|项目|规格|指标)?$", re.I)
+
+
 def _row(doc, cells, header, heading, block):
     label = cells[0]
+    if header and not GENERIC_HEADER.match(header[0].strip()):
+        label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
     for k, c in enumerate(cells[1:], start=1):
         if c:
             col = header[k] if k < len(header) else ""
