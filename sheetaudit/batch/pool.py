@@ -108,6 +108,7 @@ class Pool:
         """Run (task_id, path) tasks; on_done(task_id, result) is called as each finishes. KeyboardInterrupt
         propagates after every worker has been killed; results already delivered stay delivered."""
         pending = deque(tasks)
+        finished: list = []
         try:
             while pending or any(s.busy for s in self.slots):
                 for slot in self.slots:
@@ -129,14 +130,21 @@ class Pool:
                         result = {"status": "error", "kind": "timeout",
                                   "error": f"timed out after {self.timeout:g} s (--timeout); the worker was stopped"}
                     if result is not None:
-                        task_id = slot.task[0]
+                        finished.append((slot.task[0], result))
                         slot.task = None
-                        if on_done:
-                            on_done(task_id, result)
+                        if pending:                 # keep the worker busy while the parent files the result
+                            self._dispatch(slot, pending.popleft(), on_start)
+                while finished:
+                    task_id, result = finished.pop(0)
+                    if on_done:
+                        on_done(task_id, result)
                 if on_tick:
                     on_tick()
         except BaseException:
             self.close(kill=True)
+            for task_id, result in finished:      # received before the interruption: still delivered
+                if on_done:
+                    on_done(task_id, result)
             raise
         self.close()
 

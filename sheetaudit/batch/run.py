@@ -54,10 +54,13 @@ class BatchResult:
     jobs: int = 1
     cache_hits: int = 0
     cache_corrupt: int = 0
-    peak_rss_kb: list[int] = field(default_factory=list)
+    peak_rss_kb: list[int] = field(default_factory=list)   # per worker slot, as reported by the workers
+    restarts: int = 0                                       # workers replaced after a crash, hang or memory error
     written: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     rules_hash: str = ""
+    cache_base: str = ""                                    # rules + code + options part of every cache key
+    outputs_reused: bool = False                            # nothing changed: the previous outputs stand
 
     @property
     def ok(self) -> list[dict]:
@@ -132,6 +135,7 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
                    "password": hashlib.sha256(opts.password.encode()).hexdigest() if opts.password else None}
     cache = Cache((opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None, res.rules_hash,
                   key_options, warn=_warn)
+    res.cache_base = cache.base
     shown_root = str(root)
     by_id: dict[int, dict] = {}
     tasks = []
@@ -180,12 +184,13 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
             res.interrupted = True
         finally:
             _restore_sigterm(old_term)
-            res.peak_rss_kb = pool.peak_rss_kb
+            res.peak_rss_kb, res.restarts = pool.peak_rss_kb, pool.restarts
     progress.clear()
     res.cache_hits, res.cache_corrupt = cache.hits, cache.corrupt
     for s in res.sheets:
         if s["status"] == NOT_RUN:
             s["error"] = "not audited: the batch was interrupted"
+    res.elapsed = time.monotonic() - started
     write_outputs(res, opts)
     res.elapsed = time.monotonic() - started
     return res
@@ -229,6 +234,18 @@ def _apply(s: dict, result: dict, cached: bool) -> None:
 
 # -- outputs ----------------------------------------------------------------------------------------------------
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_file(path: Path, data: str | bytes) -> None:
+    """atomic_write, then the usual permissions (its temporary file is private, 0600): a report is for sharing."""
+    atomic_write(path, data)
+    os.chmod(path, 0o666 & ~_umask())
+
+
 def _write_if_changed(path: Path, data: str | bytes) -> bool:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
@@ -236,7 +253,7 @@ def _write_if_changed(path: Path, data: str | bytes) -> bool:
             return False
     except OSError:
         pass
-    atomic_write(path, raw)
+    write_file(path, raw)
     return True
 
 
@@ -259,6 +276,14 @@ def write_outputs(res: BatchResult, opts: BatchOptions) -> None:
         s["row"]["html_error"] = s.get("html_error")
         items.append((s["row"], s["contract"]))
     res.comparison = compare(items)
+    xlsx = opts.xlsx and tables_xlsx_available()
+    key = _outputs_key(res, xlsx)
+    manifest = out / MANIFEST
+    if opts.use_cache and _outputs_current(out, manifest, key):
+        res.outputs_reused = True
+        res.written = [n for n in OUTPUT_NAMES if n != "audit.xlsx" or xlsx]
+        write_file(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
+        return
     records = []
     for s in res.sheets:
         if s["status"] == OK:
@@ -274,8 +299,8 @@ def write_outputs(res: BatchResult, opts: BatchOptions) -> None:
         "figures.csv": tables.csv_text(tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
         "findings.csv": tables.csv_text(tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS),
         "comparison.csv": tables.csv_text(tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
+        "run.json": json.dumps(run_stats(res), indent=1) + "\n",
     }
-    xlsx = opts.xlsx and tables.xlsx_available()
     if xlsx:
         files["audit.xlsx"] = tables.xlsx_bytes({
             "Comparison": (tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
@@ -295,6 +320,51 @@ def write_outputs(res: BatchResult, opts: BatchOptions) -> None:
            "verdict": verdict(res)}
     _write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
+    reports = [s["report"] for s in res.ok if s.get("report")]
+    hashes = {name: _digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports}
+    atomic_write(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
+
+
+MANIFEST = ".sheetaudit-outputs.json"
+OUTPUT_NAMES = ("audit.json", "comparison.json", "figures.csv", "findings.csv", "comparison.csv", "run.json",
+                "audit.xlsx", "index.html")
+
+
+def tables_xlsx_available() -> bool:
+    from .tables import xlsx_available
+    return xlsx_available()
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _outputs_key(res: BatchResult, xlsx: bool) -> str:
+    """Everything the outputs depend on: when it equals the last run's (and the files are as written), a re-run
+    of an unchanged folder reuses them instead of rebuilding every table."""
+    state = {"base": res.cache_base, "xlsx": xlsx, "root": str(res.root), "interrupted": res.interrupted,
+             "skipped": res.skipped,
+             "sheets": [(s["sheet"], s["path"], s["status"], s.get("sha256"), s.get("error"), s.get("html_error"),
+                         s.get("report")) for s in res.sheets]}
+    return hashlib.sha256(json.dumps(state, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
+def _outputs_current(out: Path, manifest: Path, key: str) -> bool:
+    try:
+        m = json.loads(manifest.read_text(encoding="utf-8"))
+        return m.get("key") == key and all(_digest(out / n) == h for n, h in m["files"].items())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def run_stats(res: BatchResult) -> dict:
+    """How the run went (for scripts and benchmarks): counts, cache, time, workers' peak memory."""
+    return {"schema": "sheetaudit-run/1", "tool": __version__, "rules_hash": res.rules_hash,
+            "files": len(res.sheets), "audited": len(res.ok), "failed": len(res.failed),
+            "skipped": len(res.skipped), "from_cache": sum(1 for s in res.sheets if s.get("cached")),
+            "cache_corrupt": res.cache_corrupt, "interrupted": res.interrupted, "jobs": res.jobs,
+            "audit_seconds": round(res.elapsed, 3), "worker_restarts": res.restarts,
+            "worker_peak_rss_mb": [round(kb / 1024, 1) for kb in res.peak_rss_kb]}
 
 
 def verdict(res: BatchResult) -> str:
