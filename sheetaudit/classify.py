@@ -58,6 +58,10 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
             _latency(f, m, c, ctx)
         elif m.quantity == "power":
             _power(f, m, c, ctx)
+        elif m.quantity == "weight":
+            f.scope = "per-rack" if ctx.kind == "rack" else "unspecified"
+            if rx(r"packag|shipping|crate").search(f"{seg.label} {seg.text}"):
+                continue   # shipping weight does not load the floor
         elif m.quantity == "domain_size":
             if not _domain(f, m, ctx):
                 continue

@@ -53,7 +53,7 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
     for m in mentions:
         by_seg.setdefault(id(m.segment), []).append(m)
     for ms in by_seg.values():
-        ms = sorted((m for m in ms if m.quantity in ("bandwidth", "latency", "power")), key=lambda m: m.start)
+        ms = sorted((m for m in ms if m.quantity in ("bandwidth", "latency", "power", "weight")), key=lambda m: m.start)
         text = ms[0].segment.text if ms else ""
         bounds, joined = [], []
         for a, b in zip(ms, ms[1:]):

@@ -41,7 +41,7 @@ def _unit_alt(spellings) -> str:
 def _patterns():
     r = load_rules()
     unit_q = {}
-    for q in ("bandwidth", "latency", "power"):
+    for q in ("bandwidth", "latency", "power", "weight"):
         for s in r.units.get(q, {}):
             unit_q[s] = q
     units = _unit_alt(unit_q)

@@ -38,6 +38,10 @@ def normalise(figs: list[Figure]) -> list[Figure]:
             kw = convert("power", f.value, f.unit)
             f.normalized = {"value": _round(kw), "unit": "kW"}
             f.arithmetic = f"{f.text} = {_fmt(kw)} kW"
+        elif f.quantity == "weight":
+            kg = convert("weight", f.value, f.unit)
+            f.normalized = {"value": _round(kg), "unit": "kg"}
+            f.arithmetic = f"{f.text} = {_fmt(kg)} kg"
         elif f.quantity == "domain_size":
             f.normalized = {"value": float(f.value), "unit": "accelerators"}
         elif f.quantity == "cooling":

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .rules import load_rules
 
-TARGET = {"bandwidth": "gigabyte / second", "latency": "nanosecond", "power": "kilowatt"}
+TARGET = {"bandwidth": "gigabyte / second", "latency": "nanosecond", "power": "kilowatt", "weight": "kilogram"}
 
 
 def _cache_dir() -> Path:

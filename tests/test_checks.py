@@ -89,3 +89,12 @@ def test_derived_figures_show_their_arithmetic(sheet):
     (f,) = [f for f in a.findings if f.check == "power.per-node-only"]
     (d,) = f.derived
     assert d.value == pytest.approx(40.8) and "x 4 nodes per rack" in d.arithmetic
+
+
+def test_floor_load_against_the_facility(sheet):
+    text = "# Orion rack-scale system\n\nRack power: 36 kW\n\nWeight: 1,360 kg\n\nDimensions: 600 mm W x 1,068 mm D x 2,236 mm H\n"
+    heavy = sheet(text, facility={"floor_load_kg_m2": 1500})
+    (f,) = [f for f in heavy.findings if f.check == "power.facility-exceeded"]
+    assert "2,122 kg/m²" in f.message    # 1,360 kg / (0.6 m x 1.068 m)
+    light = sheet(text, name="b.md", facility={"floor_load_kg_m2": 2500})
+    assert "power.facility-exceeded" not in {f.check for f in light.findings}

@@ -40,11 +40,36 @@ def run(figs, sheet, doc, facility):
     if not power and sheet.kind in ("server", "rack", "pod"):
         out.append(finding("power.missing", "The sheet gives no power consumption for the node, rack or accelerators."))
     if facility:
-        out.extend(_facility(facility, rack, derived_rack, cooling, liquid))
+        weight = [f for f in figs if f.quantity == "weight" and f.scope == "per-rack"]
+        out.extend(_facility(facility, rack, derived_rack, cooling, liquid, weight, footprint_m(doc)))
     return out
 
 
-def _facility(fac, rack, derived_rack, cooling, liquid):
+def _floor(limit, weight, footprint):
+    """Rack weight over its footprint against the floor's rated load; a 600 x 1,200 mm rack is assumed unprinted."""
+    top = max(weight, key=lambda f: f.normalized["value"])
+    w, d = footprint or (0.6, 1.2)
+    load = top.normalized["value"] / (w * d)
+    if load <= limit:
+        return []
+    assumed = "" if footprint else " (footprint not printed: a 600 x 1,200 mm rack assumed)"
+    dv = Derived("floor load", load, "kg/m²", f"{top.text} / ({w:g} m x {d:g} m){assumed} = {fmt(load)} kg/m²", [top.id])
+    return [finding("power.facility-exceeded", f"Floor load {fmt(load)} kg/m² ({top.text} on {w:g} x {d:g} m{assumed}) "
+                    f"exceeds the facility's {fmt(limit)} kg/m².", [top], [dv])]
+
+
+def footprint_m(doc) -> tuple[float, float] | None:
+    """'600 mm W x 1,068 mm D' -> (0.6, 1.068) metres, from the first segment that prints one."""
+    import re
+    pat = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*mm\s*W\s*[x×]\s*(\d[\d,]*(?:\.\d+)?)\s*mm\s*D", re.I)
+    for s in doc.segments:
+        m = pat.search(s.text)
+        if m:
+            return float(m.group(1).replace(",", "")) / 1000, float(m.group(2).replace(",", "")) / 1000
+    return None
+
+
+def _facility(fac, rack, derived_rack, cooling, liquid, weight=(), footprint=None):
     out = []
     cap = fac.get("rack_power_kw")
     if cap is not None:
@@ -55,6 +80,9 @@ def _facility(fac, rack, derived_rack, cooling, liquid):
         if not rack and derived_rack and derived_rack > float(cap):
             out.append(finding("power.facility-exceeded", f"Derived rack power {fmt(derived_rack)} kW exceeds the "
                                f"facility's {fmt(float(cap))} kW per rack (reduce nodes per rack)."))
+    floor = fac.get("floor_load_kg_m2")
+    if floor is not None and weight:
+        out.extend(_floor(float(floor), weight, footprint))
     avail = fac.get("cooling")
     if avail:
         avail = {avail} if isinstance(avail, str) else set(avail)
