@@ -384,3 +384,12 @@ def test_cli_writes_the_html_report(tmp_path):
     assert r.exit_code == 0, r.output
     html = out.read_text(encoding="utf-8")
     assert html.startswith("<!doctype html>") and html.rstrip().endswith("</html>")
+
+
+def test_verdict_names_the_facility_it_exceeds():
+    need(ORION)
+    a = audit(ORION, facility={"name": "Hall B", "rack_power_kw": 60, "cooling": "air"})
+    v = verdict(a)
+    assert "exceeds Hall B (60 kW per rack, air cooling)" in v
+    html = render(a)
+    assert "Hall B: 60 kW per rack" in html and "and your facility" in html

@@ -198,6 +198,8 @@ def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines:
         xl = x(ln.value)
         anchor = "end" if xl > label_w + plot_w * 0.6 else "start"
         dx = -4 if anchor == "end" else 4
+        out.append(f'<line x1="{xl:.1f}" y1="{8 + 16 * i}" x2="{xl:.1f}" y2="{axis_y}" stroke="#ffffff" '
+                   f'stroke-width="5"/>')   # a halo keeps the line visible across a dark bar, also in grey
         out.append(f'<line class="ref" x1="{xl:.1f}" y1="{8 + 16 * i}" x2="{xl:.1f}" y2="{axis_y}" '
                    f'stroke="{INK}" stroke-width="2" stroke-dasharray="{escape(ln.dash)}"/>')
         out.append(f'<text x="{xl + dx:.1f}" y="{19 + 16 * i}" text-anchor="{anchor}" font-size="12" '

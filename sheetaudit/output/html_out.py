@@ -249,10 +249,13 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
             ("chart-latency", "Latencies, grouped by what they measure", charts.latency_chart(chart_doc),
              "One logarithmic scale. A hardware latency (switch chip, port to port) and an end-to-end latency "
              "(host to host through the software stack) measure different paths: compare within a group only."),
-            ("chart-power", "Rack power against the air-cooling limit",
+            ("chart-power", "Rack power against the air-cooling limit" + (" and your facility" if (
+                a.facility or {}).get("rack_power_kw") is not None else ""),
              charts.power_chart(chart_doc, limit, a.facility),
              f"A rack above about {num(limit)} kW cannot be cooled by air; it needs liquid cooling and matching "
-             "power distribution. A hatched bar is derived from node power, not stated by the vendor.")):
+             "power distribution." + (" A hatched bar is derived from node power and a typical number of nodes "
+                                      "per rack, not stated by the vendor."
+                                      if any(b.kind == "rack-derived" for b in charts.power_bars(chart_doc)) else ""))):
         if svg is not None:
             chart_list.append({"id": cid, "title": title, "svg": svg, "how": how})
     questions = [v for v in views if v.f.severity in ("error", "warning")]

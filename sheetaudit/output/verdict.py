@@ -49,7 +49,13 @@ def _power_clause(a: Audit, limit: float) -> str:
     cooling = {f.normalized["value"] for f in a.figures if f.quantity == "cooling" and f.normalized}
     liquid = bool(cooling & {"liquid", "immersion"}) or "power.liquid-cooling-required" in codes
     derived = next((d for d in a.derived if d.name.startswith("rack power")), None)
-    facility = "; it exceeds your facility" if "power.facility-exceeded" in codes else ""
+    facility = ""
+    if "power.facility-exceeded" in codes:
+        fac = a.facility or {}
+        what = [f"{_kw(float(fac['rack_power_kw']))} kW per rack" if isinstance(fac.get("rack_power_kw"), (int, float))
+                else "", f"{fac['cooling']} cooling" if isinstance(fac.get("cooling"), str) else ""]
+        what = ", ".join(w for w in what if w)
+        facility = f"; it exceeds {fac.get('name') or 'your facility'}" + (f" ({what})" if what else "")
     if rack:
         kw = max(f.normalized["value"] for f in rack)
         need = "needs liquid cooling" if (liquid or kw > limit) else "can be air-cooled"
