@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -142,14 +143,18 @@ def generate(folder: Path, n: int, seed: int = 20250101) -> int:
     return count
 
 
-def run(folder: Path, out: Path, *args: str) -> tuple[float, dict, str]:
+def run(folder: Path, out: Path, *args: str) -> tuple[float, dict, float]:
+    """Wall time, run.json, and the CPU seconds (user + system) of the CLI and its workers."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "sheetaudit", "audit", str(folder), "-o", str(out), "-q", *args],
                           capture_output=True, text=True, cwd=ROOT)
     wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         sys.exit(f"sheetaudit audit failed (exit {proc.returncode}):\n{proc.stderr}")
-    return wall, json.loads((out / "run.json").read_text(encoding="utf-8")), proc.stderr
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, json.loads((out / "run.json").read_text(encoding="utf-8")), cpu
 
 
 def main() -> None:
@@ -169,15 +174,18 @@ def main() -> None:
         print(f"generated {n} sheets in {time.perf_counter() - t:.1f} s under {folder}")
         for d in ("out-1", "out-all"):
             shutil.rmtree(base / d, ignore_errors=True)
-        one, stats1, _ = run(folder, base / "out-1", "--jobs", "1", "--no-cache")
-        first, stats_all, _ = run(folder, base / "out-all", "--jobs", str(cores))
+        load = os.getloadavg()[0]
+        one, stats1, cpu1 = run(folder, base / "out-1", "--jobs", "1", "--no-cache")
+        first, stats_all, cpu_all = run(folder, base / "out-all", "--jobs", str(cores))
         cached, stats_c, _ = run(folder, base / "out-all", "--jobs", str(cores))
-        print(f"machine: {cores} core(s) available; {stats_all['files']} sheets, {stats_all['audited']} audited, "
-              f"{stats_all['failed']} failed")
-        print(f"--jobs 1 (no cache):          {one:7.2f} s  ({one / n * 1000:.0f} ms per sheet)")
-        print(f"--jobs {cores} (first run, cold): {first:7.2f} s  speed-up {one / first:.2f}x  (target >= 1.7x on 2 cores)")
-        print(f"--jobs {cores} (cached re-run):   {cached:7.2f} s  {first / cached:.1f}x faster than the first run "
-              f"(target >= 20x); {stats_c['from_cache']} of {stats_c['files']} from cache")
+        print(f"machine: {cores} core(s) available; load average {load:.2f} before, {os.getloadavg()[0]:.2f} after "
+              f"(other work on the machine slows the parallel run); {stats_all['files']} sheets, "
+              f"{stats_all['audited']} audited, {stats_all['failed']} failed")
+        print(f"--jobs 1 (no cache):            {one:7.2f} s wall, {cpu1:6.2f} s CPU ({one / n * 1000:.0f} ms per sheet)")
+        print(f"--jobs {cores} (first run, cold):   {first:7.2f} s wall, {cpu_all:6.2f} s CPU  speed-up "
+              f"{one / first:.2f}x (target >= 1.7x on 2 cores); cores kept busy: {cpu_all / first:.2f} of {cores}")
+        print(f"--jobs {cores} (cached re-run):     {cached:7.2f} s wall  {first / cached:.1f}x faster than the first "
+              f"run (target >= 20x); {stats_c['from_cache']} of {stats_c['files']} from cache")
         print(f"peak RSS per worker: --jobs 1: {', '.join(f'{m:.0f} MB' for m in stats1['worker_peak_rss_mb'])}; "
               f"--jobs {cores}: {', '.join(f'{m:.0f} MB' for m in stats_all['worker_peak_rss_mb'])}")
     finally:
