@@ -393,3 +393,25 @@ def test_verdict_names_the_facility_it_exceeds():
     assert "exceeds Hall B (60 kW per rack, air cooling)" in v
     html = render(a)
     assert "Hall B: 60 kW per rack" in html and "and your facility" in html
+
+
+def test_same_audit_same_html():
+    need(ORION)
+    a = audited(ORION)
+    assert render(a) == render(a)
+
+
+@pytest.mark.parametrize("sheet", [ORION, XUANWU, SAMPLES / "pelican-pn5164-ethernet-switch.pdf"], ids=lambda p: p.name)
+def test_ids_are_unique_and_every_anchor_resolves(sheet):
+    need(sheet)
+    page = Parsed(report(sheet))
+    ids = [a["id"] for _, a in page.tags if "id" in a]
+    assert len(ids) == len(set(ids))
+    for _, a in page.tags:
+        href = a.get("href", "")
+        if href.startswith("#"):
+            assert href[1:] in ids, href
+        for ref in (a.get("aria-labelledby") or "").split():
+            assert ref in ids, ref
+    for label in page.all("label"):
+        assert label["for"] in ids

@@ -13,7 +13,7 @@ fill pattern as well as colour, so a grey print reads the same.
 """
 from __future__ import annotations
 
-import itertools
+import hashlib
 import math
 import re
 from dataclasses import dataclass, field
@@ -35,7 +35,6 @@ STYLES = {
     "end-to-end": ("#b35806", "#b35806", None),
     "unspecified": ("#ffffff", "#4d4d4d", None),
 }
-_ids = itertools.count(1)
 
 
 @dataclass
@@ -129,6 +128,11 @@ def _fill(kind: str, uid: str) -> tuple[str, str]:
     return fill, stroke
 
 
+def _uid(klass: str, *parts) -> str:
+    """A stable id prefix for one chart's <title>, <desc> and patterns (same input, same id: diffable output)."""
+    return re.sub(r"[^a-z0-9-]", "", klass.lower()) + "-" + hashlib.sha1(repr(parts).encode()).hexdigest()[:8]
+
+
 def _open(uid: str, width: int, height: int, title: str, desc: str, klass: str) -> list[str]:
     return [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart {escape(klass)}" role="img" '
             f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
@@ -140,7 +144,7 @@ def _open(uid: str, width: int, height: int, title: str, desc: str, klass: str) 
 def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines: Iterable[Line] = (),
               width: int = 680, klass: str = "bars", max_value: Optional[float] = None) -> Markup:
     """Horizontal bars on one linear axis starting at zero; optional vertical reference lines."""
-    uid = f"ch{next(_ids)}"
+    uid = _uid(klass, title, desc, groups, lines)
     lines = list(lines)
     label_w = 230
     plot_w = width - label_w - 24
@@ -230,7 +234,7 @@ def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str 
 
     The axis spans at least [low, high] so figures from different sheets or bases sit on one scale.
     """
-    uid = f"ch{next(_ids)}"
+    uid = _uid(klass, title, desc, groups)
     vals = [p.value for _, pts, _ in groups for p in pts if p.value > 0]
     lo = 10 ** math.floor(math.log10(min(vals + [low])))
     hi = 10 ** math.ceil(math.log10(max(vals + [high])))
