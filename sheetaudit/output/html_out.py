@@ -118,7 +118,7 @@ def value_line(f: Figure) -> str:
 def facts(f: Figure) -> list[tuple[str, str]]:
     """How the audit read one figure: label/value pairs shown under its quote."""
     out = []
-    for name, value in (("tier", f.tier), ("direction", f.direction), ("scope", f.scope), ("basis", f.basis),
+    for name, value in (("tier", f.tier), ("scope", f.scope), ("basis", f.basis),
                         ("technology", f.technology)):
         if value:
             out.append((name, value))
