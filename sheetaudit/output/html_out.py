@@ -116,13 +116,8 @@ def value_line(f: Figure) -> str:
 
 
 def facts(f: Figure) -> list[tuple[str, str]]:
-    """How the audit read one figure: label/value pairs shown under its quote."""
-    out = []
-    for name, value in (("tier", f.tier), ("scope", f.scope), ("basis", f.basis),
-                        ("technology", f.technology)):
-        if value:
-            out.append((name, value))
-    return out
+    """How the audit read one figure, beyond what value_line says: tier and technology."""
+    return [(name, value) for name, value in (("tier", f.tier), ("technology", f.technology)) if value]
 
 
 @dataclass
