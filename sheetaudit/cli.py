@@ -53,14 +53,17 @@ def fails(findings, fail_on: str) -> bool:
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
 @click.option("--password", help="Password of an encrypted PDF.")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages.")
+@click.option("--thorough", is_flag=True,
+              help="Analyse the layout of every page. By default a long PDF is first read as plain text and only "
+                   "the pages that can change the result are analysed; the findings are the same, only slower.")
 @click.pass_context
-def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages):
+def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thorough):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     from .errors import UnreadableInput
     from .pipeline import audit, load_facility
     fac = load_facility(facility) if facility else None
     try:
-        result = audit(sheet, password=password, max_pages=max_pages, facility=fac)
+        result = audit(sheet, password=password, max_pages=max_pages, facility=fac, thorough=thorough)
     except UnreadableInput as exc:
         raise UnreadableInput(f"{sheet}: {exc}") from None
     if fmt == "json":
