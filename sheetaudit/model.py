@@ -87,6 +87,7 @@ class Figure:
              "basis": self.basis, "normalized": self.normalized, "page": self.page, "context": self.context}
         extra = {"technology": self.technology or None, "arithmetic": self.arithmetic or None,
                  "reading": self.reading or None, "label": self.label or None, "bound": self.bound or None,
+                 "column": (self.segment.column or None) if self.segment else None, "heading": self.heading or None,
                  "count": self.count, "bbox": [round(v, 1) for v in self.bbox] if self.bbox else None,
                  "ocr": self.ocr or None, "flags": sorted(self.flags) or None}
         d.update({k: v for k, v in extra.items() if v is not None})

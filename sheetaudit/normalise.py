@@ -15,9 +15,8 @@ from .units import convert
 
 
 def _fmt(x: float) -> str:
-    if x == 0:
-        return "0"
-    return f"{x:,.4g}" if abs(x) < 1e5 else f"{x:,.0f}"
+    from .checks import fmt
+    return fmt(float(x))
 
 
 def _round(x: float) -> float:

@@ -27,7 +27,10 @@ def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> 
 
 
 def fmt(x: float) -> str:
-    return f"{x:,.4g}" if abs(x) < 1e5 else f"{x:,.0f}"
+    """4 significant digits without scientific notation: 0.125, 3.938, 450, 6,400, 65,000."""
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    return f"{x:.4g}"
 
 
 def bw(figs, *tiers, scopes=None):

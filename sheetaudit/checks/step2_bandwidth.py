@@ -2,6 +2,8 @@
 direction was read; totals checked against ports x rate; scale-out : scale-up per accelerator."""
 from __future__ import annotations
 
+import re
+
 from ..model import Derived
 from . import bw, finding, fmt
 
@@ -75,9 +77,11 @@ def _per_acc(f, sheet):
         return v / acc, f"{f.text} = {fmt(v)} GB/s per node / {acc} accelerators = {fmt(v / acc)} GB/s"
     count = f.count
     if f.scope == "per-port" and not count and f.segment:
-        import re
         lead = re.findall(r"(?<![\w.])(\d{1,3})\s*[x×]", f.segment.text[:f.segment.text.find(f.text)] if f.text in f.segment.text else "")
         count = int(lead[-1]) if lead else None
+    if f.scope == "per-port" and f.segment and re.search(r"one (?:\w+ )?per (?:GPU|accelerator|NPU|card)|每颗|每卡",
+                                                      f.segment.text, re.I):
+        return v, f"{f.text} per port, one port per accelerator = {fmt(v)} GB/s"
     if f.scope == "per-port" and count and acc:
         return v * count / acc, (f"{count} x {f.text} = {fmt(v * count)} GB/s per node / {acc} accelerators = "
                                  f"{fmt(v * count / acc)} GB/s")
@@ -110,5 +114,6 @@ def _ratio(figs, sheet):
         out.append(finding("bandwidth.scale-ratio",
                            f"Per accelerator, per direction: scale-up {fmt(vu)} GB/s, scale-out {fmt(vs)} GB/s; "
                            f"scale-out is 1/{vu / vs:.1f} of scale-up." if vs else "Scale-out bandwidth is zero.",
-                           [fu, fs], [d]))
+                           [fu, fs], [d, Derived("scale-up per accelerator, per direction", vu, "GB/s", au, [fu.id]),
+                                      Derived("scale-out per accelerator, per direction", vs, "GB/s", as_, [fs.id])]))
     return out
