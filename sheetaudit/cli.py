@@ -71,7 +71,7 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
         text = dumps(result) + "\n"
     elif fmt == "html":
         from .output.html_out import render
-        text = render(result)
+        text = render(result, password=password)
     else:
         from .output.text_out import render
         text = render(result)
