@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from test_batch import HOSTILE, ROOT, SAMPLES, batch, env
+from test_batch import ROOT, SAMPLES, batch, env
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 
@@ -50,13 +50,38 @@ def records(out: Path) -> dict:
     return {Path(r["source"]["path"]).name: r for r in json.loads((out / "audit.json").read_text(encoding="utf-8"))}
 
 
+def make_slow_pdf(path: Path, pages: int = 40) -> None:
+    """A real PDF that takes the engine far longer than any test waits: every line of every page is dense with
+    figures (ports, latencies, power, NVLink), so no page can be skipped."""
+    from reportlab import rl_config
+    rl_config.invariant = 1
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+    c = canvas.Canvas(str(path), pagesize=A4)
+    for page in range(pages):
+        c.setFont("Helvetica", 7)
+        for line in range(90):
+            y = 800 - line * 8.6
+            c.drawString(30, y, f"Port {line + 1}: 400 Gb/s InfiniBand NDR, switch latency 130 ns port-to-port, "
+                                "typical power 650 W")
+            c.drawString(330, y, f"Node {page}-{line}: 8x GPUs, NVLink 900 GB/s per GPU, 10.2 kW, air-cooled")
+        c.showPage()
+    c.save()
+
+
+@pytest.fixture(scope="module")
+def slow_pdf(tmp_path_factory):
+    path = tmp_path_factory.mktemp("slow") / "slow.pdf"
+    make_slow_pdf(path)
+    return path
+
+
 @pytest.fixture
-def slow_folder(tmp_path):
-    """long-1000.pdf (1,000 pages: seconds of work, and the largest file, so it is dispatched first) and two
-    quick sheets."""
+def slow_folder(tmp_path, slow_pdf):
+    """slow.pdf (the largest file, so it is dispatched first) and two quick sheets."""
     folder = tmp_path / "in"
     folder.mkdir()
-    shutil.copy(HOSTILE / "long-1000.pdf", folder)
+    shutil.copy(slow_pdf, folder)
     shutil.copy(SAMPLES / "osprey-o4-inference-server.txt", folder)
     shutil.copy(SAMPLES / "gannet-gx800-xdr-switch.html", folder)
     return folder
@@ -66,7 +91,7 @@ def test_time_limit_is_that_files_error_row(slow_folder, tmp_path):
     proc = batch(slow_folder, "-o", tmp_path / "out", "--timeout", "1", "--jobs", "2")
     assert proc.returncode == 2, proc.stderr
     recs = records(tmp_path / "out")
-    assert "time" in recs["long-1000.pdf"]["error"] and "--timeout" in recs["long-1000.pdf"]["error"]
+    assert "time" in recs["slow.pdf"]["error"] and "--timeout" in recs["slow.pdf"]["error"]
     assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
     assert len(list((tmp_path / "out" / ".cache").rglob("*.json.gz"))) == 2     # a timeout is never cached
 
@@ -80,7 +105,7 @@ def test_a_hung_worker_is_killed_at_the_deadline(slow_folder, tmp_path):
     _, err = p.communicate(timeout=120)
     assert p.returncode == 2, err
     recs = records(out)
-    assert "timed out" in recs["long-1000.pdf"]["error"] and "worker was stopped" in recs["long-1000.pdf"]["error"]
+    assert "timed out" in recs["slow.pdf"]["error"] and "worker was stopped" in recs["slow.pdf"]["error"]
     assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
     with pytest.raises(ProcessLookupError):
         os.kill(worker, 0)
@@ -95,9 +120,9 @@ def test_a_crashed_worker_is_that_files_error_row(slow_folder, tmp_path):
     _, err = p.communicate(timeout=120)
     assert p.returncode == 2, err
     recs = records(out)
-    assert "crashed" in recs["long-1000.pdf"]["error"] and "SIGKILL" in recs["long-1000.pdf"]["error"]
+    assert "crashed" in recs["slow.pdf"]["error"] and "SIGKILL" in recs["slow.pdf"]["error"]
     assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
-    assert "long-1000.pdf" in err and "Traceback" not in err
+    assert "slow.pdf" in err and "Traceback" not in err
 
 
 def test_memory_cap_is_an_error_row_not_the_end_of_the_batch(tmp_path):
@@ -125,7 +150,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_results(slow_folder, tmp_path):
     assert "interrupted" in err and "Traceback" not in err
     recs = records(out)
     assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
-    assert "interrupted" in recs["long-1000.pdf"]["error"]
+    assert "interrupted" in recs["slow.pdf"]["error"]
     assert (out / "index.html").is_file()
     for w in workers:
         with pytest.raises(ProcessLookupError):

@@ -44,7 +44,11 @@ def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cac
                         use_cache=not no_cache, cache_dir=cache_dir,
                         facility=load_facility(facility) if facility else None, password=password,
                         max_pages=max_pages, quiet=quiet, xlsx=not no_xlsx)
-    result = run_batch(folder, outdir, opts, warn=warn)
+    try:
+        result = run_batch(folder, outdir, opts, warn=warn)
+    except KeyboardInterrupt:          # while the outputs were being written: they are each complete or absent
+        click.echo("sheetaudit: interrupted", err=True)
+        ctx.exit(130)
     if not quiet:
         click.echo("\n".join(summary_lines(result, fail_on)), err=True)
     if not result.sheets:

@@ -147,18 +147,24 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
         s = {"sheet": rel, "path": os.path.join(shown_root, rel), "status": NOT_RUN, "cached": False}
         res.sheets.append(s)
         by_id[i] = s
-        try:
-            s["sha256"] = file_sha256(path)
-        except OSError as exc:
-            _set_error(s, "unreadable", f"cannot read: {exc.strerror or exc}")
-            progress.finished(rel, error=True)
-            continue
-        hit = cache.get(s["sha256"])
-        if hit is not None:
-            _apply(s, hit, cached=True)
-            progress.finished(rel, error=s["status"] == ERROR, cached=True)
-        else:
-            tasks.append((i, s["path"]))
+    try:
+        for i, path in enumerate(found.files):
+            s = by_id[i]
+            try:
+                s["sha256"] = file_sha256(path)
+            except OSError as exc:
+                _set_error(s, "unreadable", f"cannot read: {exc.strerror or exc}")
+                progress.finished(s["sheet"], error=True)
+                continue
+            hit = cache.get(s["sha256"])
+            if hit is not None:
+                _apply(s, hit, cached=True)
+                progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
+            else:
+                tasks.append((i, s["path"]))
+    except KeyboardInterrupt:
+        res.interrupted = True
+        tasks = []
     tasks.sort(key=lambda t: -_size(t[1]))      # largest first: the pool ends together
 
     def on_start(i, path):
