@@ -100,6 +100,16 @@ def _per_acc(figs, byid, derived, tier):
     return None
 
 
+def _engine_per_acc(derived, byid, tier):
+    d = next((d for d in derived if d.get("name") == f"{tier} per accelerator, per direction"), None)
+    if not d or not isinstance(d.get("value"), (int, float)):
+        return None
+    f = byid.get((d.get("figures") or [None])[0], {})
+    v = _norm(f)
+    stated = f.get("scope") == "per-accelerator" and v is not None and abs(v - d["value"]) <= 1e-6 * max(1.0, v)
+    return _cell(d["value"], "stated" if stated else "derived", f.get("text", ""), d.get("arithmetic", ""))
+
+
 def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     figs = [f for f in contract.get("figures", []) if isinstance(f, dict)]
     byid = {f.get("id"): f for f in figs}
@@ -109,7 +119,13 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     up, out = _per_acc(figs, byid, derived, "scale-up"), _per_acc(figs, byid, derived, "scale-out")
     ratio = None
     engine = next((d for d in derived if d.get("name", "").startswith("scale-out : scale-up")), None)
-    if engine and len(engine.get("figures", [])) == 2 and engine.get("value") and not (up and out):
+    eu, eo = _engine_per_acc(derived, byid, "scale-up"), _engine_per_acc(derived, byid, "scale-out")
+    if eu and eo:
+        # The engine's own per-accelerator pair (the one its scale-out : scale-up ratio was computed from).
+        up, out = eu, eo
+        if engine and engine.get("value"):
+            ratio = _cell(engine["value"], "derived", "", engine.get("arithmetic", ""))
+    elif engine and len(engine.get("figures", [])) == 2 and engine.get("value") and not (up and out):
         # One side is known only through the engine's ratio (e.g. 8 NIC ports per 8 GPUs): fill it from the ratio.
         r = engine["value"]
         fu, fs = (byid.get(i, {}) for i in engine["figures"])
