@@ -104,9 +104,10 @@ class Pool:
         return [s.peak_rss_kb for s in self.slots if s.pids]
 
     # -- scheduling ----------------------------------------------------------------------------------------
-    def run(self, tasks, on_start=None, on_done=None, on_tick=None, tick: float = 0.25) -> None:
-        """Run (task_id, path) tasks; on_done(task_id, result) is called as each finishes. KeyboardInterrupt
-        propagates after every worker has been killed; results already delivered stay delivered."""
+    def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, tick: float = 0.25) -> None:
+        """Run (task_id, path) tasks; on_done(task_id, result) is called as each finishes, on_drained() once when
+        the last task has been handed out. KeyboardInterrupt propagates after every worker has been killed;
+        results already received are delivered first."""
         pending = deque(tasks)
         finished: list = []
         try:
@@ -114,6 +115,9 @@ class Pool:
                 for slot in self.slots:
                     if not slot.busy and pending:
                         self._dispatch(slot, pending.popleft(), on_start)
+                if not pending and on_drained:
+                    on_drained, drained = None, on_drained
+                    drained()
                 busy = [s for s in self.slots if s.busy]
                 now = time.monotonic()
                 wait_for = tick

@@ -160,6 +160,7 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
             hit = cache.get(s["sha256"])
             if hit is not None:
                 _apply(s, hit, cached=True)
+                _file_report(s, res.outdir)
                 progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
             else:
                 tasks.append((i, s["path"]))
@@ -177,6 +178,7 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
         if result.get("cacheable") and (result.get("status") == ERROR or
                                         (result.get("contract") or {}).get("source", {}).get("sha256") == s.get("sha256")):
             cache.put(s["sha256"], {k: v for k, v in result.items() if k not in ("pid", "cacheable")})
+        _file_report(s, res.outdir)
         progress.finished(s["sheet"], error=s["status"] == ERROR)
 
     if tasks:
@@ -186,7 +188,8 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
         pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
         old_term = _on_sigterm()
         try:
-            pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw)
+            pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
+                     on_drained=lambda: _prepare_outputs(opts))
         except KeyboardInterrupt:
             res.interrupted = True
         finally:
@@ -228,11 +231,34 @@ def _set_error(s: dict, kind: str, message: str) -> None:
     s.update(status=ERROR, error_kind=kind, error=message)
 
 
+def _file_report(s: dict, outdir: Path) -> None:
+    """Write the sheet's own report as soon as its result is in, and keep only its name in memory."""
+    html = s.pop("html", None)
+    if s["status"] == OK and html:
+        s["report"] = report_path(s["sheet"])
+        _write_if_changed(outdir / s["report"], html)
+
+
+def _prepare_outputs(opts: BatchOptions) -> None:
+    """Called once every file is dispatched, while the last ones are audited: load what writing the outputs needs
+    (pandas, openpyxl, jinja2) now rather than after the last result."""
+    try:
+        import pandas  # noqa: F401
+        from .index import _env
+        _env()
+        if opts.xlsx:
+            from .tables import xlsx_available
+            if xlsx_available():
+                import openpyxl  # noqa: F401
+    except Exception:  # noqa: BLE001 - only a head start; write_outputs reports real problems
+        pass
+
+
 def _apply(s: dict, result: dict, cached: bool) -> None:
     s["cached"] = cached
     s["warnings"] = result.get("warnings") or []
     if result.get("status") == OK and isinstance(result.get("contract"), dict):
-        contract = json.loads(json.dumps(result["contract"])) if cached else result["contract"]
+        contract = result["contract"]
         contract.setdefault("source", {})["path"] = s["path"]
         s.update(status=OK, contract=contract, html=result.get("html"), html_error=result.get("html_error"))
     else:
@@ -274,11 +300,7 @@ def write_outputs(res: BatchResult, opts: BatchOptions) -> None:
     for s in res.sheets:
         if s["status"] != OK:
             continue
-        report = None
-        if s.get("html"):
-            report = report_path(s["sheet"])
-            _write_if_changed(out / report, s["html"])
-        s["report"] = report
+        report = s.get("report")
         s["row"] = sheet_row(s["sheet"], s["contract"], report)
         s["row"]["html_error"] = s.get("html_error")
         items.append((s["row"], s["contract"]))
