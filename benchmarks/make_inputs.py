@@ -169,6 +169,24 @@ def sheet(path: str | Path, seed: int = 7) -> Path:
     return path
 
 
+def plain(path: str | Path, pages: int = 1000, figure_pages: tuple[int, ...] = (3, 500, 998)) -> Path:
+    """A long file of short plain pages (a service manual's page headers and one line each): cheap to read in
+    full, for measuring the memory of --thorough on 1,000 pages."""
+    from reportlab.pdfgen import canvas
+    path = Path(path)
+    figures = ["Compute network: 8x 400 Gb/s InfiniBand NDR", "Node power: 10.2 kW max",
+               "GPU-to-GPU bandwidth: 900 GB/s per GPU"]
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    for p in range(1, pages + 1):
+        c.setFont("Helvetica", 9)
+        c.drawString(60, A4[1] - 60, f"Cormorant C8 service manual - page {p} of {pages}")
+        line = figures[figure_pages.index(p) % 3] if p in figure_pages else "General information; no specification."
+        c.drawString(60, A4[1] - 90, line)
+        c.showPage()
+    c.save()
+    return path
+
+
 if __name__ == "__main__":   # python benchmarks/make_inputs.py OUTDIR
     import sys
     out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")

@@ -22,12 +22,9 @@ compares this reading with a full one on every sample and fails when a page is m
 """
 from __future__ import annotations
 
-import ctypes
 import math
-import os
 import re
 import stat
-from bisect import bisect_left
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -36,6 +33,7 @@ MIN_PAGES = 4          # files shorter than this are read whole: the pass would 
 MAX_ROUNDS = 3         # reads with a growing page set before falling back to reading every page
 HEAD_HEADINGS = 3      # sheet_context reads the kind of sheet from the title and the first three headings
 HEAD_SEGMENTS = 12     # ... and, when they name none, from the first twelve segments
+SNIFF_BYTES = 8 * 2**20  # a file this small is searched for its page count before pdfium is loaded
 LITTLE_TEXT = 250      # pdf.py: a page mostly covered by a picture with under 200 characters is "no text"
 FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
 BOLD = re.compile(r"bold|black|heavy|semibold", re.I)     # as read/pdf.py marks a word bold
@@ -134,6 +132,7 @@ def _text_of(textpage) -> str:
 
 
 def _c_float(n=1):
+    import ctypes
     return [ctypes.c_float() for _ in range(n)]
 
 
@@ -162,6 +161,7 @@ class _PageLayout:
 
     # -- page objects
     def _size(self, obj) -> float:
+        import ctypes
         size = ctypes.c_float()
         if not self.R.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size)):
             return 0.0
@@ -173,6 +173,7 @@ class _PageLayout:
         return round(size.value * scale, 3)
 
     def _text(self, obj) -> str:
+        import ctypes
         R = self.R
         n = R.FPDFTextObj_GetText(obj.raw, self.textpage.raw, None, 0)
         if n <= 2:
@@ -182,6 +183,7 @@ class _PageLayout:
         return buf.raw[:n - 2].decode("utf-16-le", "replace")
 
     def _font(self, obj, fonts: dict) -> str:
+        import ctypes
         R = self.R
         font = R.FPDFTextObj_GetFont(obj.raw)
         key = _addr(font)
@@ -197,6 +199,7 @@ class _PageLayout:
         return fonts[key]
 
     def _path_edges(self, obj) -> None:
+        import ctypes
         R = self.R
         try:
             m = obj.get_matrix()
@@ -251,6 +254,7 @@ class _PageLayout:
     def words(self) -> list[dict]:
         """Words as pdfplumber's extract_words (x_tolerance 3, y_tolerance 3, split on size and font) makes
         them from its deduplicated characters; sizes and fonts from the text objects, as pdfminer sees them."""
+        import ctypes
         R, tp = self.R, self.textpage.raw
         get_unicode, get_object, get_box = R.FPDFText_GetUnicode, R.FPDFText_GetTextObject, R.FPDFText_GetLooseCharBox
         objects, page_top, as_address = self.objects, self.top, ctypes.c_void_p
@@ -354,6 +358,7 @@ def _word(chars: list[tuple]) -> dict:
 
 
 def _addr(handle) -> int:
+    import ctypes
     return ctypes.cast(handle, ctypes.c_void_p).value or 0
 
 
@@ -563,6 +568,15 @@ def read_selected(path, password: str | None = None, max_pages: int | None = Non
         plan.close()
 
 
+def _short(data: bytes) -> bool:
+    """True when the page tree's /Count says the file has fewer than MIN_PAGES pages. Only trusted when no
+    object is compressed in an object stream, where a /Count could hide; an outline's /Count only errs long."""
+    if b"/ObjStm" in data:
+        return False
+    counts = [int(c) for c in re.findall(rb"/Count\s+(\d{1,9})", data)]
+    return bool(counts) and max(counts) < MIN_PAGES
+
+
 def open_plan(path, password: str | None = None, max_pages: int | None = None) -> Plan | None:
     p = Path(path)
     try:
@@ -571,9 +585,11 @@ def open_plan(path, password: str | None = None, max_pages: int | None = None) -
             return None
         with open(p, "rb") as fh:
             head = fh.read(1024)
+            if b"%PDF-" not in head:
+                return None
+            if st.st_size <= SNIFF_BYTES and _short(head + fh.read()):
+                return None     # saves importing pdfium (~30 ms) for a short sheet
     except OSError:
-        return None
-    if b"%PDF-" not in head:
         return None
     try:
         import pypdfium2 as pdfium
