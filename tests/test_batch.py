@@ -52,6 +52,8 @@ def make_mixed(folder: Path) -> Path:
     shutil.copy(HOSTILE / "png-named.pdf", folder / "png-named.pdf")
     shutil.copy(HOSTILE / "injection.pdf", folder / "injection.pdf")
     shutil.copy(HOSTILE / "quote's \"name\".pdf", folder / "quote's \"name\".pdf")
+    shutil.copy(HOSTILE / "规格 spec é.pdf", folder / "规格 spec é.pdf")
+    shutil.copy(SAMPLES / "osprey-o4-inference-server.txt", folder / "evil\x1b[2J\nname.txt")
     (folder / "price-list.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
     (folder / "kestrel-k8x-gpu-server.expected.json").write_text("{}", encoding="utf-8")
     return folder
@@ -80,7 +82,8 @@ def test_mixed_folder_audits_every_good_sheet_and_reports_each_bad_one(mixed_run
     assert proc.returncode == 2, proc.stderr
     records = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     by_path = {Path(r["source"]["path"]).relative_to(folder).as_posix(): r for r in records}
-    good = GOOD + ["nested/deeper/good-sheet.pdf", "injection.pdf", "quote's \"name\".pdf"]
+    good = GOOD + ["nested/deeper/good-sheet.pdf", "injection.pdf", "quote's \"name\".pdf", "规格 spec é.pdf",
+                   "evil\x1b[2J\nname.txt"]
     assert sorted(by_path) == sorted(good + ["nested/truncated.pdf", "png-named.pdf"])
     for name in good:
         assert "error" not in by_path[name], by_path[name]
@@ -153,6 +156,17 @@ def test_index_is_self_contained_escaped_and_links_every_report(mixed_run):
                 "Node power", "Rack power", "Cooling", "Errors", "Warnings"):
         assert col in index
     assert 'data-sort="450' in index          # kestrel's 900 GB/s NVLink total, per direction
+
+
+def test_odd_names_round_trip_and_never_reach_the_terminal_raw(mixed_run):
+    _, out, proc, _ = mixed_run
+    assert "\x1b" not in proc.stderr and "evil\\x1b[2J\\nname.txt" not in proc.stdout
+    _, figs = read_csv(out / "figures.csv")
+    sheets = {r["sheet"] for r in figs}
+    assert {"规格 spec é.pdf", "quote's \"name\".pdf", "evil\x1b[2J\nname.txt"} <= sheets
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "规格 spec é.pdf" in index and "quote&#39;s &#34;name&#34;.pdf" in index
+    assert (out / "reports" / "规格 spec é.pdf.html").is_file()
 
 
 # -- the cache ---------------------------------------------------------------------------------------------------

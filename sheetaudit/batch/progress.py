@@ -1,9 +1,17 @@
 """Progress on stderr: one line rewritten in place, only when stderr is a terminal and --quiet is not given."""
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import time
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """A file name or message fit for a terminal: control characters (escape sequences, newlines) escaped."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
 
 
 def _clock(seconds: float) -> str:
@@ -31,7 +39,7 @@ class Progress:
         return cls(total, enabled=(not quiet and hasattr(stream, "isatty") and stream.isatty()), stream=stream)
 
     def started(self, name: str) -> None:
-        self.current = name
+        self.current = printable(name)
         self.draw()
 
     def finished(self, name: str, error: bool, cached: bool = False) -> None:

@@ -20,7 +20,7 @@ from .. import __version__
 from ..fileio import atomic_write
 from .cache import Cache, default_cache_dir, file_sha256
 from .compare import compare, sheet_row
-from .progress import Progress
+from .progress import Progress, printable
 from .walk import check_outdir, walk
 
 RANK = {"info": 0, "warning": 1, "error": 2, "never": 99}
@@ -201,7 +201,7 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
         if s["status"] == NOT_RUN:
             s["error"] = "not audited: the batch was interrupted"
     res.elapsed = time.monotonic() - started
-    write_outputs(res, opts)
+    write_outputs(res, opts, warn=_warn)
     res.elapsed = time.monotonic() - started
     return res
 
@@ -290,7 +290,7 @@ def _write_if_changed(path: Path, data: str | bytes) -> bool:
     return True
 
 
-def write_outputs(res: BatchResult, opts: BatchOptions) -> None:
+def write_outputs(res: BatchResult, opts: BatchOptions, warn=None) -> None:
     from ..output.json_out import error_record
     from . import tables
     from .index import render_index
@@ -331,10 +331,14 @@ def write_outputs(res: BatchResult, opts: BatchOptions) -> None:
         "run.json": json.dumps(run_stats(res), indent=1) + "\n",
     }
     if xlsx:
-        files["audit.xlsx"] = tables.xlsx_bytes({
-            "Comparison": (tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
-            "Figures": (tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
-            "Findings": (tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS)})
+        try:
+            files["audit.xlsx"] = tables.xlsx_bytes({
+                "Comparison": (tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
+                "Figures": (tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
+                "Findings": (tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS)})
+        except Exception as exc:  # noqa: BLE001 - the optional workbook never costs the other outputs
+            (warn or res.warnings.append)(f"audit.xlsx not written: {type(exc).__name__}: {exc}")
+            xlsx = False
     for name, data in files.items():
         _write_if_changed(out / name, data)
         res.written.append(name)
@@ -430,18 +434,18 @@ def summary_lines(res: BatchResult, fail_on: str) -> list[str]:
         n = sum(1 for s in res.sheets if s["status"] == NOT_RUN)
         lines.append(f"interrupted: {n} file(s) not audited; the results so far are written")
     for s in res.failed[:8]:
-        lines.append(f"  ✖ {s['sheet']}: {s.get('error')}")
+        lines.append(printable(f"  ✖ {s['sheet']}: {s.get('error')}"))
     if len(res.failed) > 8:
         lines.append(f"  … and {len(res.failed) - 8} more failed file(s): see index.html")
     worst = sorted((s for s in res.ok), key=lambda s: (-s["row"]["findings"]["error"], -s["row"]["findings"]["warning"]))
     for s in worst[:5]:
         f = s["row"]["findings"]
         if f["error"] or f["warning"]:
-            lines.append(f"  {s['sheet']}: {f['error']} error, {f['warning']} warning")
+            lines.append(printable(f"  {s['sheet']}: {f['error']} error, {f['warning']} warning"))
     for f in res.comparison[:6]:
         mark = {"error": "✖", "warning": "▲", "info": "ℹ"}.get(f["severity"], "-")
         lines.append(f"  {mark} {f['check']}: {f['title']} ({len(f['sheets'])} sheet(s))")
-    lines.append(f"wrote {res.outdir / 'index.html'} (+ {len(res.ok)} report(s), "
+    lines.append(printable(f"wrote {res.outdir / 'index.html'} (+ {len(res.ok)} report(s), ")
                  + ", ".join(n for n in res.written if n != "index.html") + ")")
     code = res.exit_code(fail_on)
     lines.append(f"exit {code}: " + {0: f"no finding at or above {fail_on}", 1: f"findings at or above {fail_on}",

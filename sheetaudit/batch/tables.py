@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 
 FIGURE_COLUMNS = ["sheet", "figure", "quantity", "text", "value", "unit", "normalized_value", "normalized_unit",
                   "tier", "direction", "scope", "basis", "page", "technology", "label", "context"]
@@ -23,12 +24,22 @@ def neutralise(value):
     return value
 
 
-def _frame(rows: list[dict], columns: list[str]):
+_XLSX_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def xlsx_safe(value):
+    """Control characters (a newline in a file name, an escape sequence) cannot be stored in a worksheet cell."""
+    if isinstance(value, str):
+        value = _XLSX_ILLEGAL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), value)
+    return neutralise(value)
+
+
+def _frame(rows: list[dict], columns: list[str], clean=neutralise):
     import pandas as pd
     df = pd.DataFrame(rows, columns=columns)
     for col in df.columns:
         if df[col].dtype == object or str(df[col].dtype) in ("string", "str"):
-            df[col] = df[col].map(neutralise)
+            df[col] = df[col].map(clean)
     return df
 
 
@@ -106,7 +117,7 @@ def xlsx_bytes(tables: dict[str, tuple[list[dict], list[str]]]) -> bytes:
     buf = io.BytesIO()
     with pd.ExcelWriter(buf, engine="openpyxl") as xw:
         for name, (rows, columns) in tables.items():
-            df = _frame(rows, columns)
+            df = _frame(rows, columns, clean=xlsx_safe)
             df.to_excel(xw, sheet_name=name[:31], index=False)
             ws = xw.sheets[name[:31]]
             ws.freeze_panes = "A2"
