@@ -20,13 +20,39 @@ class Exit2Group(click.Group):
 
     def invoke(self, ctx):
         from .errors import SheetAuditError
+        debug = "--debug" in sys.argv[1:] or bool(ctx.obj and ctx.obj.get("debug"))
         try:
             return super().invoke(ctx)
         except SheetAuditError as exc:
-            if ctx.obj and ctx.obj.get("debug"):
+            if debug:
                 raise
             click.echo(f"sheetaudit: error: {exc}", err=True)
             ctx.exit(exc.exit_code)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except KeyboardInterrupt:
+            if debug:
+                raise
+            click.echo("sheetaudit: interrupted", err=True)
+            ctx.exit(130)
+        except BrokenPipeError:     # `sheetaudit check x | head`: the reader left; nothing more to say
+            _quiet_stdout()
+            ctx.exit(1)
+        except Exception as exc:    # a bug, not the user's input: one line, the traceback with --debug
+            if debug:
+                raise
+            click.echo(f"sheetaudit: error: internal error ({type(exc).__name__}: {str(exc)[:200]}); "
+                       f"rerun with --debug for the traceback and report it", err=True)
+            ctx.exit(2)
+
+
+def _quiet_stdout() -> None:
+    import os
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 @click.group(cls=Exit2Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -43,6 +69,17 @@ def fails(findings, fail_on: str) -> bool:
     return any(RANK[f["severity"] if isinstance(f, dict) else f.severity] >= RANK[fail_on] for f in findings)
 
 
+def _same_file(output: str, sheet: str) -> bool:
+    """True when writing OUTPUT would replace SHEET (same path after symlinks, or a hard link to it)."""
+    import os
+    try:
+        if os.path.realpath(output) == os.path.realpath(sheet):
+            return True
+        return os.path.exists(output) and os.path.samefile(output, sheet)
+    except (OSError, ValueError):
+        return False
+
+
 @main.command()
 @click.argument("sheet", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
@@ -56,16 +93,41 @@ def fails(findings, fail_on: str) -> bool:
 @click.option("--thorough", is_flag=True,
               help="Analyse the layout of every page. By default a long PDF is first read as plain text and only "
                    "the pages that can change the result are analysed; the findings are the same, only slower.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
+              help="Give up on the sheet after this many seconds (0: no limit).")
+@click.option("--ocr", is_flag=True,
+              help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
+                   "figures read so are marked OCR-read.")
 @click.pass_context
-def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thorough):
+def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thorough, timeout, ocr):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
-    from .errors import UnreadableInput
+    from .errors import SheetAuditError, UsageError, describe_path
+    from .limits import time_limit
     from .pipeline import audit, load_facility
+    name = describe_path(sheet)
+    if output and _same_file(output, sheet):
+        raise UsageError(f"-o {describe_path(output)} is the input file itself; choose another output file")
     fac = load_facility(facility) if facility else None
+    if ocr:
+        import os
+        os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
     try:
-        result = audit(sheet, password=password, max_pages=max_pages, facility=fac, thorough=thorough)
-    except UnreadableInput as exc:
-        raise UnreadableInput(f"{sheet}: {exc}") from None
+        with time_limit(timeout, hard_exit_after=10, name=name):
+            result = audit(sheet, password=password, max_pages=max_pages, facility=fac, thorough=thorough)
+    except SheetAuditError as exc:
+        raise type(exc)(f"{name}: {exc}") from None
+    except (KeyboardInterrupt, MemoryError, RecursionError) as exc:
+        if isinstance(exc, KeyboardInterrupt) or ctx.obj.get("debug"):
+            raise
+        raise SheetAuditError(f"{name}: {'out of memory' if isinstance(exc, MemoryError) else 'nested too deeply'}"
+                              f" while auditing") from None
+    except Exception as exc:
+        if ctx.obj.get("debug"):
+            raise
+        raise SheetAuditError(f"{name}: internal error while auditing ({type(exc).__name__}: {str(exc)[:160]}); "
+                              f"rerun with --debug for the traceback") from None
+    for note in result.document.notes:
+        click.echo(f"sheetaudit: note: {name}: {note}", err=True)
     if fmt == "json":
         from .output.json_out import dumps
         text = dumps(result) + "\n"
@@ -77,7 +139,10 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
         text = render(result)
     if output:
         from .fileio import atomic_write
-        atomic_write(output, text)
+        try:
+            atomic_write(output, text)
+        except OSError as exc:
+            raise SheetAuditError(f"cannot write {describe_path(output)}: {exc.strerror or exc}") from None
     else:
         click.echo(text, nl=False)
     ctx.exit(1 if fails(result.findings, fail_on) else 0)

@@ -24,3 +24,15 @@ class RulesError(SheetAuditError):
 
 class UsageError(SheetAuditError):
     """Options that do not fit together (for example an output folder inside the input folder)."""
+
+
+class TimeLimitExceeded(InputTooLarge):
+    """Reading or auditing one file took longer than the per-file time limit (--timeout)."""
+
+
+def describe_path(path) -> str:
+    """A file name fit for a one-line message: control characters (a newline in a name) are escaped."""
+    s = str(path)
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in s):
+        s = s.encode("unicode_escape", "backslashreplace").decode("ascii", "backslashreplace")
+    return s

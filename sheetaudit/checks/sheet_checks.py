@@ -4,16 +4,46 @@ from __future__ import annotations
 from . import finding
 
 
+def _pages(pages: list[int]) -> str:
+    return f"page{'s' if len(pages) > 1 else ''} {', '.join(str(p) for p in pages)}"
+
+
+def no_text_message(doc) -> str:
+    """Which pages have no text layer, whether OCR read them, and how to have them read when it did not."""
+    missing = list(doc.no_text_pages)
+    whole = len(missing) == doc.pages
+    n = len(missing)
+    what = ("The whole file has" if whole else f"{_pages(missing).capitalize()} ha{'ve' if n > 1 else 's'}")
+    msg = f"{what} no text layer (scanned or image-only)"
+    ocr_read = [p for p in missing if p in doc.ocr_pages]
+    unread = [p for p in missing if p not in doc.ocr_pages]
+    if ocr_read:
+        msg += (f"; {_pages(ocr_read)} {'were' if len(ocr_read) > 1 else 'was'} read by OCR and "
+                f"{'their' if len(ocr_read) > 1 else 'its'} figures are marked OCR-read: check them against "
+                f"the page")
+    if unread:
+        msg += (f"; figures printed on {_pages(unread)} were not audited and nothing was guessed"
+                if ocr_read else "; figures printed there were not audited and nothing was guessed")
+        failed = [n for n in doc.notes if n.startswith("OCR")]
+        if failed:
+            msg += f" ({failed[0]})"
+        elif not ocr_read:
+            msg += f". {_ocr_hint()}"
+    return msg + "."
+
+
+def _ocr_hint() -> str:
+    from ..read.ocr import HOW_TO_ENABLE, status
+    ok, why = status()
+    if ok:
+        return "Rerun with --ocr to read them by OCR (tesseract is installed)"
+    return f"To read them by OCR: {HOW_TO_ENABLE}"
+
+
 def run(figs, sheet, doc, facility):
     out = []
     if doc.no_text_pages:
-        pages = ", ".join(str(p) for p in doc.no_text_pages)
-        whole = len(doc.no_text_pages) == doc.pages
-        ocr = " They were read by OCR; check the OCR-read figures." if doc.ocr_pages else (
-            " Install the OCR extra to read them." if not doc.ocr_pages else "")
-        what = "The whole file has" if whole else f"Page{'s' if len(doc.no_text_pages) > 1 else ''} {pages} ha{'ve' if len(doc.no_text_pages) > 1 else 's'}"
-        out.append(finding("sheet.no-text", f"{what} no text layer (scanned or image-only); figures printed there "
-                           f"were not audited.{ocr}"))
+        out.append(finding("sheet.no-text", no_text_message(doc)))
         out[-1].pages = list(doc.no_text_pages)
     if not any(f.quantity in ("bandwidth", "latency", "power") for f in figs):
         out.append(finding("sheet.no-figures", "No bandwidth, latency or power figure was found in the sheet."))

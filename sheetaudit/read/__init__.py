@@ -1,10 +1,18 @@
 """Read a spec sheet (PDF, plain text, Markdown or HTML) into a Document of context-carrying segments.
 
 pdfplumber is used only in this package; later stages see Segments, never pages.
+
+Every file is untrusted: whatever is wrong with it (missing, unreadable, a directory, a FIFO, empty, too large,
+not what its name says, damaged, encrypted) ends as one UnreadableInput with a one-line reason, never as
+another exception.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
+import re
+import stat
 from pathlib import Path
 
 from ..errors import UnreadableInput
@@ -13,54 +21,144 @@ from ..model import Document
 TEXT_SUFFIXES = {".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown",
                  ".html": "html", ".htm": "html"}
 READABLE_SUFFIXES = {".pdf", *TEXT_SUFFIXES}
+MAX_FILE_BYTES = 512 * 1024 * 1024      # a spec sheet is a few MB; anything this big is not one
+OCR_ENV = "SHEETAUDIT_OCR"              # "1": read image-only pages by OCR (set by `check --ocr`)
+# C0/C1 control characters (not tab or newline) in extracted text: they mean nothing in a spec sheet and an
+# escape sequence printed to a terminal is an attack on the reader's screen.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+_SIGNATURES = [(b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"), (b"PK\x03\x04", "ZIP archive"),
+               (b"PK\x05\x06", "ZIP archive"), (b"GIF8", "GIF image"), (b"\xd0\xcf\x11\xe0", "OLE/Office document"),
+               (b"II*\x00", "TIFF image"), (b"MM\x00*", "TIFF image"), (b"\x1f\x8b", "gzip archive"),
+               (b"7z\xbc\xaf", "7-Zip archive"), (b"Rar!", "RAR archive"), (b"\x7fELF", "program (ELF)"),
+               (b"{\\rtf", "RTF document"),
+               (b"%!PS", "PostScript file")]
 
 
 def sniff(data: bytes, suffix: str) -> str:
-    """Decide the reader from the bytes first and the name second, so a renamed file is read for what it is."""
-    head = data[:1024].lstrip()
-    if data[:1024].find(b"%PDF-") != -1:
+    """Decide the reader from the bytes first and the name second, so a renamed file is read for what it is
+    and a file named .pdf that is not a PDF (an error page, an image, an archive) is refused."""
+    head = data[:1024]
+    html = _looks_like_html(head)
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n\x00").startswith(b"%PDF-") or (b"%PDF-" in head and not html):
         return "pdf"
-    if head[:5].lower() in (b"<!doc", b"<html") or b"<html" in head[:512].lower():
-        return "html"
-    if suffix in TEXT_SUFFIXES:
-        return TEXT_SUFFIXES[suffix]
+    binary = _known_binary(data)
     if suffix == ".pdf":
-        kind = _known_binary(data)
-        raise UnreadableInput(f"not a PDF ({kind})" if kind else "not a PDF (no %PDF- header)")
-    raise UnreadableInput(f"unsupported file type {suffix or '(no extension)'}")
+        if html:
+            raise UnreadableInput("not a PDF (looks like HTML, e.g. a web page saved under a .pdf name)")
+        raise UnreadableInput(f"not a PDF ({binary or 'no %PDF- header'})")
+    if suffix in TEXT_SUFFIXES:
+        if binary or (b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff"))):
+            raise UnreadableInput(f"not a text file ({binary or 'binary data'})")
+        if html and TEXT_SUFFIXES[suffix] != "text":
+            return "html"
+        return TEXT_SUFFIXES[suffix]
+    if html:
+        return "html"
+    raise UnreadableInput(f"unsupported file type {suffix or '(no extension)'}"
+                          f"{f' ({binary})' if binary else ''}: expected .pdf, .txt, .md or .html")
+
+
+def _looks_like_html(head: bytes) -> bool:
+    h = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return h.startswith((b"<!doctype html", b"<html")) or (h.startswith(b"<") and b"<html" in h)
 
 
 def _known_binary(data: bytes) -> str:
-    signatures = {b"\x89PNG": "a PNG image", b"\xff\xd8\xff": "a JPEG image", b"PK\x03\x04": "a ZIP archive",
-                  b"GIF8": "a GIF image", b"\xd0\xcf\x11\xe0": "an OLE/Office document"}
-    for sig, name in signatures.items():
+    for sig, name in _SIGNATURES:
         if data.startswith(sig):
             return name
     return ""
 
 
-def read_document(path: str | Path, password: str | None = None, max_pages: int | None = None,
-                  pages: set[int] | None = None, ocr: bool = True) -> Document:
-    """Read one file. Raises UnreadableInput (or a subclass) with a one-line reason."""
-    p = Path(path)
+def ocr_requested() -> bool:
+    return os.environ.get(OCR_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _stat(p: Path) -> os.stat_result:
     try:
-        data = p.read_bytes()
+        return p.stat()
+    except FileNotFoundError:
+        if p.is_symlink():
+            try:
+                target = os.readlink(p)
+            except OSError:
+                target = "?"
+            raise UnreadableInput(f"broken symbolic link (its target {target} does not exist)") from None
+        raise UnreadableInput("no such file") from None
+    except PermissionError:
+        raise UnreadableInput("permission denied") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnreadableInput("symbolic link loop") from None
+        if exc.errno == errno.ENAMETOOLONG:
+            raise UnreadableInput("file name too long") from None
+        raise UnreadableInput(f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_bytes(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The file's bytes, or UnreadableInput saying in one line why not."""
+    p = Path(path)
+    st = _stat(p)
+    if stat.S_ISDIR(st.st_mode):
+        raise UnreadableInput("is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        what = ("a FIFO" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "special")
+        raise UnreadableInput(f"not a regular file ({what})")
+    if st.st_size > max_bytes:
+        raise UnreadableInput(f"file too large ({st.st_size / 2**20:,.0f} MB; the limit is "
+                              f"{max_bytes / 2**20:,.0f} MB)")
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(max_bytes + 1)
     except IsADirectoryError:
         raise UnreadableInput("is a directory") from None
     except PermissionError:
         raise UnreadableInput("permission denied") from None
     except OSError as exc:
         raise UnreadableInput(f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise UnreadableInput(f"file too large (over {max_bytes / 2**20:,.0f} MB)")
+    return data
+
+
+def read_document(path: str | Path, password: str | None = None, max_pages: int | None = None,
+                  pages: set[int] | None = None, ocr: bool | None = None) -> Document:
+    """Read one file. Raises UnreadableInput (or a subclass) with a one-line reason.
+
+    ocr: read image-only pages by OCR when the OCR extra is installed; None follows $SHEETAUDIT_OCR.
+    """
+    p = Path(path)
+    data = read_bytes(p)
     if not data:
         raise UnreadableInput("empty file (0 bytes)")
     sha = hashlib.sha256(data).hexdigest()
     kind = sniff(data, p.suffix.lower())
+    if ocr is None:
+        ocr = ocr_requested()
     if kind == "pdf":
         from .pdf import read_pdf
         doc = read_pdf(p, data, password=password, max_pages=max_pages, only_pages=pages, ocr=ocr)
     else:
         from .text import read_text
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):      # UTF-16 with a byte-order mark
+            try:
+                data = data.decode("utf-16").encode("utf-8")
+            except UnicodeDecodeError:
+                raise UnreadableInput("not a text file (broken UTF-16)") from None
         doc = read_text(data, kind)
+    _strip_controls(doc)
     doc.path = str(path)
     doc.sha256 = sha
     return doc
+
+
+def _strip_controls(doc: Document) -> None:
+    for seg in doc.segments:
+        for attr in ("text", "label", "column", "heading"):
+            value = getattr(seg, attr)
+            if value and _CONTROL.search(value):
+                setattr(seg, attr, _CONTROL.sub(" ", value))
+    doc.footnotes = {_CONTROL.sub(" ", k): _CONTROL.sub(" ", v) for k, v in doc.footnotes.items()}
+    doc.title = _CONTROL.sub(" ", doc.title)

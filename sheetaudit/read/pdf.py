@@ -1,4 +1,9 @@
-"""PDF pages -> words and ruled tables -> segments (pdfplumber lives here and nowhere else)."""
+"""PDF pages -> words and ruled tables -> segments (pdfplumber lives here and nowhere else).
+
+Pages are taken from the page tree one at a time and closed after use, and pdfminer's object cache is
+emptied between pages, so a 10,000-page file is read in bounded memory; the per-file deadline
+(sheetaudit.limits) is checked between pages.
+"""
 from __future__ import annotations
 
 import io
@@ -6,7 +11,8 @@ import logging
 import re
 from pathlib import Path
 
-from ..errors import EncryptedInput, UnreadableInput
+from ..errors import EncryptedInput, SheetAuditError, UnreadableInput
+from ..limits import check_deadline, set_progress
 from ..model import Document
 from .layout import Item, build_page
 
@@ -17,28 +23,82 @@ for _name in ("pdfminer", "pdfplumber"):
     logging.getLogger(_name).setLevel(logging.ERROR)
 
 
+def _unwrap(exc: BaseException) -> BaseException:
+    """pdfplumber wraps pdfminer's exceptions in PdfminerException(original)."""
+    for _ in range(3):
+        if type(exc).__name__ == "PdfminerException" and exc.args and isinstance(exc.args[0], BaseException):
+            exc = exc.args[0]
+        else:
+            break
+    return exc
+
+
+def _unreadable(exc: BaseException, data: bytes, password: str | None) -> UnreadableInput:
+    """One line that says what is wrong with the file, from whatever pdfminer raised."""
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+    from pdfminer.psexceptions import PSEOF
+    exc = _unwrap(exc)
+    name = type(exc).__name__
+    if isinstance(exc, PDFPasswordIncorrect) or "Password" in name:
+        if password:
+            return EncryptedInput("encrypted PDF: wrong password")
+        return EncryptedInput("encrypted PDF, password needed (use --password)")
+    if isinstance(exc, PDFEncryptionError) or "Encrypt" in name:
+        return EncryptedInput(f"encrypted PDF with an unsupported encryption scheme ({_detail(exc)})")
+    if isinstance(exc, RecursionError):
+        return UnreadableInput("damaged PDF, not repairable (objects nested without end)")
+    if isinstance(exc, MemoryError):
+        return UnreadableInput("damaged PDF, not repairable (an object too large to read)")
+    truncated = isinstance(exc, PSEOF) or b"%%EOF" not in data[-4096:]
+    what = "damaged or truncated PDF" if truncated else "damaged PDF, not repairable"
+    detail = _detail(exc)
+    return UnreadableInput(f"{what} ({detail})" if detail else what)
+
+
+def _detail(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    text = text.replace("Is this really a PDF?", "").strip(" -!")
+    if not text:
+        return type(exc).__name__
+    return text[:120] + ("..." if len(text) > 120 else "")
+
+
 def _open(data: bytes, password: str | None):
     import pdfplumber
-    from pdfminer.pdfdocument import PDFPasswordIncorrect, PDFEncryptionError
-    from pdfminer.pdfparser import PDFSyntaxError
-    from pdfminer.psparser import PSException
     try:
-        pdf = pdfplumber.open(io.BytesIO(data), password=password or "")
-        pdf.pages  # forces the page tree to be parsed, where most damage shows
-        return pdf
-    except PDFPasswordIncorrect:
-        if password:
-            raise EncryptedInput("encrypted PDF: the password given is wrong") from None
-        raise EncryptedInput("encrypted PDF: password needed (use --password)") from None
-    except PDFEncryptionError as exc:
-        raise EncryptedInput(f"encrypted PDF with an unsupported scheme: {exc}") from None
-    except (PDFSyntaxError, PSException) as exc:
-        raise UnreadableInput(f"damaged PDF, not repairable: {exc}") from None
-    except Exception as exc:  # pdfminer raises bare exceptions of many kinds on broken files
-        name = type(exc).__name__
-        if "Password" in name or "Encrypt" in name:
-            raise EncryptedInput("encrypted PDF: password needed (use --password)") from None
-        raise UnreadableInput(f"damaged PDF, not repairable ({name}: {str(exc)[:120]})") from None
+        return pdfplumber.open(io.BytesIO(data), password=password or "")
+    except SheetAuditError:
+        raise
+    except Exception as exc:  # pdfminer raises exceptions of many kinds on broken files
+        raise _unreadable(exc, data, password) from None
+
+
+def _iter_pages(pdf):
+    """pdfplumber's PDF.pages, one page at a time (PDF.pages builds every page of the file up front).
+
+    Yields (page_number, Page, None), or (page_number, None, exception) for a page that cannot be set up.
+    An exception from the page tree itself ends the iteration by propagating.
+    """
+    from pdfminer.pdfpage import PDFPage
+    from pdfplumber.page import Page
+    doctop = 0
+    for i, page_obj in enumerate(PDFPage.create_pages(pdf.doc)):
+        try:
+            page = Page(pdf, page_obj, page_number=i + 1, initial_doctop=doctop)
+            doctop += page.height
+        except Exception as exc:
+            yield i + 1, None, exc
+            continue
+        yield i + 1, page, None
+
+
+def _forget_objects(pdf) -> None:
+    """Empty pdfminer's parsed-object caches: they would otherwise hold every page's decoded streams."""
+    doc = getattr(pdf, "doc", None)
+    for attr in ("_cached_objs", "_parsed_objs"):
+        cache = getattr(doc, attr, None)
+        if isinstance(cache, dict):
+            cache.clear()
 
 
 def _page_items(page) -> list[Item]:
@@ -78,42 +138,86 @@ def _page_items(page) -> list[Item]:
 
 
 def read_pdf(path: Path, data: bytes, password: str | None = None, max_pages: int | None = None,
-             only_pages: set[int] | None = None, ocr: bool = True) -> Document:
+             only_pages: set[int] | None = None, ocr: bool = False) -> Document:
     pdf = _open(data, password)
-    with pdf:
-        n = len(pdf.pages)
-        doc = Document(path=str(path), sha256="", pages=n, kind="pdf")
-        limit = n if not max_pages else min(n, max_pages)
-        if limit < n:
-            doc.notes.append(f"read the first {limit} of {n} pages (--max-pages)")
-        block, heading = 0, ""
-        for idx in range(limit):
-            page_no = idx + 1
-            if only_pages is not None and page_no not in only_pages:
-                continue
-            page = pdf.pages[idx]
-            try:
-                doc.page_sizes[page_no] = (float(page.width), float(page.height))
-                has_chars = bool(page.chars)
-                has_images = bool(page.images)
-                if not has_chars:
-                    doc.no_text_pages.append(page_no)
-                    continue
-                if has_images and _mostly_image(page) and len(page.chars) < 200:
-                    # A page that is mostly a picture with a little text: its spec table may be the picture.
-                    doc.no_text_pages.append(page_no)
-                items = _page_items(page)
+    try:
+        return _read(pdf, path, data, password, max_pages, only_pages, ocr)
+    finally:
+        set_progress("")
+        try:
+            pdf.flush_cache()
+            _forget_objects(pdf)
+            if not pdf.stream_is_external:
+                pdf.stream.close()
+        except Exception:
+            pass
+
+
+def _read(pdf, path, data, password, max_pages, only_pages, ocr) -> Document:
+    doc = Document(path=str(path), sha256="", pages=0, kind="pdf")
+    block, heading = 0, ""
+    n = 0
+    pages = _iter_pages(pdf)
+    ocr_reader = None
+    while True:
+        check_deadline()
+        try:
+            page_no, page, bad = next(pages)
+        except StopIteration:
+            break
+        except SheetAuditError:
+            raise
+        except Exception as exc:
+            if n == 0:
+                raise _unreadable(exc, data, password) from None
+            doc.notes.append(f"the page tree is damaged after page {n}; later pages were not read "
+                             f"({type(_unwrap(exc)).__name__})")
+            break
+        n = page_no
+        if max_pages and page_no > max_pages:
+            _forget_objects(pdf) if page_no % 200 == 0 else None
+            continue            # count the pages that are not read, nothing more
+        if bad is not None:
+            doc.notes.append(f"page {page_no} could not be read ({type(_unwrap(bad)).__name__})")
+            continue
+        if only_pages is not None and page_no not in only_pages:
+            continue
+        set_progress(f"reading page {page_no}")
+        try:
+            doc.page_sizes[page_no] = (float(page.width), float(page.height))
+            has_chars = bool(page.chars)
+            has_images = bool(page.images)
+            image_only = not has_chars
+            if image_only:
+                doc.no_text_pages.append(page_no)
+            elif has_images and _mostly_image(page) and len(page.chars) < 200:
+                # A page that is mostly a picture with a little text: its spec table may be the picture.
+                doc.no_text_pages.append(page_no)
+                image_only = True
+            items = [] if not has_chars else _page_items(page)
+            if items:
                 text, block, heading = build_page(items, page_no, block, heading)
                 doc.segments.extend(text.segments)
                 doc.footnotes.update(text.footnotes)
-            except UnreadableInput:
-                raise
-            except Exception as exc:
-                doc.notes.append(f"page {page_no} could not be read ({type(exc).__name__})")
-            finally:
-                page.close()
-        if doc.segments:
-            doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
+            if image_only and ocr:
+                if ocr_reader is None:
+                    from . import ocr as ocr_reader
+                block, heading = ocr_reader.read_page(page, page_no, doc, items, block, heading)
+        except SheetAuditError:
+            raise
+        except Exception as exc:
+            exc = _unwrap(exc)
+            doc.notes.append(f"page {page_no} could not be read ({type(exc).__name__})")
+        finally:
+            page.close()
+            del page
+            _forget_objects(pdf)
+    doc.pages = n
+    limit = min(n, max_pages) if max_pages else n
+    if limit < n:
+        doc.notes.insert(0, f"read the first {limit} of {n} pages (--max-pages {max_pages})")
+    if doc.segments:
+        doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
     return doc
 
 

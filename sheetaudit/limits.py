@@ -1,0 +1,93 @@
+"""Per-file time limits: a deadline the readers check between pages, an alarm that interrupts a page that
+never ends, and (for the CLI) a watchdog that ends the process when even the alarm cannot get through.
+
+    with time_limit(60):
+        audit(path)          # raises TimeLimitExceeded, a one-line error, when 60 s have passed
+
+The deadline is a context variable, so a batch that runs files in threads or worker processes can give
+each file its own.
+"""
+from __future__ import annotations
+
+import contextvars
+import os
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+
+from .errors import TimeLimitExceeded
+
+_deadline: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar("sheetaudit_deadline",
+                                                                                          default=None)
+_progress = threading.local()
+
+
+def set_progress(text: str) -> None:
+    """Where the reader is (e.g. 'page 341 of 100000'); named in the time-limit message."""
+    _progress.text = text
+
+
+def _where() -> str:
+    text = getattr(_progress, "text", "")
+    return f" ({text})" if text else ""
+
+
+def _message(seconds: float) -> str:
+    return f"time limit of {seconds:g} s exceeded{_where()}; raise --timeout or read fewer pages with --max-pages"
+
+
+def check_deadline() -> None:
+    """Raise TimeLimitExceeded when the current file's time is up. Cheap: call it between pages."""
+    d = _deadline.get()
+    if d is not None and time.monotonic() > d[0]:
+        raise TimeLimitExceeded(_message(d[1]))
+
+
+def remaining() -> float | None:
+    d = _deadline.get()
+    return None if d is None else max(0.0, d[0] - time.monotonic())
+
+
+@contextmanager
+def time_limit(seconds: float | None, hard_exit_after: float | None = None, name: str = ""):
+    """Limit the block to `seconds` (None or 0: no limit).
+
+    In the main thread a SIGALRM raises TimeLimitExceeded inside whatever is running; elsewhere the deadline is
+    checked between pages only. With hard_exit_after, a daemon thread prints a one-line error and ends the
+    process with exit code 2 that many seconds after the limit, for code stuck where no exception reaches it.
+    """
+    if not seconds or seconds <= 0:
+        yield
+        return
+    token = _deadline.set((time.monotonic() + seconds, seconds))
+    set_progress("")
+    use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    old_handler = None
+    if use_alarm:
+        def _on_alarm(signum, frame):
+            raise TimeLimitExceeded(_message(seconds))
+        old_handler = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    watchdog = None
+    if hard_exit_after is not None:
+        def _kill():
+            label = f"{name}: " if name else ""
+            try:
+                sys.stderr.write(f"sheetaudit: error: {label}{_message(seconds)}\n")
+                sys.stderr.flush()
+            finally:
+                os._exit(2)
+        watchdog = threading.Timer(seconds + hard_exit_after, _kill)
+        watchdog.daemon = True
+        watchdog.start()
+    try:
+        yield
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_handler or signal.SIG_DFL)
+        if watchdog is not None:
+            watchdog.cancel()
+        _deadline.reset(token)

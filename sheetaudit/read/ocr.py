@@ -1,0 +1,122 @@
+"""Optional OCR of image-only pages (the `ocr` extra: pytesseract, with Debian's tesseract-ocr and
+tesseract-ocr-chi-sim for Chinese sheets).
+
+An image-only page is rendered at 300 dpi, its words are read by tesseract with their boxes, and the words go
+through the same layout as a text page (build_page), so a scanned spec table still yields labelled cells.
+Every segment read this way is marked `ocr=True`, and the page is listed in `doc.ocr_pages`, so the
+report can tell OCR-read figures from printed ones. OCR is opt-in (`sheetaudit check --ocr`): an OCR
+misreading is a wrong figure, and the audit never guesses silently.
+"""
+from __future__ import annotations
+
+import shutil
+from functools import lru_cache
+
+from ..limits import remaining
+from ..model import Document
+from .layout import Item, build_page
+
+RESOLUTION = 300
+MIN_CONFIDENCE = 40          # tesseract's word confidence (0-100); below it a "word" is mostly noise
+HOW_TO_ENABLE = ("pip install 'sheetaudit[ocr]' and Debian's tesseract-ocr and tesseract-ocr-chi-sim, "
+                 "then rerun with --ocr")
+
+
+@lru_cache(maxsize=1)
+def status() -> tuple[bool, str]:
+    """(available, why not): OCR needs the pytesseract module and the tesseract program."""
+    try:
+        import pytesseract
+    except ImportError:
+        return False, "the OCR extra is not installed"
+    cmd = getattr(pytesseract.pytesseract, "tesseract_cmd", "tesseract")
+    if not shutil.which(cmd):
+        return False, "the tesseract program is not installed"
+    try:
+        pytesseract.get_tesseract_version()
+    except Exception as exc:  # a broken install
+        return False, f"tesseract does not run ({type(exc).__name__})"
+    return True, ""
+
+
+def available() -> bool:
+    return status()[0]
+
+
+@lru_cache(maxsize=1)
+def languages() -> str:
+    import pytesseract
+    try:
+        have = set(pytesseract.get_languages(config=""))
+    except Exception:
+        have = set()
+    langs = [lang for lang in ("eng", "chi_sim") if lang in have]
+    return "+".join(langs) or "eng"
+
+
+def ocr_items(image, x_offset: float = 0.0, y_offset: float = 0.0, scale: float = 72.0 / RESOLUTION,
+              timeout: float | None = None) -> list[Item]:
+    """Words tesseract reads in a PIL image, as layout Items in PDF points (scale: points per pixel)."""
+    import pytesseract
+    data = pytesseract.image_to_data(image.convert("L"), lang=languages(), config="--psm 3",
+                                     output_type=pytesseract.Output.DICT, timeout=timeout or 0)
+    lines: dict[tuple, list[int]] = {}
+    for i, word in enumerate(data["text"]):
+        try:
+            conf = float(data["conf"][i])
+        except (TypeError, ValueError):
+            conf = -1.0
+        if not word or not word.strip() or conf < MIN_CONFIDENCE:
+            continue
+        key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
+        lines.setdefault(key, []).append(i)
+    items: list[Item] = []
+    for idx in lines.values():
+        # One font size per line: tesseract's word boxes hug the glyphs, so a word without ascenders is short.
+        height = max(data["height"][i] for i in idx) * scale
+        size = max(4.0, height / 0.9)
+        for i in idx:
+            x0 = x_offset + data["left"][i] * scale
+            top = y_offset + data["top"][i] * scale
+            items.append(Item(x0, top, x0 + data["width"][i] * scale, top + data["height"][i] * scale,
+                              text=data["text"][i].strip(), size=round(size, 1)))
+    return items
+
+
+def read_page(page, page_no: int, doc: Document, text_items: list[Item], block: int, heading: str):
+    """OCR one image-only pdfplumber page into doc (segments marked ocr=True); returns (block, heading).
+
+    Words that fall on words of the page's own text layer are dropped: those were read already.
+    When OCR is not available, or fails, a note says so and the page stays listed in doc.no_text_pages.
+    """
+    ok, why = status()
+    if not ok:
+        note = f"OCR was asked for but {why}: {HOW_TO_ENABLE}"
+        if note not in doc.notes:
+            doc.notes.append(note)
+        return block, heading
+    try:
+        image = page.to_image(resolution=RESOLUTION).original
+        x0, top = float(page.bbox[0]), float(page.bbox[1])
+        t = remaining()
+        items = ocr_items(image, x0, top, timeout=max(1.0, t) if t is not None else None)
+    except Exception as exc:
+        doc.notes.append(f"OCR failed on page {page_no} ({type(exc).__name__}: {str(exc)[:80]})")
+        return block, heading
+    finally:
+        image = None
+    boxes = [(i.x0, i.top, i.x1, i.bottom) for i in text_items]
+    items = [i for i in items
+             if not any(b[0] <= (i.x0 + i.x1) / 2 <= b[2] and b[1] <= (i.top + i.bottom) / 2 <= b[3] for b in boxes)]
+    doc.ocr_pages.append(page_no)
+    if not items:
+        return block, heading
+    text, block, heading = build_page(items, page_no, block, heading)
+    for seg in text.segments:
+        seg.ocr = True
+    doc.segments.extend(text.segments)
+    for marker, note in text.footnotes.items():
+        doc.footnotes.setdefault(marker, note)
+    return block, heading
+
+
