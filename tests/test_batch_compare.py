@@ -120,3 +120,21 @@ def test_outdir_must_not_overlap_the_input(tmp_path):
     for bad in (tmp_path / "in", tmp_path / "in" / "out", tmp_path):
         with pytest.raises(UsageError):
             check_outdir(tmp_path / "in", bad)
+
+
+def test_library_api_runs_twice_in_one_process(tmp_path):
+    """run_batch from Python: the first run forks workers, the second (pandas now loaded) spawns them."""
+    import shutil
+    from pathlib import Path
+
+    from sheetaudit.batch import BatchOptions, run_batch
+    samples = Path(__file__).resolve().parents[1] / "samples"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("osprey-o4-inference-server.txt", "gannet-gx800-xdr-switch.html"):
+        shutil.copy(samples / name, folder)
+    first = run_batch(folder, tmp_path / "out", BatchOptions(jobs=2, quiet=True))
+    assert len(first.ok) == 2 and not first.failed and first.exit_code("never") == 0
+    assert len(first.peak_rss_kb) == 2 and all(kb > 0 for kb in first.peak_rss_kb)
+    again = run_batch(folder, tmp_path / "out2", BatchOptions(jobs=2, quiet=True, use_cache=False))
+    assert [s["contract"]["figures"] for s in again.ok] == [s["contract"]["figures"] for s in first.ok]
