@@ -51,7 +51,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                 doc.segments.append(Segment(s, 1, "sentence", heading=heading, block=block))
             para = []
 
-    for raw in lines:
+    for i, raw in enumerate(lines):
         line = raw.rstrip()
         if not line.strip():
             flush()
@@ -69,7 +69,9 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             cells = [re.sub(r"(\*\*|__|`)", "", c).strip() for c in line.strip().strip("|").split("|")]
             if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
                 continue
-            if not header and len(cells) >= 2 and not any(re.search(r"\d", c) for c in cells[1:]):
+            # A header row is the one a Markdown separator (|---|) follows; HTML <th> rows are written that way.
+            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            if nxt.startswith("|") and all(re.fullmatch(r":?-{2,}:?", c.strip()) for c in nxt.strip("|").split("|") if c.strip()):
                 header = cells
                 block += 1
                 continue
@@ -120,6 +122,7 @@ class _HTMLLines(HTMLParser):
         self.cells: list[str] | None = None
         self.skip = 0
         self.prefix = ""
+        self.th = False
 
     def handle_starttag(self, tag, attrs):
         if tag in self.SKIP:
@@ -128,8 +131,10 @@ class _HTMLLines(HTMLParser):
         if tag == "tr":
             self._end()
             self.cells = []
+            self.th = True
         elif tag in ("td", "th") and self.cells is not None:
             self.cur = ""
+            self.th = self.th and tag == "th"
         elif tag in ("dt",):
             self._end()
         elif tag == "dd":
@@ -150,6 +155,8 @@ class _HTMLLines(HTMLParser):
         elif tag == "tr" and self.cells is not None:
             if any(self.cells):
                 self.lines.append("| " + " | ".join(c.replace("|", "/") for c in self.cells) + " |")
+                if self.th:
+                    self.lines.append("|" + "---|" * len(self.cells))
             self.cells = None
         elif tag == "dd":
             self._end()
