@@ -59,7 +59,8 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
         elif m.quantity == "power":
             _power(f, m, c, ctx)
         elif m.quantity == "weight":
-            f.scope = "per-rack" if ctx.kind == "rack" else "unspecified"
+            rackish = rx(r"rack|整柜|机柜").search(f"{seg.label} {seg.text}")
+            f.scope = "per-rack" if rackish or (ctx.kind == "rack" and rx(r"weight|重量").search(seg.label)) else "unspecified"
             if rx(r"packag|shipping|crate").search(f"{seg.label} {seg.text}"):
                 continue   # shipping weight does not load the floor
         elif m.quantity == "domain_size":

@@ -109,6 +109,8 @@ def _is_kv(left: list[Item], right: list[Item]) -> bool:
     llines, rlines = _lines(left), _lines(right)
     if statistics.mean(len(ln) for ln in llines) > 5:
         return False
+    if _body_size(left) > 1.15 * _body_size(right):
+        return False   # a title beside a small running header is not a label and its value
     rtops = [min(i.top for i in ln) for ln in rlines]
     aligned = sum(1 for ln in llines if any(abs(min(i.top for i in ln) - t) < 0.6 * ln[0].size for t in rtops))
     return aligned >= max(1, 0.5 * len(llines))
@@ -303,13 +305,45 @@ def _subcolumns(words: list[Item]) -> list[list[Item]]:
     return cols
 
 
+def _stat_caption(leaf: Leaf, nxt: Leaf | None, body: float) -> str | None:
+    """The caption under a headline figure ("14.4 TB/s" over "GPU-to-GPU bandwidth in every node"), or None."""
+    if leaf.kv or nxt is None or nxt.kv or any(i.is_table for i in leaf.items + nxt.items):
+        return None
+    lines, below = _lines(leaf.items), _lines(nxt.items)
+    if len(lines) != 1 or not (1 <= len(below) <= 2) or len(lines[0]) > 4:
+        return None
+    stat = lines[0]
+    size = max(i.size for i in stat)
+    if size < 1.2 * body or not re.match(r"[\d<>~≈≤≥]|up to|over", _line_text(stat), re.I):
+        return None
+    x0, x1 = min(i.x0 for i in stat), max(i.x1 for i in stat)
+    cx0, cx1 = min(i.x0 for i in nxt.items), max(i.x1 for i in nxt.items)
+    gap = min(i.top for i in nxt.items) - max(i.bottom for i in stat)
+    if gap > 2 * size or min(x1, cx1) - max(x0, cx0) <= 0:
+        return None
+    if max(i.size for i in nxt.items) >= size:
+        return None
+    return _join_lines([_line_text(ln) for ln in below])
+
+
 def build_page(items: list[Item], page_no: int, block_start: int, heading: str) -> tuple[PageText, int, str]:
     """Segments of one page; returns them with the next free block id and the heading in force at the end."""
     b = PageBuilder(page_no, block_start, heading)
     if not items:
         return b.out, b.block, b.heading
     body = _body_size(items)
-    for leaf in xy_cut(items):
+    leaves = xy_cut(items)
+    skip = set()
+    for k, leaf in enumerate(leaves):
+        if k in skip:
+            continue
+        caption = _stat_caption(leaf, leaves[k + 1] if k + 1 < len(leaves) else None, body)
+        if caption is not None:
+            # A headline tile: a big figure with its caption underneath. The caption is the figure's label.
+            b.block += 1
+            b._seg(_line_text(_lines(leaf.items)[0]), "cell", leaf.items, label=caption)
+            skip.add(k + 1)
+            continue
         if leaf.kv:
             b.kv(*leaf.kv)
             continue
