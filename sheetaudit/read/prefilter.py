@@ -144,33 +144,37 @@ class _PageLayout:
         self.R = R
         _, _, _, top = page.get_mediabox()
         self.top = float(top)
-        self.objects: dict[int, tuple[float, str]] = {}      # text object address -> (size, font name)
+        self.objects: dict[int, tuple] = {}      # text object address -> (size, font name, bottom or None)
         self.runs: list[tuple[float, str, str]] = []          # (size, font name, text) of each text object
         self.edges: list[dict] = []
         self.textpage = textpage
         self.page_no = page_no
         fonts: dict[int, str] = {}
+        forms: dict[int, tuple] = {}        # nesting level -> matrix of the form object open at that level
         for obj in page.get_objects(max_depth=8):
-            kind = obj.type
-            if kind == R.FPDF_PAGEOBJ_TEXT:
-                size, font = self._size(obj), self._font(obj, fonts)
-                self.objects[_addr(obj.raw)] = (size, font)
+            kind, level = obj.type, getattr(obj, "level", 0)
+            m = _matrix(obj, forms.get(level - 1) if level > 0 else None)
+            if kind == R.FPDF_PAGEOBJ_FORM:
+                forms[level] = m
+            elif kind == R.FPDF_PAGEOBJ_TEXT:
+                size = self._size(obj, m)
+                font, descent = self._font(obj, fonts)
+                # pdfminer's character box: from the baseline plus the font's descent, one font size high
+                bottom = self.top - (m[5] + descent * size) if m[3] > 0 and abs(m[1]) < 1e-6 else None
+                self.objects[_addr(obj.raw)] = (size, font, bottom)
                 self.runs.append((size, font, self._text(obj)))
             elif kind == R.FPDF_PAGEOBJ_PATH:
-                self._path_edges(obj)
+                self._path_edges(obj, m)
 
     # -- page objects
-    def _size(self, obj) -> float:
+    def _size(self, obj, m: tuple) -> float:
+        """The text's height on the page (pdfminer's char size): font size times the vertical scale of the
+        object's matrix composed with those of the forms it sits in."""
         import ctypes
         size = ctypes.c_float()
         if not self.R.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size)):
             return 0.0
-        try:
-            m = obj.get_matrix()
-            scale = math.hypot(m.c, m.d) or 1.0
-        except Exception:
-            scale = 1.0
-        return round(size.value * scale, 3)
+        return round(size.value * (math.hypot(m[2], m[3]) or 1.0), 3)
 
     def _text(self, obj) -> str:
         import ctypes
@@ -182,29 +186,34 @@ class _PageLayout:
         R.FPDFTextObj_GetText(obj.raw, self.textpage.raw, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), n)
         return buf.raw[:n - 2].decode("utf-16-le", "replace")
 
-    def _font(self, obj, fonts: dict) -> str:
+    def _font(self, obj, fonts: dict) -> tuple[str, float]:
+        """The font's base name and its descent per point of size, as pdfminer reads it: from the AFM metrics
+        for a standard-14 name, else from the font (pdfium)."""
         import ctypes
         R = self.R
         font = R.FPDFTextObj_GetFont(obj.raw)
         key = _addr(font)
         if key not in fonts:
-            name = ""
+            name, descent = "", -0.2
             if font:
                 n = R.FPDFFont_GetBaseFontName(font, None, 0)
                 if n > 0:
                     buf = ctypes.create_string_buffer(n)
                     R.FPDFFont_GetBaseFontName(font, buf, n)
                     name = buf.value.decode("utf-8", "replace")
-            fonts[key] = name
+                afm = _standard_descent(name)
+                if afm is not None:
+                    descent = afm
+                else:
+                    d = ctypes.c_float()
+                    if R.FPDFFont_GetDescent(font, ctypes.c_float(1.0), ctypes.byref(d)):
+                        descent = d.value
+            fonts[key] = (name, descent)
         return fonts[key]
 
-    def _path_edges(self, obj) -> None:
+    def _path_edges(self, obj, m: tuple) -> None:
         import ctypes
         R = self.R
-        try:
-            m = obj.get_matrix()
-        except Exception:
-            return
         points: list[tuple[float, float]] = []
         start = None
         for i in range(R.FPDFPath_CountSegments(obj.raw)):
@@ -212,8 +221,8 @@ class _PageLayout:
             x, y = _c_float(2)
             if not R.FPDFPathSegment_GetPoint(seg, ctypes.byref(x), ctypes.byref(y)):
                 continue
-            px = m.a * x.value + m.c * y.value + m.e
-            py = m.b * x.value + m.d * y.value + m.f
+            px = m[0] * x.value + m[2] * y.value + m[4]
+            py = m[1] * x.value + m[3] * y.value + m[5]
             if R.FPDFPathSegment_GetType(seg) == R.FPDF_SEGMENT_MOVETO:
                 start = (px, py)
             elif points:
@@ -271,8 +280,9 @@ class _PageLayout:
             if not get_box(tp, i, rect):
                 brk = True
                 continue
-            size, font = info if info else (float(R.FPDFText_GetFontSize(tp, i)), "")
-            bottom = page_top - rect.bottom
+            size, font, bottom = info if info else (float(R.FPDFText_GetFontSize(tp, i)), "", None)
+            if bottom is None:
+                bottom = page_top - rect.bottom
             top = bottom - size
             key = (u, round(rect.left), round(top), size, font)     # pdfplumber's dedupe_chars
             if key in seen:
@@ -355,6 +365,33 @@ def _word(chars: list[tuple]) -> dict:
     return {"text": "".join(c[6] for c in chars), "x0": min(c[1] for c in chars), "x1": max(c[2] for c in chars),
             "top": min(c[0] for c in chars), "bottom": max(c[3] for c in chars), "size": chars[0][4],
             "fontname": chars[0][5]}
+
+
+@lru_cache(maxsize=64)
+def _standard_descent(name: str) -> float | None:
+    try:
+        from pdfminer.fontmetrics import FONT_METRICS
+    except ImportError:     # pragma: no cover
+        return None
+    metrics = FONT_METRICS.get(name)
+    if not metrics or "Descent" not in metrics[0]:
+        return None
+    return float(metrics[0]["Descent"]) / 1000
+
+
+def _matrix(obj, parent: tuple | None) -> tuple:
+    """The object's matrix (a, b, c, d, e, f) to page space: its own, then its enclosing form's."""
+    try:
+        m = obj.get_matrix()
+        own = (m.a, m.b, m.c, m.d, m.e, m.f)
+    except Exception:
+        own = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    if parent is None:
+        return own
+    a1, b1, c1, d1, e1, f1 = own
+    a2, b2, c2, d2, e2, f2 = parent
+    return (a1 * a2 + b1 * c2, a1 * b2 + b1 * d2, c1 * a2 + d1 * c2, c1 * b2 + d1 * d2,
+            e1 * a2 + f1 * c2 + e2, e1 * b2 + f1 * d2 + f2)
 
 
 def _addr(handle) -> int:
