@@ -95,14 +95,16 @@ def _same_file(output: str, sheet: str) -> bool:
                    "the pages that can change the result are analysed; the findings are the same, only slower.")
 @click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
               help="Give up on the sheet after this many seconds (0: no limit).")
+@click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
+              help="Address-space limit in MB while the sheet is audited (0: no limit).")
 @click.option("--ocr", is_flag=True,
               help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
                    "figures read so are marked OCR-read.")
 @click.pass_context
-def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thorough, timeout, ocr):
+def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thorough, timeout, max_memory, ocr):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     from .errors import SheetAuditError, UsageError, describe_path
-    from .limits import time_limit
+    from .limits import memory_limit, time_limit
     from .pipeline import audit, load_facility
     name = describe_path(sheet)
     if output and _same_file(output, sheet):
@@ -112,15 +114,15 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
         import os
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
     try:
-        with time_limit(timeout, hard_exit_after=10, name=name):
+        with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):
             result = audit(sheet, password=password, max_pages=max_pages, facility=fac, thorough=thorough)
     except SheetAuditError as exc:
         raise type(exc)(f"{name}: {exc}") from None
     except (KeyboardInterrupt, MemoryError, RecursionError) as exc:
         if isinstance(exc, KeyboardInterrupt) or ctx.obj.get("debug"):
             raise
-        raise SheetAuditError(f"{name}: {'out of memory' if isinstance(exc, MemoryError) else 'nested too deeply'}"
-                              f" while auditing") from None
+        raise SheetAuditError(f"{name}: " + (f"out of memory while auditing (over --max-memory {max_memory} MB)"
+                                             if isinstance(exc, MemoryError) else "nested too deeply to audit")) from None
     except Exception as exc:
         if ctx.obj.get("debug"):
             raise

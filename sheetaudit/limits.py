@@ -91,3 +91,32 @@ def time_limit(seconds: float | None, hard_exit_after: float | None = None, name
         if watchdog is not None:
             watchdog.cancel()
         _deadline.reset(token)
+
+
+@contextmanager
+def memory_limit(megabytes: int | None):
+    """Cap the process's address space (RLIMIT_AS) for the block, so a pathological file ends in a
+    MemoryError (a one-line error) instead of the machine swapping. None or 0: no cap."""
+    try:
+        import resource
+    except ImportError:             # pragma: no cover - not on Windows
+        resource = None
+    if not megabytes or resource is None:
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = megabytes * 2**20
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    except (ValueError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        except (ValueError, OSError):
+            pass

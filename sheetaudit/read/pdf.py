@@ -159,6 +159,7 @@ def _read(pdf, path, data, password, max_pages, only_pages, ocr) -> Document:
     n = 0
     pages = _iter_pages(pdf)
     ocr_reader = None
+    failed: list[int] = []
     while True:
         check_deadline()
         try:
@@ -179,6 +180,7 @@ def _read(pdf, path, data, password, max_pages, only_pages, ocr) -> Document:
             continue            # count the pages that are not read, nothing more
         if bad is not None:
             doc.notes.append(f"page {page_no} could not be read ({type(_unwrap(bad)).__name__})")
+            failed.append(page_no)
             continue
         if only_pages is not None and page_no not in only_pages:
             continue
@@ -207,12 +209,20 @@ def _read(pdf, path, data, password, max_pages, only_pages, ocr) -> Document:
             raise
         except Exception as exc:
             exc = _unwrap(exc)
-            doc.notes.append(f"page {page_no} could not be read ({type(exc).__name__})")
+            why = "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__
+            doc.notes.append(f"page {page_no} could not be read ({why})")
+            failed.append(page_no)
         finally:
             page.close()
             del page
             _forget_objects(pdf)
     doc.pages = n
+    if n == 0:
+        raise UnreadableInput("damaged PDF, not repairable (no pages found)")
+    tried = min(n, max_pages) if max_pages else n
+    if only_pages is None and failed and len(failed) >= tried:
+        last = doc.notes[-1].replace(" could not be read", "")
+        raise UnreadableInput(f"damaged PDF, not repairable (no page could be read; {last})")
     limit = min(n, max_pages) if max_pages else n
     if limit < n:
         doc.notes.insert(0, f"read the first {limit} of {n} pages (--max-pages {max_pages})")
