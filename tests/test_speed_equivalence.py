@@ -108,6 +108,41 @@ def test_filler_pages_hold_no_figure(filler):
     plan.close()
 
 
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.pdf")) + CORPUS_PDFS, ids=lambda p: p.name)
+def test_each_sheet_between_filler_pages(path, tmp_path, filler, monkeypatch):
+    """Short sheets are read whole even with MIN_PAGES lowered (every page holds a figure); set between
+    pages of a product guide, their pages are read and the guide's are skipped, with the same audit."""
+    binder = _merge(tmp_path / f"in-guide-{path.name}", [(filler, [0, 1, 2]), (path, None), (filler, [3, 4, 5])])
+    fast, full, reads = both_ways(binder, monkeypatch, min_pages=prefilter.MIN_PAGES)
+    assert_same(fast, full)
+    n = full[0]["source"]["pages"]
+    assert reads[-1] is not None and not {n - 2, n - 1, n} & set(reads[-1])   # the guide's pages after it
+
+
+def test_heading_prediction_matches_the_reader():
+    """pdfium's words through read.layout give the reader's headings and segment count on every page."""
+    import pypdfium2 as pdfium
+    from sheetaudit.read import read_document
+    for path in sorted(SAMPLES.glob("*.pdf")) + CORPUS_PDFS:
+        doc = read_document(path)
+        pdf = pdfium.PdfDocument(str(path))
+        try:
+            for i in range(len(pdf)):
+                page, p = pdf[i], i + 1
+                textpage = page.get_textpage()
+                layout = prefilter._PageLayout(page, textpage, p)
+                predicted = layout.segments()
+                actual = [s for s in doc.segments if s.page == p]
+                heads = [s.text for s in actual if s.kind == "heading"]
+                assert [s.text for s in predicted if s.kind == "heading"] == heads, (path.name, p)
+                assert len(predicted) == len(actual), (path.name, p)
+                assert layout.may_hold_heading or not heads, (path.name, p)
+                textpage.close()
+                page.close()
+        finally:
+            pdf.close()
+
+
 def test_binder_of_samples_between_filler_pages(tmp_path, filler, monkeypatch):
     parts = [(filler, [0, 1]), (SAMPLES / "kestrel-k8x-gpu-server.pdf", None), (filler, [2, 3, 4]),
              (SAMPLES / "zephyr-forge-brochure.pdf", None), (filler, [5, 6]),
