@@ -17,7 +17,7 @@ SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s(?=(?:[A-
 KINDS = [("switch", r"\bswitch(?:es)?\b|交换机"),
          ("nic", r"adapter|\bNIC\b|SuperNIC|network interface card|网卡|\bHCA\b|\bDPU\b"),
          ("rack", r"rack[- ]scale|\bNVL\d+|\brack\b(?![- ]?mount)|机柜|整柜|超节点"),
-         ("pod", r"\bpod\b|superpod|cluster"),
+         ("pod", r"\bpod\b|superpod|cluster|集群|智算中心"),
          ("server", r"server|system|\bnode\b|platform|服务器|\bDGX\b|\bHGX\b|accelerators_per_node"),
          ("accelerator", r"\bGPU\b|accelerator|tensor core|加速卡|处理器")]
 

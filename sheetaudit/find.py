@@ -17,8 +17,8 @@ NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+)(?:\.\d+)?"
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64,
                 "一": 1, "二": 2, "两": 2, "四": 4, "八": 8, "十六": 16}
-BOUNDS = [(r"up\s*to|as high as|最高|高达|最大", "up-to"), (r"as low as|低至", "as-low-as"),
-          (r"over|more than|greater than|>|≥|超过", "over"), (r"less than|under|below|<|≤|小于", "below"),
+BOUNDS = [(r"up\s*to|as high as|最高|高达|最大|最多", "up-to"), (r"as low as|低至", "as-low-as"),
+          (r"over|more than|greater than|>|≥|超过|大于", "over"), (r"less than|under|below|<|≤|小于|低于|不超过", "below"),
           (r"~|≈|approx\.?|approximately|about|around|nearly|约", "about"),
           (r"max(?:imum)?\.?|peak", "max")]
 BOUND_RX = "|".join(f"(?:{p})" for p, _ in BOUNDS)

@@ -84,3 +84,15 @@ def test_domain_size_needs_a_fabric_that_joins_the_accelerators(sheet):
 def test_cooling(sheet, line, value):
     a = sheet(f"# Server\n\n{line}\n")
     assert [f.value for f in a.figures if f.quantity == "cooling"] == [value]
+
+
+def test_chinese_white_paper(sheet):
+    a = sheet("灵犀 AI 计算集群 方案白皮书\n\n超节点：72 颗 GPU 通过 NVLink 5.0 全互联，单卡双向带宽 1.8TB/s。\n\n"
+              "交换芯片时延约 300 纳秒；端到端时延低于 2 微秒。\n\n单机柜功耗 132 千瓦，需采用液冷。\n", name="zh.txt")
+    assert a.sheet_kind == "pod"
+    bw = only(a, "1.8TB/s")
+    assert (bw.tier, bw.direction, bw.normalized["value"]) == ("scale-up", "bidirectional", 900)
+    assert [(f.value, f.tier) for f in a.figures if f.quantity == "domain_size"] == [(72, "scale-up")]
+    lat = {f.basis: f.normalized["value"] for f in a.figures if f.quantity == "latency"}
+    assert lat == {"hardware": 300, "end-to-end": 2000}
+    assert {"power.rack-density", "power.liquid-cooling-required"} <= {f.check for f in a.findings}
