@@ -22,12 +22,20 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="ne
 
 
 def children(pid: int) -> list[int]:
+    """The worker processes of the CLI process `pid` (not multiprocessing's helper processes, if any)."""
     out = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            out += [int(x) for x in (task / "children").read_text().split()]
+            kids = [int(x) for x in (task / "children").read_text().split()]
         except OSError:
-            pass
+            continue
+        for kid in kids:
+            try:
+                cmd = Path(f"/proc/{kid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"resource_tracker" not in cmd and b"forkserver" not in cmd:
+                out.append(kid)
     return out
 
 

@@ -24,12 +24,13 @@ def default_jobs() -> int:
 
 
 def _context():
-    """fork where it is safe (Linux, one thread, no numpy thread pools loaded: the CLI's case), so workers start
-    with the engine already imported; spawn otherwise (a library caller that has loaded pandas, or macOS)."""
+    """fork where it is safe (Linux, no other Python thread: the CLI's case; OpenBLAS re-initialises its own
+    threads after a fork), so workers start with the engine already imported; spawn otherwise (a library caller
+    running threads, or macOS)."""
     import sys
     import threading
     safe = ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-            and "numpy" not in sys.modules and sys.platform.startswith("linux"))
+            and sys.platform.startswith("linux"))
     return multiprocessing.get_context("fork" if safe else "spawn")
 
 

@@ -10,7 +10,6 @@ import hashlib
 import json
 import os
 import signal
-import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -113,13 +112,11 @@ def _warm() -> None:
         pass
 
 
-class _Stop(Exception):
-    pass
-
-
 def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None = None, warn=None) -> BatchResult:
+    """Audit every sheet under `root` into `outdir`. Raises UsageError (overlapping folders) or RulesError before
+    any work; per-file problems are error rows. `warn(message)` is called for each warning (corrupt cache, ...)."""
     opts = options or BatchOptions()
-    from .pool import Pool, default_jobs
+    from .pool import default_jobs
     check_outdir(root, outdir)
     found = walk(root)
     res = BatchResult(root=found.root, outdir=Path(outdir), skipped=found.skipped)
@@ -137,20 +134,33 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
     cache = Cache((opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None, res.rules_hash,
                   key_options, warn=_warn)
     res.cache_base = cache.base
-    shown_root = str(root)
-    by_id: dict[int, dict] = {}
-    tasks = []
     progress = Progress.for_terminal(len(found.files), opts.quiet)
     if opts.progress is not None:
         progress.enabled = opts.progress and not opts.quiet
-    for i, path in enumerate(found.files):
+    for path in found.files:
         rel = found.rel(path)
-        s = {"sheet": rel, "path": os.path.join(shown_root, rel), "status": NOT_RUN, "cached": False}
-        res.sheets.append(s)
-        by_id[i] = s
+        res.sheets.append({"sheet": rel, "path": os.path.join(str(root), rel), "status": NOT_RUN, "cached": False})
+    tasks = _lookup(found.files, res, cache, progress)
+    if tasks:
+        _audit(tasks, res, opts, cache, progress, key_options)
+    progress.clear()
+    res.cache_hits, res.cache_corrupt = cache.hits, cache.corrupt
+    for s in res.sheets:
+        if s["status"] == NOT_RUN:
+            s["error"] = "not audited: the batch was interrupted"
+    res.elapsed = time.monotonic() - started
+    write_outputs(res, opts, warn=_warn)
+    res.elapsed = time.monotonic() - started
+    return res
+
+
+def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progress) -> list[tuple[int, str]]:
+    """Hash every file and take what the cache holds; return the (index, path) tasks left, largest first so the
+    pool's workers finish together."""
+    tasks = []
     try:
-        for i, path in enumerate(found.files):
-            s = by_id[i]
+        for i, path in enumerate(files):
+            s = res.sheets[i]
             try:
                 s["sha256"] = file_sha256(path)
             except OSError as exc:
@@ -166,44 +176,39 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
                 tasks.append((i, s["path"]))
     except KeyboardInterrupt:
         res.interrupted = True
-        tasks = []
-    tasks.sort(key=lambda t: -_size(t[1]))      # largest first: the pool ends together
+        return []
+    return sorted(tasks, key=lambda t: -_size(t[1]))
+
+
+def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress, key_options: dict) -> None:
+    """Audit the tasks in the pool; each result is filed (cache, report) as it arrives."""
+    from .pool import Pool
 
     def on_start(i, path):
-        progress.started(by_id[i]["sheet"])
+        progress.started(res.sheets[i]["sheet"])
 
     def on_done(i, result):
-        s = by_id[i]
+        s = res.sheets[i]
         _apply(s, result, cached=False)
-        if result.get("cacheable") and (result.get("status") == ERROR or
-                                        (result.get("contract") or {}).get("source", {}).get("sha256") == s.get("sha256")):
+        same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == s.get("sha256")
+        if result.get("cacheable") and (result.get("status") == ERROR or same_file):
             cache.put(s["sha256"], {k: v for k, v in result.items() if k not in ("pid", "cacheable")})
         _file_report(s, res.outdir)
         progress.finished(s["sheet"], error=s["status"] == ERROR)
 
-    if tasks:
-        _warm()
-        worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout}
-        hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
-        pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
-        old_term = _on_sigterm()
-        try:
-            pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
-                     on_drained=lambda: _prepare_outputs(opts))
-        except KeyboardInterrupt:
-            res.interrupted = True
-        finally:
-            _restore_sigterm(old_term)
-            res.peak_rss_kb, res.restarts = pool.peak_rss_kb, pool.restarts
-    progress.clear()
-    res.cache_hits, res.cache_corrupt = cache.hits, cache.corrupt
-    for s in res.sheets:
-        if s["status"] == NOT_RUN:
-            s["error"] = "not audited: the batch was interrupted"
-    res.elapsed = time.monotonic() - started
-    write_outputs(res, opts, warn=_warn)
-    res.elapsed = time.monotonic() - started
-    return res
+    _warm()
+    worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout}
+    hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
+    pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
+    old_term = _on_sigterm()
+    try:
+        pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
+                 on_drained=lambda: _prepare_outputs(opts))
+    except KeyboardInterrupt:
+        res.interrupted = True
+    finally:
+        _restore_sigterm(old_term)
+        res.peak_rss_kb, res.restarts = pool.peak_rss_kb, pool.restarts
 
 
 def _size(path: str) -> int:
@@ -235,8 +240,9 @@ def _file_report(s: dict, outdir: Path) -> None:
     """Write the sheet's own report as soon as its result is in, and keep only its name in memory."""
     html = s.pop("html", None)
     if s["status"] == OK and html:
-        s["report"] = report_path(s["sheet"])
-        _write_if_changed(outdir / s["report"], html)
+        name = report_path(s["sheet"])
+        _write_if_changed(outdir / name, html)
+        s["report"] = name               # only once the file is there (Ctrl-C may land in between)
 
 
 def _prepare_outputs(opts: BatchOptions) -> None:
@@ -354,7 +360,8 @@ def write_outputs(res: BatchResult, opts: BatchOptions, warn=None) -> None:
     _write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
     reports = [s["report"] for s in res.ok if s.get("report")]
-    hashes = {name: _digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports}
+    hashes = {name: _digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports
+              if (out / name).is_file()}
     atomic_write(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
 
 
