@@ -20,18 +20,19 @@ class Exit2Group(click.Group):
 
     def invoke(self, ctx):
         from .errors import SheetAuditError
-        debug = "--debug" in sys.argv[1:] or bool(ctx.obj and ctx.obj.get("debug"))
+        def debug():
+            return bool(ctx.obj and ctx.obj.get("debug")) or "--debug" in sys.argv[1:]
         try:
             return super().invoke(ctx)
         except SheetAuditError as exc:
-            if debug:
+            if debug():
                 raise
             click.echo(f"sheetaudit: error: {exc}", err=True)
             ctx.exit(exc.exit_code)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except KeyboardInterrupt:
-            if debug:
+            if debug():
                 raise
             click.echo("sheetaudit: interrupted", err=True)
             ctx.exit(130)
@@ -39,7 +40,7 @@ class Exit2Group(click.Group):
             _quiet_stdout()
             ctx.exit(1)
         except Exception as exc:    # a bug, not the user's input: one line, the traceback with --debug
-            if debug:
+            if debug():
                 raise
             click.echo(f"sheetaudit: error: internal error ({type(exc).__name__}: {str(exc)[:200]}); "
                        f"rerun with --debug for the traceback and report it", err=True)
@@ -81,7 +82,7 @@ def _same_file(output: str, sheet: str) -> bool:
 
 
 @main.command()
-@click.argument("sheet", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("sheet", type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
@@ -103,15 +104,17 @@ def _same_file(output: str, sheet: str) -> bool:
 @click.pass_context
 def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thorough, timeout, max_memory, ocr):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
+    import os
     from .errors import SheetAuditError, UsageError, describe_path
     from .limits import memory_limit, time_limit
     from .pipeline import audit, load_facility
     name = describe_path(sheet)
+    if os.path.isdir(sheet):
+        raise UsageError(f"{name}: is a directory; to audit a folder use 'sheetaudit audit FOLDER -o OUTDIR'")
     if output and _same_file(output, sheet):
         raise UsageError(f"-o {describe_path(output)} is the input file itself; choose another output file")
     fac = load_facility(facility) if facility else None
     if ocr:
-        import os
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
     try:
         with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):

@@ -35,7 +35,9 @@ def _where() -> str:
 
 
 def _message(seconds: float) -> str:
-    return f"time limit of {seconds:g} s exceeded{_where()}; raise --timeout or read fewer pages with --max-pages"
+    where = _where()
+    hint = "raise --timeout or read fewer pages with --max-pages" if "page" in where else "raise --timeout"
+    return f"time limit of {seconds:g} s exceeded{where}; {hint}"
 
 
 def check_deadline() -> None:

@@ -259,7 +259,9 @@ def test_output_folder_inside_or_around_the_input_is_refused(tmp_path):
     assert same.returncode == 2
     around = batch(folder, "-o", tmp_path)
     assert around.returncode == 2 and "contains the input folder" in around.stderr
-    assert tree_digest(folder) == before and not (folder / "out").exists()
+    cache_inside = batch(folder, "-o", tmp_path / "out", "--cache-dir", folder / ".cache")
+    assert cache_inside.returncode == 2 and "cache folder" in cache_inside.stderr
+    assert tree_digest(folder) == before and not (folder / "out").exists() and not (folder / ".cache").exists()
 
 
 def test_symlink_loops_are_not_followed(tmp_path):

@@ -20,7 +20,7 @@ from ..fileio import atomic_write
 from .cache import Cache, default_cache_dir, file_sha256
 from .compare import compare, sheet_row
 from .progress import Progress, printable
-from .walk import check_outdir, walk
+from .walk import check_cache_dir, check_outdir, walk
 
 RANK = {"info": 0, "warning": 1, "error": 2, "never": 99}
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
@@ -131,8 +131,10 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
     res.rules_hash = _fresh_rules()
     key_options = {"max_pages": opts.max_pages, "facility": opts.facility, "thorough": opts.thorough,
                    "password": hashlib.sha256(opts.password.encode()).hexdigest() if opts.password else None}
-    cache = Cache((opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None, res.rules_hash,
-                  key_options, warn=_warn)
+    cache_dir = (opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None
+    if cache_dir:
+        check_cache_dir(root, cache_dir)
+    cache = Cache(cache_dir, res.rules_hash, key_options, warn=_warn)
     res.cache_base = cache.base
     progress = Progress.for_terminal(len(found.files), opts.quiet)
     if opts.progress is not None:

@@ -95,3 +95,11 @@ def check_outdir(root: str | Path, outdir: str | Path) -> None:
         raise UsageError(f"output folder {outdir} is inside the input folder {root}; choose one outside it")
     if o in r.parents:
         raise UsageError(f"output folder {outdir} contains the input folder {root}; choose one beside it")
+
+
+def check_cache_dir(root: str | Path, cache_dir: str | Path) -> None:
+    """The cache is written to: it must not be inside the input folder either."""
+    r = Path(os.path.realpath(root))
+    c = Path(os.path.realpath(cache_dir))
+    if c == r or r in c.parents:
+        raise UsageError(f"cache folder {cache_dir} is inside the input folder {root}; choose one outside it")

@@ -140,6 +140,106 @@ def write(name, data):
     path.write_bytes(data)
 
 
+# ---------------------------------------------------------------------------------------------------------
+# Hand-built PDFs: damage that ReportLab never writes (loops, lies, bombs, wrong types).
+
+RAW_LINES = [b"Node power: 10.2 kW max", b"Cluster network: 8x 400 Gb/s InfiniBand NDR", b"Cooling: Air-cooled"]
+HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+
+
+def raw_pdf(objects, root=1):
+    """A PDF of the given object bodies (numbered 1..n) with a correct xref table."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, root, xref)
+    return bytes(out)
+
+
+def raw_stream(data, compress=False, extra=b""):
+    if compress:
+        data = zlib.compress(data, 9)
+        extra += b" /Filter /FlateDecode"
+    return b"<< /Length %d%s >>\nstream\n" % (len(data), extra) + data + b"\nendstream"
+
+
+def text_ops(lines, size=10):
+    ops = b"BT /F1 %d Tf 60 780 Td 14 TL\n" % size
+    for line in lines:
+        ops += b"(" + line.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b") Tj T*\n"
+    return ops + b"ET"
+
+
+def one_page_pdf(content, compress=False, mediabox=b"[0 0 595 842]", font=HELVETICA, page_extra=b""):
+    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
+                    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                    b"<< /Type /Page /Parent 2 0 R /MediaBox %s /Resources << /Font << /F1 4 0 R >> >> "
+                    b"/Contents 5 0 R%s >>" % (mediabox, page_extra),
+                    font, raw_stream(content, compress)])
+
+
+def write_raw_pdfs():
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> "
+            b"/Contents 5 0 R >>")
+    # the page tree points back at itself (and at a second /Pages node that points back again)
+    write("page-tree-loop.pdf", raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
+                                         b"<< /Type /Pages /Kids [2 0 R 3 0 R 6 0 R] /Count 3 >>", page,
+                                         HELVETICA, raw_stream(text_ops(RAW_LINES)),
+                                         b"<< /Type /Pages /Kids [6 0 R 2 0 R] /Count 1 >>"]))
+    # /Count claims a billion pages; there is one
+    write("count-lies.pdf", raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
+                                     b"<< /Type /Pages /Kids [3 0 R] /Count 1000000000 >>", page, HELVETICA,
+                                     raw_stream(text_ops(RAW_LINES))]))
+    # 20,000 nested arrays in the page dictionary
+    write("deep-nesting.pdf", one_page_pdf(text_ops(RAW_LINES), page_extra=b" /Junk " + b"[" * 20000 + b"]" * 20000))
+    # a 64 KB content stream that inflates to 64 MB (spaces), then the text
+    write("flate-bomb.pdf", one_page_pdf(b" " * (64 * 2**20) + text_ops(RAW_LINES), compress=True))
+    # a form XObject that draws itself
+    write("xobject-loop.pdf", raw_pdf([
+        b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> "
+        b"/XObject << /X1 6 0 R >> >> /Contents 5 0 R >>",
+        HELVETICA, raw_stream(text_ops(RAW_LINES) + b"\n/X1 Do"),
+        raw_stream(b"/X1 Do", extra=b" /Type /XObject /Subtype /Form /BBox [0 0 100 100] "
+                                    b"/Resources << /XObject << /X1 6 0 R >> >>")]))
+    # an empty media box: still readable
+    write("zero-mediabox.pdf", one_page_pdf(text_ops(RAW_LINES), mediabox=b"[0 0 0 0]"))
+    # a media box of infinities: the only page cannot be read
+    write("bad-page.pdf", one_page_pdf(text_ops(RAW_LINES), mediabox=b"[0 0 1e999 -1e999]"))
+    # /Root is a string: no page tree, no pages
+    write("no-pages.pdf", raw_pdf([b"(just a string)"]))
+    # /Kids is not an array, /MediaBox is a name, /Contents a number
+    write("bad-types.pdf", raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids 3 0 R /Count (x) >>",
+                                    b"<< /Type /Page /Parent 2 0 R /MediaBox /Oops /Resources 7 /Contents 42 >>"]))
+    # terminal escape sequences and other control characters in the text
+    write("control-chars.pdf", one_page_pdf(text_ops([b"\x1b]0;pwned\x07\x1b[2J\x1b[31mNode power: 10.2 kW\x1b[0m",
+                                                      b"Cooling: Air-cooled\x00\x08"])))
+    # 200,000 one-point characters on one page: a page that takes long to lay out (time-limit test)
+    ops = b"BT /F1 1 Tf\n" + b"".join(b"%d %d Td (8) Tj\n" % ((1, 0) if i % 500 else (-499, 1))
+                                      for i in range(200000)) + b"ET"
+    write("many-chars.pdf", one_page_pdf(ops, compress=True))
+
+
+def write_text_files():
+    write("control-chars.txt", b"\x1b]0;pwned\x07\x1b[2JNode power: 10.2 kW\x1b[0m\nCooling: Air-cooled\n")
+    write("utf16.txt", "Node power: 10.2 kW\nCooling: Air-cooled\n".encode("utf-16-le").join([b"\xff\xfe", b""]))
+    write("png-named.txt", tiny_png())
+    # a run of 100,000 digits: a quadratic regular expression over it would never end (time-limit test)
+    write("digit-run.txt", b"1" * 100000 + b" Gb/s\n")
+    write("injection.html", b"<!DOCTYPE html><html><head><title><script>alert(1)</script> NIC</title></head><body>"
+                            b"<h1 onmouseover=\"alert(1)\">Injection NIC {{ 7*7 }} ${7*7}</h1><table>"
+                            b"<tr><td>=HYPERLINK(\"http://x\")</td><td>400 Gb/s per port</td></tr>"
+                            b"<tr><td>@SUM(A1)</td><td>650 W</td></tr>"
+                            b"<tr><td>+cmd|' /C calc'!A0</td><td>Air-cooled</td></tr></table>"
+                            b"<script>document.write('900 GB/s')</script></body></html>\n")
+
+
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     good = good_sheet_bytes()
@@ -219,6 +319,9 @@ def main():
                        "- Ask the three vendors for updated quotes before Friday.\n"
                        "- Maria to book the data-hall tour (room 2.14).\n"
                        "- Next meeting: 21 March, 10:00.\n".encode("utf-8"))
+
+    write_raw_pdfs()
+    write_text_files()
 
 
 if __name__ == "__main__":
