@@ -101,8 +101,26 @@ def _forget_objects(pdf) -> None:
             cache.clear()
 
 
+def _dedupe_chars(page, tolerance: float = 1):
+    """page.dedupe_chars(tolerance=tolerance), in the same order, without its cost: pdfplumber puts the kept
+    characters back in page order with list.index, which is quadratic in the characters of a page (a third
+    of the time of reading a dense page)."""
+    import itertools
+    from operator import itemgetter
+
+    from pdfplumber.utils import cluster_objects
+    key = itemgetter("upright", "text", "fontname", "size")
+    first = itemgetter("doctop", "x0")
+    keep = set()
+    for _, same in itertools.groupby(sorted(page.chars, key=key), key=key):
+        for line in cluster_objects(list(same), itemgetter("doctop"), tolerance):
+            for spot in cluster_objects(line, itemgetter("x0"), tolerance):
+                keep.add(id(min(spot, key=first)))
+    return page.filter(lambda obj: obj.get("object_type") != "char" or id(obj) in keep)
+
+
 def _page_items(page) -> list[Item]:
-    page = page.dedupe_chars(tolerance=1)
+    page = _dedupe_chars(page, tolerance=1)
     items: list[Item] = []
     try:
         tables = page.find_tables()
@@ -111,13 +129,14 @@ def _page_items(page) -> list[Item]:
     boxes = []
     for t in tables:
         try:
+            region = page.crop(t.bbox, strict=False)      # each cell is cropped from the table's characters only
             rows = []
             for row in t.rows:
                 cells = []
                 for cell in row.cells:
                     if cell is None:
                         continue
-                    text = page.crop(cell, strict=False).extract_text() or ""
+                    text = region.crop(cell, strict=False).extract_text() or ""
                     cells.append((text.strip(), cell))
                 if any(c for c, _ in cells):
                     rows.append(cells)
