@@ -62,12 +62,56 @@ def _load_yaml(path: Path):
 @lru_cache(maxsize=4)
 def load_rules(directory: str | None = None) -> Rules:
     d = Path(directory) if directory else rules_dir()
-    checks_doc = _load_yaml(d / "checks.yaml")
-    rules = Rules(units=_load_yaml(d / "units.yaml"), vocab=_load_yaml(d / "vocabulary.yaml"),
-                  conventions=_load_yaml(d / "conventions.yaml"), thresholds=_load_yaml(d / "thresholds.yaml"),
-                  checks=checks_doc.get("checks", {}), steps=checks_doc.get("steps", {}), directory=d)
-    _validate(rules)
-    return rules
+    docs = _cached_docs(d)
+    if docs is None:
+        docs = {name: _load_yaml(d / name) for name in RULE_FILES if name.endswith(".yaml")}
+        checks_doc = docs["checks.yaml"]
+        rules = Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=docs["conventions.yaml"],
+                      thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
+                      steps=checks_doc.get("steps", {}), directory=d)
+        _validate(rules)
+        _store_docs(d, docs)
+        return rules
+    checks_doc = docs["checks.yaml"]
+    return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=docs["conventions.yaml"],
+                 thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
+                 steps=checks_doc.get("steps", {}), directory=d)
+
+
+def _cache_path(d: Path) -> Path:
+    import sys
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sheetaudit"
+    return base / f"rules-{rules_hash(str(d))[:16]}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
+
+
+def _cached_docs(d: Path) -> dict | None:
+    """The parsed, validated rule files of an earlier run, keyed by their hash: a run then imports no YAML
+    parser (~20 ms of a short sheet's audit). marshal keeps integer keys (JSON would not) and runs no code;
+    a missing or corrupt cache is ignored."""
+    import marshal
+    try:
+        docs = marshal.loads(_cache_path(d).read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    names = [n for n in RULE_FILES if n.endswith(".yaml")]
+    if not isinstance(docs, dict) or not all(isinstance(docs.get(n), dict) for n in names):
+        return None
+    return docs
+
+
+def _store_docs(d: Path, docs: dict) -> None:
+    import marshal
+    try:
+        data = marshal.dumps(docs)
+        if marshal.loads(data) != docs:
+            return
+        path = _cache_path(d)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except (OSError, TypeError, ValueError):   # unwritable home, or YAML marshal cannot hold: no cache
+        pass
 
 
 def _validate(rules: Rules) -> None:
