@@ -58,8 +58,12 @@ def _unreadable(exc: BaseException, data: bytes, password: str | None) -> Unread
 def _detail(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     text = text.replace("Is this really a PDF?", "").strip(" -!")
-    if not text:
-        return type(exc).__name__
+    # "Invalid dictionary construct: [/'ID', [b'\xb0...": the words say it; the dump of the object does not
+    head = re.match(r"([^:\[\]<>]{3,80}?):\s*[\[<(]|([^:\[\]<>]{3,80}?):\s*b'", text)
+    if head:
+        text = head.group(1) or head.group(2)
+    if len(text) < 8 or text.replace("'", "").isdigit():
+        return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     return text[:120] + ("..." if len(text) > 120 else "")
 
 
