@@ -156,7 +156,7 @@ def audit_one(path: str, timeout: float, formats: tuple[str, ...]) -> tuple[str,
     return outcome, detail, time.monotonic() - start
 
 
-def _worker(conn, timeout: float, formats: tuple[str, ...], max_memory_mb: int) -> None:
+def _worker(conn, timeout: float, formats: tuple[str, ...], max_memory_mb: int, fn=None) -> None:
     import logging
     logging.disable(logging.CRITICAL)
     if max_memory_mb:
@@ -170,21 +170,23 @@ def _worker(conn, timeout: float, formats: tuple[str, ...], max_memory_mb: int) 
             return
         if path is None:
             return
-        conn.send(audit_one(path, timeout, formats))
+        conn.send((fn or audit_one)(path, timeout, formats))
 
 
 class Pool:
     """Worker processes with a hard per-file limit: a worker that does not answer in time is killed and replaced."""
 
-    def __init__(self, jobs: int, timeout: float, formats: tuple[str, ...], max_memory_mb: int):
+    def __init__(self, jobs: int, timeout: float, formats: tuple[str, ...], max_memory_mb: int, grace: float = 10.0,
+                 fn=None):
         methods = mp.get_all_start_methods()
         self.ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
         self.timeout, self.formats, self.max_memory_mb = timeout, formats, max_memory_mb
+        self.grace, self.fn = grace, fn     # fn(path, timeout, formats) -> (outcome, detail, seconds)
         self.workers = [self._start() for _ in range(jobs)]
 
     def _start(self):
         parent, child = self.ctx.Pipe()
-        p = self.ctx.Process(target=_worker, args=(child, self.timeout, self.formats, self.max_memory_mb),
+        p = self.ctx.Process(target=_worker, args=(child, self.timeout, self.formats, self.max_memory_mb, self.fn),
                              daemon=True)
         p.start()
         child.close()
@@ -193,7 +195,7 @@ class Pool:
     def run(self, tasks: list, on_result) -> None:
         from multiprocessing.connection import wait
         queue = list(tasks)
-        hard = self.timeout + 10 if self.timeout else None
+        hard = self.timeout + self.grace if self.timeout else None
         while queue or any(w["task"] for w in self.workers):
             for w in self.workers:
                 if w["task"] is None and queue:
