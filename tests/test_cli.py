@@ -68,3 +68,12 @@ def test_every_command_has_help_text():
         for p in cmd.params:
             if hasattr(p, "help") and p.param_type_name == "option":
                 assert p.help, f"{name} {p.name}"
+
+
+def test_report_file_gets_ordinary_permissions(tmp_path):
+    import os
+    out = tmp_path / "r.json"
+    run_cli("check", "--format", "json", "-o", out, SAMPLE)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask
