@@ -130,16 +130,20 @@ def audit_one(path: str, timeout: float, formats: tuple[str, ...]) -> tuple[str,
     from sheetaudit.limits import time_limit
     from sheetaudit.pipeline import audit
     start = time.monotonic()
+    stage = "audit"
     try:
         with time_limit(timeout):
             result = audit(path)
             if "json" in formats:
+                stage = "json output"
                 from sheetaudit.output.json_out import dumps
                 dumps(result)
             if "text" in formats:
+                stage = "text output"
                 from sheetaudit.output.text_out import render
                 render(result)
             if "html" in formats:
+                stage = "html output"
                 from sheetaudit.output.html_out import render as render_html
                 render_html(result)
         outcome, detail = "audited", ""
@@ -151,8 +155,10 @@ def audit_one(path: str, timeout: float, formats: tuple[str, ...]) -> tuple[str,
         outcome, detail = "unreadable", "out of memory (check: one-line error)"
     except BaseException as exc:  # noqa: BLE001 - counting exactly these is the point
         tb = traceback.extract_tb(exc.__traceback__)
-        where = f"{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else "?"
-        outcome, detail = "uncaught", f"{type(exc).__name__}: {str(exc)[:160]} at {where}"
+        ours = [f for f in tb if "/sheetaudit/" in f.filename.replace("\\", "/")]
+        where = " <- ".join(f"{Path(f.filename).parent.name}/{Path(f.filename).name}:{f.lineno}"
+                            for f in ([tb[-1]] + ours[-1:] if tb else []))
+        outcome, detail = "uncaught", f"in the {stage}: {type(exc).__name__}: {str(exc)[:120]} at {where}"
     return outcome, detail, time.monotonic() - start
 
 
