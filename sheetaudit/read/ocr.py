@@ -9,6 +9,7 @@ misreading is a wrong figure, and the audit never guesses silently.
 """
 from __future__ import annotations
 
+import re
 import shutil
 from functools import lru_cache
 
@@ -20,6 +21,19 @@ RESOLUTION = 300
 MIN_CONFIDENCE = 40          # tesseract's word confidence (0-100); below it a "word" is mostly noise
 HOW_TO_ENABLE = ("pip install 'sheetaudit[ocr]' and Debian's tesseract-ocr and tesseract-ocr-chi-sim, "
                  "then rerun with --ocr")
+
+
+# tesseract's usual misreadings of spec-sheet words: a lower-case l for the I of PCIe, the letter O in a number.
+_PCIE = re.compile(r"^PC[lI1|]e(?=$|[\s,.;:)])")
+_NUMBERISH = re.compile(r"^[\dOo,.]*\d[\dOo,.]*$")
+
+
+def fix_word(word: str) -> str:
+    """Undo the OCR confusions that would cost a figure its meaning ('PCle Gen4' is not PCIe to the rules)."""
+    word = _PCIE.sub("PCIe", word)
+    if _NUMBERISH.match(word) and any(c in word for c in "Oo"):
+        word = word.replace("O", "0").replace("o", "0")
+    return word
 
 
 @lru_cache(maxsize=1)
@@ -79,7 +93,7 @@ def ocr_items(image, x_offset: float = 0.0, y_offset: float = 0.0, scale: float 
             x0 = x_offset + data["left"][i] * scale
             top = y_offset + data["top"][i] * scale
             items.append(Item(x0, top, x0 + data["width"][i] * scale, top + data["height"][i] * scale,
-                              text=data["text"][i].strip(), size=round(size, 1)))
+                              text=fix_word(data["text"][i].strip()), size=round(size, 1)))
     return items
 
 
