@@ -195,3 +195,19 @@ def test_ocr_is_opt_in(monkeypatch):
     monkeypatch.delenv("SHEETAUDIT_OCR", raising=False)
     doc = read_document(FILES / "scanned.pdf")
     assert called == [] and doc.ocr_pages == [] and doc.no_text_pages == [1]
+
+
+def test_watchdog_ends_a_process_the_alarm_cannot_reach(tmp_path):
+    """With SIGALRM blocked (as inside C code that never returns to Python), the watchdog thread still ends the
+    process: a one-line error and exit code 2, never a hang."""
+    import subprocess
+    code = ("import signal, time\n"
+            "from sheetaudit.limits import time_limit\n"
+            "with time_limit(0.3, hard_exit_after=0.3, name='stuck.pdf'):\n"
+            "    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])\n"
+            "    time.sleep(30)\n")
+    start = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - start < 15
+    assert p.returncode == 2
+    assert p.stderr == "sheetaudit: error: stuck.pdf: time limit of 0.3 s exceeded; raise --timeout\n"
