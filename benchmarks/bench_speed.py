@@ -15,7 +15,9 @@ Every time is that of a fresh process (interpreter start-up and imports included
 time, and CPU time (user + system, from os.wait4), which a busy machine disturbs less; the median of repeated
 runs, the two commands of a ratio run alternately. The baseline is a fresh `python -c` that opens the file with
 pdfplumber and calls extract_text() on every page. Not a test: the numbers depend on the machine and its load.
-One warm-up check runs first, as any earlier run would (it writes the unit-factor cache of sheetaudit.units).
+One warm-up check runs first, as any earlier run would: it writes the bytecode of the modules and the caches of
+parsed rules and unit factors (sheetaudit.rules, sheetaudit.units). The children run without
+PYTHONDONTWRITEBYTECODE, so that sheetaudit loads compiled modules as an installed package does.
 """
 from __future__ import annotations
 
@@ -34,6 +36,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 PY = sys.executable
+# Children keep compiled bytecode (__pycache__), as an installed package has it from pip: with
+# PYTHONDONTWRITEBYTECODE set, an editable checkout would recompile every sheetaudit module on every run,
+# while pdfplumber (the baseline) loads its compiled files.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 SHEETAUDIT = [PY, "-m", "sheetaudit"]
 BASELINE = ("import sys, pdfplumber\n"
             "with pdfplumber.open(sys.argv[1]) as pdf:\n"
@@ -47,7 +53,7 @@ class Run:
 
     def __init__(self, cmd: list[str]):
         t = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
         out = proc.stdout.read()
         err = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)

@@ -22,6 +22,10 @@ KINDS = [("switch", r"\bswitch(?:es)?\b|交换机"),
          ("accelerator", r"\bGPU\b|accelerator|tensor core|加速卡|处理器")]
 
 
+# The sheet's scale-up fabric, for a figure whose own record names none: the one its segments name most.
+SCALE_UP_TECHNOLOGIES = frozenset({"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI"})
+
+
 @dataclass
 class Clause:
     left: str
@@ -114,9 +118,8 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
             counts.append(int(m.value))
     acc = max(set(counts), key=counts.count) if counts else None
     from .classify import technology
-    up_names = {"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI"}
     techs = [technology(s.text) for s in doc.segments]
-    up = [t for t in techs if t in up_names]
+    up = [t for t in techs if t in SCALE_UP_TECHNOLOGIES]
     return SheetContext(kind=kind, accelerators=acc, block_text=block_text, record_text=record_text,
                         block_accelerators=block_acc,
                         footnotes=doc.footnotes, scale_up_technology=max(set(up), key=up.count) if up else "")

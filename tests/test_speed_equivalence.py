@@ -186,6 +186,40 @@ def test_heading_and_footnote_pages_away_from_the_figures_are_read(tmp_path, mon
     assert {h for fid, h in full[1] if pages[fid] == 5} == {"Cluster networking"}
 
 
+def _fabric_guide(path: Path) -> Path:
+    """The sheet's scale-up fabric is the technology its segments name most: here NVLink, named only on pages
+    without figures, while the figure pages name Infinity Fabric once. A ruled table on page 7 continues the
+    'Interconnect' section whose heading is on page 6, which prints no figure."""
+    from reportlab import rl_config
+    rl_config.invariant = 1
+    from reportlab.lib.pagesizes import A4
+    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Table
+    from make_inputs import BODY, CELL, CELLB, GRID, H1, H2
+    plain = "The service technician records the asset tag on the front bezel before the lid is opened. " * 3
+    nvlink = "The NVLink bridge is seated before the tray is closed; each NVLink connector is checked. "
+    story = [Paragraph("Pelorus P8 GPU server guide", H1), Paragraph(plain, BODY), PageBreak()]
+    for _ in range(3):
+        story += [Paragraph(nvlink * 2 + plain, BODY), PageBreak()]
+    story += [Paragraph("An Infinity Fabric option exists for the older tray. " + plain, BODY), PageBreak(),
+              Paragraph("Interconnect", H2), Paragraph(plain, BODY), PageBreak()]
+    t = Table([[Paragraph("Scale-up bandwidth", CELLB), Paragraph("900 GB/s per GPU, bidirectional", CELL)],
+               [Paragraph("GPUs", CELLB), Paragraph("8", CELL)],
+               [Paragraph("Compute network", CELLB), Paragraph("8x 400 Gb/s", CELL)]])
+    t.setStyle(GRID)
+    story += [t, Paragraph(plain, BODY), PageBreak(), Paragraph(plain, BODY)]
+    SimpleDocTemplate(str(path), pagesize=A4, invariant=1, title="fabric").build(story)
+    return path
+
+
+def test_fabric_vote_and_table_continued_from_a_heading_page(tmp_path, monkeypatch):
+    path = _fabric_guide(tmp_path / "fabric.pdf")
+    fast, full, reads = both_ways(path, monkeypatch, min_pages=prefilter.MIN_PAGES)
+    assert_same(fast, full)
+    scale_up = [f for f in full[0]["figures"] if f["quantity"] == "bandwidth" and f["tier"] == "scale-up"]
+    assert scale_up and scale_up[0].get("technology") == "NVLink"
+    assert {6, 7} <= set(reads[-1]) and 8 not in reads[-1]
+
+
 def test_long_file_reads_few_pages_and_finds_everything(monkeypatch):
     path = HOSTILE / "long-1000.pdf"
     if not path.exists():

@@ -37,14 +37,10 @@ SNIFF_BYTES = 8 * 2**20  # a file this small is searched for its page count befo
 LITTLE_TEXT = 250      # pdf.py: a page mostly covered by a picture with under 200 characters is "no text"
 FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
 BOLD = re.compile(r"bold|black|heavy|semibold", re.I)     # as read/pdf.py marks a word bold
-NOT_PDF = None
 
 
 def _check_deadline() -> None:
-    try:
-        from ..limits import check_deadline
-    except ImportError:     # pragma: no cover - the time limits are optional
-        return
+    from ..limits import check_deadline
     check_deadline()
 
 
@@ -96,6 +92,15 @@ def _patterns():
                        rf"(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?)\Z", re.I)
     rows = (_Loose(v["cooling_label"]), _Loose("|".join(f"(?:{e['pattern']})" for e in v["cooling"])))
     return exact, loose, nouns, count, rows
+
+
+@lru_cache(maxsize=1)
+def _fabrics() -> list[tuple[str, re.Pattern]]:
+    """The scale-up technologies whose count across the sheet's segments picks its fabric (context.py)."""
+    from ..context import SCALE_UP_TECHNOLOGIES
+    from ..rules import load_rules
+    return [(t["name"], re.compile(t["pattern"])) for t in load_rules().conventions["technologies"]
+            if t["name"] in SCALE_UP_TECHNOLOGIES]
 
 
 def _normal(text: str) -> str:
@@ -413,6 +418,7 @@ class Plan:
         self.no_text: set[int] = set()
         self.has_text: set[int] = set()
         self.markers: dict[str, set[int]] = defaultdict(set)
+        self.fabrics: dict[int, dict[str, int]] = {}     # page -> scale-up technology -> times its pattern matches
         self._predicted: dict[int, list] = {}
         for idx in range(limit):
             _check_deadline()
@@ -439,6 +445,9 @@ class Plan:
                 self.figures.add(page_no)
             for ch in set(raw) & set(FOOTNOTE_MARKERS):
                 self.markers[ch].add(page_no)
+            hits = {name: len(rx.findall(raw)) for name, rx in _fabrics()}
+            if any(hits.values()):
+                self.fabrics[page_no] = {k: v for k, v in hits.items() if v}
         except Exception:
             self.figures.add(page_no)
         finally:
@@ -458,6 +467,7 @@ class Plan:
         A page that cannot hold a heading is one stub segment, unless `full` asks for its segments."""
         segs = self._predicted.get(page_no)
         if segs is None or (full and segs and isinstance(segs[0], _Stub) and segs[0].kind != "heading"):
+            _check_deadline()
             segs = []
             if page_no in self.has_text:
                 try:
@@ -487,7 +497,33 @@ class Plan:
             first = next((i for i, s in enumerate(segs) if s.kind == "heading"), None)
             if first is None or any(may_hold_figures(s.text) for s in segs[:first]):
                 pages |= view.heading_before(p)
+        # the fabric vote, estimated from pattern matches (required() settles it from the segments read)
+        seen: dict[str, int] = defaultdict(int)
+        for p in pages:
+            for name, n in self.fabrics.get(p, {}).items():
+                seen[name] += n
+        pages |= self._fabric_pages(seen, pages)
         return {p for p in pages if 1 <= p <= self.limit}
+
+    def _fabric_pages(self, counted: dict[str, int], read: set[int]) -> set[int]:
+        """Unread pages that can change which scale-up technology the sheet's segments name most
+        (context.SheetContext.scale_up_technology): none when the leader of `counted` (the segments read)
+        stays ahead of every other technology given all its matches on the unread pages."""
+        unread: dict[str, int] = defaultdict(int)
+        pages = set()
+        for p, hits in self.fabrics.items():
+            if p not in read and p <= self.limit:
+                pages.add(p)
+                for name, n in hits.items():
+                    unread[name] += n
+        if not pages:
+            return set()
+        if counted:
+            lead, votes = max(counted.items(), key=lambda kv: kv[1])
+            if votes > 0 and all(votes > counted.get(name, 0) + unread.get(name, 0)
+                                 for name in set(counted) | set(unread) if name != lead):
+                return set()
+        return pages
 
     def required(self, doc, mentions, read: set[int]) -> set[int]:
         """Pages not yet read that the audit of `doc` (read from `read`) depends on."""
@@ -498,12 +534,26 @@ class Plan:
         for i, s in enumerate(doc.segments):
             if s.kind == "heading":
                 firsts.setdefault(s.page, i)
+        # the heading carried onto a page is the heading of its figures and groups its table cells into one
+        # record (context.record_text) until the page's own first heading
+        early = {s.page for i, s in enumerate(doc.segments)
+                 if s.kind == "cell" and i < firsts.get(s.page, len(doc.segments))}
         for m in mentions:
             seg = m.segment
             if index.get(id(seg), -1) < firsts.get(seg.page, len(doc.segments)):
-                need |= view.heading_before(seg.page)
+                early.add(seg.page)
             if m.marker:
                 need |= self.markers.get(m.marker, set())
+        for p in early:
+            need |= view.heading_before(p)
+        from ..classify import technology
+        from ..context import SCALE_UP_TECHNOLOGIES
+        counted: dict[str, int] = defaultdict(int)
+        for s in doc.segments:
+            name = technology(s.text)
+            if name in SCALE_UP_TECHNOLOGIES:
+                counted[name] += 1
+        need |= self._fabric_pages(counted, read)
         return {p for p in need if 1 <= p <= self.limit} - read
 
     def close(self) -> None:
