@@ -81,6 +81,22 @@ def test_every_page_with_a_figure_passes_the_text_filter(path):
         pdf.close()
 
 
+def test_every_mention_passes_the_text_filter():
+    """The loose patterns match the text of every segment in which find.py finds a mention, in every sample
+    and corpus sheet (a label/value row as its label, then its value): when find.py learns a new kind of
+    figure, this fails until read/prefilter.py learns it too."""
+    from sheetaudit.find import find_mentions
+    from sheetaudit.read import read_document
+    missed = []
+    for path in SHEETS + CORPUS_PDFS:
+        for m in find_mentions(read_document(path)):
+            seg = m.segment
+            text = f"{seg.label} {seg.text}" if seg.label else seg.text
+            if not prefilter.may_hold_figures(text):
+                missed.append((path.name, m.quantity, m.text, text[:120]))
+    assert not missed, missed
+
+
 # ---------------------------------------------------------------------------------------------------------
 # generated long files
 

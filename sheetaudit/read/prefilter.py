@@ -73,7 +73,8 @@ def _patterns():
     from ..rules import load_rules
     r = load_rules()
     v = r.vocab
-    spellings = {s for q in ("bandwidth", "latency", "power") for s in r.units.get(q, {})}
+    spellings = {s for q, table in r.units.items() if q != "needs_network_word" and isinstance(table, dict)
+                 for s in table}      # every quantity find.py reads: bandwidth, latency, power, weight, ...
     nets = r"HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet"
     count_words = "|".join(sorted((k for k in WORD_NUMBERS if k.isascii()), key=len, reverse=True))
     label = v["accelerator_count_label"].replace("^", "").replace("$", "")
@@ -82,13 +83,15 @@ def _patterns():
         re.compile(rf"\d\s*(?:{_unit_alt(spellings)})[{MARKERS}]?(?![A-Za-z0-9])"),
         re.compile(rf"\d\s*(?:{_unit_alt(r.units.get('needs_network_word', {}))})\s*(?:{nets})\b"),
         re.compile(r.conventions["rate_names"].replace(r"\b", "")),
-        re.compile(r"\d+\s*[颗张块枚]"),       # "8 颗昇腾处理器"
+        re.compile(r"\d+\s*(?:[颗张块枚]|卡)"),       # "8 颗昇腾处理器", "8 卡"
+        # a rack's footprint, which the floor-load check reads from the first segment printing one
+        re.compile(r"\d\s*mm\s*W\s*[x×]", re.I),
     ]
     loose = [_Loose(rf"(?:{label})\s*[:：]?\s*\d"),      # an accelerator-count row: its label, then a number
              _Loose(v["cooling_phrase"])]
-    # accelerators counted ("8x H100 GPUs", "eight accelerators"): find each noun, then look left of it
+    # accelerators counted ("8x H100 GPUs", "72-GPU", "eight accelerators"): find each noun, then look left
     nouns = _Loose(rf"(?:{v['accelerator_nouns']})\b")
-    count = re.compile(rf"(?:{NUM}|{count_words})(?![\d.])\s*(?:[xX×]\s*)?"
+    count = re.compile(rf"(?:{NUM}|{count_words})(?![\d.])\s*-?\s*(?:[xX×]\s*)?"
                        rf"(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?)\Z", re.I)
     rows = (_Loose(v["cooling_label"]), _Loose("|".join(f"(?:{e['pattern']})" for e in v["cooling"])))
     return exact, loose, nouns, count, rows
