@@ -133,15 +133,24 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
                               f"rerun with --debug for the traceback") from None
     for note in result.document.notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
-    if fmt == "json":
-        from .output.json_out import dumps
-        text = dumps(result) + "\n"
-    elif fmt == "html":
-        from .output.html_out import render
-        text = render(result, password=password)
-    else:
-        from .output.text_out import render
-        text = render(result)
+    try:
+        with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):
+            if fmt == "json":
+                from .output.json_out import dumps
+                text = dumps(result) + "\n"
+            elif fmt == "html":
+                from .output.html_out import render
+                text = render(result, password=password)
+            else:
+                from .output.text_out import render
+                text = render(result)
+    except SheetAuditError as exc:
+        raise type(exc)(f"{name}: {exc}") from None
+    except Exception as exc:
+        if ctx.obj.get("debug"):
+            raise
+        raise SheetAuditError(f"{name}: internal error while writing the {fmt} report ({type(exc).__name__}: "
+                              f"{str(exc)[:160]}); rerun with --debug for the traceback") from None
     if output:
         from .fileio import atomic_write
         try:

@@ -426,3 +426,16 @@ def test_batch_over_the_hostile_folder(tmp_path):
         assert not rows[name].get("error"), (name, rows[name].get("error"))
         assert figures <= {f["text"] for f in rows[name]["figures"]}, name
     assert re.match(r"time limit of 5 s exceeded|timed out after", rows["many-chars.pdf"]["error"])
+
+
+def test_a_failing_report_writer_is_one_line_naming_the_file(monkeypatch):
+    from click.testing import CliRunner
+    from sheetaudit import cli
+    from sheetaudit.output import html_out
+
+    def broken(*a, **k):
+        raise TypeError("'NoneType' object is not iterable")
+    monkeypatch.setattr(html_out, "render", broken)
+    r = CliRunner().invoke(cli.main, ["check", "--format", "html", str(GOOD)])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert f"sheetaudit: error: {GOOD}: internal error while writing the html report (TypeError: " in r.output
