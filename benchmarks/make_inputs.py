@@ -52,7 +52,8 @@ OBJECTS = ["the release notes of version {v}", "section {s} of this guide", "the
 
 def _sentence(rng: random.Random) -> str:
     obj = rng.choice(OBJECTS).format(
-        v=f"{rng.randint(1, 9)}.{rng.randint(0, 20)}.{rng.randint(0, 9)}", s=f"{rng.randint(1, 20)}.{rng.randint(1, 9)}",
+        v=f"{rng.randint(1, 9)}.{rng.randint(0, 20)}.{rng.randint(0, 9)}",
+        s=f"{rng.randint(1, 20)}.{rng.randint(1, 9)}",
         t=rng.randint(1, 60), c=rng.randint(1, 20), n=rng.randint(2, 30), g=rng.choice([16, 32, 64, 128, 480, 960]),
         pn=f"{rng.choice('KMPQ')}{rng.randint(100, 999)}-{rng.randint(10000, 99999)}", d=rng.choice([150, 200, 600]),
         y=rng.randint(2019, 2025))

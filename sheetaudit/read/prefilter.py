@@ -1,24 +1,29 @@
 """A fast first pass over a long PDF that picks the pages pdfplumber must read for the audit to come out the same.
 
 pdfplumber's layout analysis costs 0.1-0.3 s a page here; pypdfium2 (installed with pdfplumber) extracts a
-page's text in under a millisecond. So every page's text is read with pdfium first, and pdfplumber reads:
+page's text in about a millisecond. So every page's text is read with pdfium first, and pdfplumber reads:
 
 - pages whose text holds what find.py looks for, loosely matched (never less than find.py matches): a number
-  before a unit spelling of rules/units.yaml, a port-rate name (NDR400), a count of accelerators, an
-  accelerator-count label before a number, a cooling phrase or a cooling row;
+  before a unit spelling of rules/units.yaml (any quantity, weight included), a port-rate name (NDR400), a
+  count of accelerators, an accelerator-count label before a number, a cooling phrase or a cooling row; and
+  a rack footprint ("600 mm W x 1,200 mm D"), which the floor-load check reads;
 - pages without a text layer, or with little text over a picture (so sheet.no-text fires and OCR runs);
-- the pages those figures take their context from (`Plan.required`): the pages holding the sheet's first three
-  headings and, when those name no kind of sheet, its first twelve segments (title and sheet kind); the page
-  whose heading is still in force above a figure that comes before its own page's first heading; every page
-  printing a footnote marker that a figure carries.
+- the pages the audit of those pages depends on (`Plan.required`): the pages holding the sheet's first three
+  headings and, when those name no kind of sheet, its first twelve segments (title and sheet kind,
+  context.sheet_context); the page whose heading is still in force at the top of a page whose figures or
+  table cells come before its own first heading (a figure's heading; cells under one heading are one record);
+  every page printing a footnote marker that a figure carries; and the pages naming a scale-up technology,
+  unless the segments read already settle which one the sheet names most (its fabric).
 
-Which unread pages hold headings is predicted by running read.layout over words built from pdfium's characters
-and ruled tables found by pdfplumber's table finder over pdfium's path edges; a page with one font size and no
-bold font cannot hold a heading and is not analysed at all. After each read the plan is checked against what
-pdfplumber found, and the pipeline reads again with the pages it still lacks (rarely needed).
+Which unread pages hold headings, and how many segments, is predicted by running read.layout over words built
+from pdfium's characters (sizes and descents as pdfminer computes them) and ruled tables found by pdfplumber's
+table finder over pdfium's path edges; a page on which no run of text is bold or larger than the body is not
+analysed at all. After each read the plan is checked against what pdfplumber found, and the pipeline reads
+again with the pages it still lacks (up to MAX_ROUNDS, then every page).
 
-When find.py learns a new kind of figure, give it a loose pattern here too: tests/test_speed_equivalence.py
-compares this reading with a full one on every sample and fails when a page is missed.
+When find.py learns a new kind of figure, or a later stage starts to read something of the whole document,
+teach it to this module: tests/test_speed_equivalence.py holds the text filter to every mention in the samples
+and corpus, and compares this reading with a full one on every sample and on generated long files.
 """
 from __future__ import annotations
 
