@@ -110,13 +110,19 @@ class Pool:
         return [s.peak_rss_kb for s in self.slots if s.pids]
 
     # -- scheduling ----------------------------------------------------------------------------------------
-    def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, tick: float = 0.25) -> None:
+    def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, warm=None,
+            tick: float = 0.25) -> None:
         """Run (task_id, path) tasks; on_done(task_id, result) is called as each finishes, on_drained() once when
-        the last task has been handed out. KeyboardInterrupt propagates after every worker has been killed;
+        the last task has been handed out. warm(), when given, runs in the parent after the first worker has
+        been started (cold) with its first file, so the other workers are forked with the engine imported while
+        the first one is already at work. KeyboardInterrupt propagates after every worker has been killed;
         results already received are delivered first."""
         pending = deque(tasks)
         finished: list = []
         try:
+            if warm and pending:
+                self._dispatch(self.slots[0], pending.popleft(), on_start)
+                warm()
             while pending or any(s.busy for s in self.slots):
                 for slot in self.slots:
                     if not slot.busy and pending:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..fileio import atomic_write
-from .cache import Cache, default_cache_dir, file_sha256
+from .cache import Cache, default_cache_dir, fast_atomic_write, file_sha256
 from .compare import compare, sheet_row
 from .progress import Progress, printable
 from .walk import check_cache_dir, check_outdir, walk
@@ -101,7 +101,7 @@ def _fresh_rules() -> str:
 
 
 def _warm() -> None:
-    """Import the engine once in the parent so forked workers (and replacements) start ready."""
+    """Import the engine in the parent so the workers forked after it (and replacements) start ready."""
     from ..output import html_out, json_out  # noqa: F401
     from .. import pipeline  # noqa: F401
     try:
@@ -198,14 +198,13 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
         _file_report(s, res.outdir)
         progress.finished(s["sheet"], error=s["status"] == ERROR)
 
-    _warm()
     worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout}
     hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
     pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
     old_term = _on_sigterm()
     try:
         pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
-                 on_drained=lambda: _prepare_outputs(opts))
+                 on_drained=lambda: _prepare_outputs(opts), warm=_warm if pool.jobs > 1 else None)
     except KeyboardInterrupt:
         res.interrupted = True
     finally:
@@ -243,7 +242,7 @@ def _file_report(s: dict, outdir: Path) -> None:
     html = s.pop("html", None)
     if s["status"] == OK and html:
         name = report_path(s["sheet"])
-        _write_if_changed(outdir / name, html)
+        _write_if_changed(outdir / name, html, durable=False)
         s["report"] = name               # only once the file is there (Ctrl-C may land in between)
 
 
@@ -281,20 +280,25 @@ def _umask() -> int:
     return mask
 
 
-def write_file(path: Path, data: str | bytes) -> None:
-    """atomic_write, then the usual permissions (its temporary file is private, 0600): a report is for sharing."""
-    atomic_write(path, data)
+def write_file(path: Path, data: str | bytes, durable: bool = True) -> None:
+    """Atomic (a temporary file renamed over the target) with the usual permissions (atomic_write's temporary
+    file is private, 0600: a report is for sharing). durable=False skips the fsync: for the many per-sheet files
+    written while the pool runs, where an fsync each would hold up the parent."""
+    if durable:
+        atomic_write(path, data)
+    else:
+        fast_atomic_write(path, data)
     os.chmod(path, 0o666 & ~_umask())
 
 
-def _write_if_changed(path: Path, data: str | bytes) -> bool:
+def _write_if_changed(path: Path, data: str | bytes, durable: bool = True) -> bool:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         if path.read_bytes() == raw:
             return False
     except OSError:
         pass
-    write_file(path, raw)
+    write_file(path, raw, durable)
     return True
 
 
