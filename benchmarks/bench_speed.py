@@ -15,7 +15,7 @@ Every time is that of a fresh process (interpreter start-up and imports included
 time, and CPU time (user + system, from os.wait4), which a busy machine disturbs less; the median of repeated
 runs, the two commands of a ratio run alternately. The baseline is a fresh `python -c` that opens the file with
 pdfplumber and calls extract_text() on every page. Not a test: the numbers depend on the machine and its load.
-One warm-up check runs first, as any earlier run would: it writes the bytecode of the modules and the caches of
+Warm-up checks run first, as any earlier run would: it writes the bytecode of the modules and the caches of
 parsed rules and unit factors (sheetaudit.rules, sheetaudit.units). The children run without
 PYTHONDONTWRITEBYTECODE, so that sheetaudit loads compiled modules as an installed package does.
 """
@@ -111,7 +111,8 @@ def main() -> int:
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
               f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
 
-        Run(SHEETAUDIT + ["check", "--format", "json", str(s2)])          # warm-up (disk caches, factor cache)
+        for warm in (s2, g200):      # warm-up: bytecode, rule and unit-factor caches, libraries in the page cache
+            Run(SHEETAUDIT + ["check", "--format", "json", str(warm)])
         results = []
 
         def line(label, r, base=None, target=None):
