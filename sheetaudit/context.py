@@ -50,6 +50,12 @@ class SheetContext:
         return self.block_accelerators.get(block, self.accelerators)
 
 
+def _most_common(values: list):
+    """The most frequent value, ties going to the one printed first (set order would vary between runs)."""
+    from collections import Counter
+    return Counter(values).most_common(1)[0][0] if values else None
+
+
 def clauses(mentions: list[Mention]) -> dict[int, Clause]:
     """Clause of each numeric mention (keyed by id), split between neighbours in the same segment."""
     out: dict[int, Clause] = {}
@@ -116,10 +122,10 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     for m in mentions:
         if m.quantity == "domain_size" and m.segment.block not in block_acc and 2 <= m.value <= 16:
             counts.append(int(m.value))
-    acc = max(set(counts), key=counts.count) if counts else None
+    acc = _most_common(counts)
     from .classify import technology
     techs = [technology(s.text) for s in doc.segments]
     up = [t for t in techs if t in SCALE_UP_TECHNOLOGIES]
     return SheetContext(kind=kind, accelerators=acc, block_text=block_text, record_text=record_text,
                         block_accelerators=block_acc,
-                        footnotes=doc.footnotes, scale_up_technology=max(set(up), key=up.count) if up else "")
+                        footnotes=doc.footnotes, scale_up_technology=_most_common(up) or "")
