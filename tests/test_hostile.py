@@ -58,6 +58,7 @@ UNREADABLE = {
     "truncated.pdf": r"damaged or truncated PDF \(.+\)",
     "garbage-after-header.pdf": r"damaged or truncated PDF \(.+\)",
     "encrypted.pdf": re.escape("encrypted PDF, password needed (use --password)"),
+    "encrypted-pubsec.pdf": re.escape("encrypted PDF with an unsupported encryption scheme (Unknown filter)"),
     "no-pages.pdf": re.escape("damaged PDF, not repairable (no pages found)"),
     "bad-page.pdf": r"damaged PDF, not repairable \(no page could be read; page 1 \(\w+\)\)",
     "bad-types.pdf": r"damaged PDF, not repairable \(.+\)",

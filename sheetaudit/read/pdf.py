@@ -59,9 +59,9 @@ def _detail(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     text = text.replace("Is this really a PDF?", "").strip(" -!")
     # "Invalid dictionary construct: [/'ID', [b'\xb0...": the words say it; the dump of the object does not
-    head = re.match(r"([^:\[\]<>]{3,80}?):\s*[\[<(]|([^:\[\]<>]{3,80}?):\s*b'", text)
+    head = re.match(r"([^:\[\]<>{}]{3,80}?):\s*(?:[\[<({]|b'|\w+=\{)", text)
     if head:
-        text = head.group(1) or head.group(2)
+        text = head.group(1)
     if len(text) < 8 or text.replace("'", "").isdigit():
         return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     return text[:120] + ("..." if len(text) > 120 else "")

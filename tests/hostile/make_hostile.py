@@ -147,7 +147,7 @@ RAW_LINES = [b"Node power: 10.2 kW max", b"Cluster network: 8x 400 Gb/s InfiniBa
 HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
 
 
-def raw_pdf(objects, root=1):
+def raw_pdf(objects, root=1, trailer_extra=b""):
     """A PDF of the given object bodies (numbered 1..n) with a correct xref table."""
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
@@ -158,7 +158,8 @@ def raw_pdf(objects, root=1):
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for off in offsets:
         out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, root, xref)
+    out += b"trailer\n<< /Size %d /Root %d 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, root,
+                                                                            trailer_extra, xref)
     return bytes(out)
 
 
@@ -217,6 +218,11 @@ def write_raw_pdfs():
     # /Kids is not an array, /MediaBox is a name, /Contents a number
     write("bad-types.pdf", raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids 3 0 R /Count (x) >>",
                                     b"<< /Type /Page /Parent 2 0 R /MediaBox /Oops /Resources 7 /Contents 42 >>"]))
+    # encrypted with a public-key security handler (certificates, not a password)
+    write("encrypted-pubsec.pdf", raw_pdf([
+        b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page, HELVETICA,
+        raw_stream(text_ops(RAW_LINES)), b"<< /Filter /Adobe.PubSec /V 4 /R 4 /SubFilter /adbe.pkcs7.s5 >>"],
+        trailer_extra=b" /Encrypt 6 0 R /ID [<01> <01>]"))
     # terminal escape sequences and other control characters in the text
     write("control-chars.pdf", one_page_pdf(text_ops([b"\x1b]0;pwned\x07\x1b[2J\x1b[31mNode power: 10.2 kW\x1b[0m",
                                                       b"Cooling: Air-cooled\x00\x08"])))
