@@ -440,3 +440,29 @@ def test_a_failing_report_writer_is_one_line_naming_the_file(monkeypatch):
     r = CliRunner().invoke(cli.main, ["check", "--format", "html", str(GOOD)])
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert f"sheetaudit: error: {GOOD}: internal error while writing the html report (TypeError: " in r.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_batch_over_links_loops_and_fifos(tmp_path):
+    """A folder with a symlink loop, a dangling link, a link loop between files, a FIFO and a duplicate link: the
+    batch never hangs, audits each real sheet once and says why it passed over the rest."""
+    src = tmp_path / "in"
+    (src / "sub").mkdir(parents=True)
+    shutil.copy(GOOD, src / "good.pdf")
+    shutil.copy(GOOD, src / "sub" / "-dash.pdf")
+    os.symlink("..", src / "sub" / "up")
+    os.symlink("missing.pdf", src / "dangling.pdf")
+    os.symlink("loop-b.pdf", src / "loop-a.pdf")
+    os.symlink("loop-a.pdf", src / "loop-b.pdf")
+    os.symlink(src / "good.pdf", src / "alias.pdf")
+    os.mkfifo(src / "pipe.pdf")
+    start = time.monotonic()
+    p = run("audit", src, "-o", tmp_path / "out", "--no-cache", "-q", "--fail-on", "never", timeout=120)
+    assert time.monotonic() - start < 60
+    no_traceback(p)
+    assert p.returncode == 0, p.stderr
+    rows = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
+    assert len(rows) == 2 and all(not r.get("error") for r in rows)
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    for name in ("dangling.pdf", "loop-a.pdf", "pipe.pdf", "sub/up"):
+        assert name in index
