@@ -4,6 +4,7 @@
     python benchmarks/mutate.py                      # 1,050 mutants of samples/*.pdf, one worker per core
     python benchmarks/mutate.py -n 30 --seed 7       # 30 mutants per sample PDF
     python benchmarks/mutate.py --corpus ../shared/corpus --keep /tmp/failures
+    python benchmarks/mutate.py -n 20 --cli           # through `sheetaudit check` in a subprocess
 
 Mutations (seeded, so a run is reproducible): byte flips anywhere, byte flips inside a stream, truncation,
 duplication of a chunk, deletion of a chunk, a chunk overwritten with zeros, a number token replaced by a huge
@@ -162,6 +163,31 @@ def audit_one(path: str, timeout: float, formats: tuple[str, ...]) -> tuple[str,
     return outcome, detail, time.monotonic() - start
 
 
+def check_cli(path: str, timeout: float, formats: tuple[str, ...]) -> tuple[str, str, float]:
+    """The same, through the real command line: `sheetaudit check --format F FILE` in a subprocess per format.
+    An unreadable file must give exit 2 and exactly one stderr line naming it; never a traceback."""
+    import subprocess
+    start = time.monotonic()
+    outcome, detail = "audited", ""
+    for fmt in formats:
+        cmd = [sys.executable, "-m", "sheetaudit", "check", "--format", fmt, "--timeout", f"{timeout:g}", "--", path]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout + 20)
+        except subprocess.TimeoutExpired:
+            return "killed", f"{fmt}: no answer after {timeout + 20:g} s", time.monotonic() - start
+        errors = [line for line in p.stderr.splitlines() if not line.startswith("sheetaudit: note: ")]
+        if "Traceback" in p.stderr or "internal error" in p.stderr:
+            return "uncaught", f"{fmt}: {(errors or ['?'])[-1][:200]}", time.monotonic() - start
+        if p.returncode in (0, 1) and not errors:
+            continue
+        if p.returncode == 2 and len(errors) == 1 and errors[0].startswith(f"sheetaudit: error: {path}: "):
+            outcome = "over-time" if "time limit" in errors[0] else "unreadable"
+            detail = errors[0][len(f"sheetaudit: error: {path}: "):]
+            break
+        return "uncaught", f"{fmt}: exit {p.returncode}, stderr {p.stderr[-200:]!r}", time.monotonic() - start
+    return outcome, detail, time.monotonic() - start
+
+
 def _worker(conn, timeout: float, formats: tuple[str, ...], max_memory_mb: int, fn=None) -> None:
     import logging
     logging.disable(logging.CRITICAL)
@@ -253,7 +279,7 @@ class Pool:
 
 def run(sources: list[Path], per_source: int = 150, seed: int = 20250101, jobs: int | None = None,
         timeout: float = 30.0, formats=("json", "text", "html"), max_memory_mb: int = 2048,
-        keep: Path | None = None, quiet: bool = False) -> dict:
+        keep: Path | None = None, quiet: bool = False, cli: bool = False) -> dict:
     """Make and audit the mutants; returns the counts, the failures and the slowest files."""
     jobs = jobs or os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="sheetaudit-mutants-") as tmp:
@@ -280,7 +306,8 @@ def run(sources: list[Path], per_source: int = 150, seed: int = 20250101, jobs: 
             if not quiet and sys.stderr.isatty():
                 print(f"\r{done[0]}/{len(mutants)} {dict(counts)}", end="", file=sys.stderr, flush=True)
 
-        pool = Pool(jobs, timeout, tuple(formats), max_memory_mb)
+        pool = Pool(jobs, timeout, tuple(formats), 0 if cli else max_memory_mb, grace=30 if cli else 10,
+                    fn=check_cli if cli else None)
         try:
             pool.run(mutants, on_result)
         finally:
@@ -321,12 +348,15 @@ def main(argv=None) -> int:
                     help="also mutate the PDFs of this folder (repeatable)")
     ap.add_argument("--keep", type=Path, help="copy failing mutants here")
     ap.add_argument("--json", type=Path, help="write the full result as JSON here")
+    ap.add_argument("--cli", action="store_true",
+                    help="run `sheetaudit check` in a subprocess per mutant and format (slower): checks exit codes "
+                         "and that stderr is one line naming the file, never a traceback")
     args = ap.parse_args(argv)
     sources = sorted(SAMPLES.glob("*.pdf"))
     for folder in args.corpus:
         sources += sorted(folder.glob("*.pdf"))
     r = run(sources, args.per_source, args.seed, args.jobs, args.timeout, tuple(args.formats.split(",")),
-            args.max_memory, args.keep)
+            args.max_memory, args.keep, cli=args.cli)
     print(report(r))
     if args.json:
         import json
