@@ -27,6 +27,7 @@ FILES = ROOT / "tests" / "hostile" / "files"
     (b"# Title\n| a | b |", ".md", "markdown"),
     (b"<p>see <html> tags</p>", ".md", "html"),
     (b"<html> in a note", ".txt", "text"),
+    (b"Notes: export as %PDF-1.7 next time", ".txt", "text"),
 ])
 def test_sniff(data, suffix, expected):
     assert sniff(data, suffix) == expected

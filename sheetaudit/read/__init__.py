@@ -40,7 +40,9 @@ def sniff(data: bytes, suffix: str) -> str:
     and a file named .pdf that is not a PDF (an error page, an image, an archive) is refused."""
     head = data[:1024]
     html = _looks_like_html(head)
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n\x00").startswith(b"%PDF-") or (b"%PDF-" in head and not html):
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n\x00").startswith(b"%PDF-"):
+        return "pdf"
+    if b"%PDF-" in head and not html and suffix not in TEXT_SUFFIXES:     # junk before the header is allowed
         return "pdf"
     binary = _known_binary(data)
     if suffix == ".pdf":
