@@ -10,31 +10,13 @@ import gzip
 import hashlib
 import json
 import os
-import tempfile
 import zlib
 from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
+from .files import fast_atomic_write
 FORMAT = 1
-
-
-def fast_atomic_write(path: str | Path, data: str | bytes) -> None:
-    """A temporary file beside the target, renamed over it: readers see the old or the new file, never half of
-    one. No fsync (unlike fileio.atomic_write): a cache entry lost to a power cut is only audited again."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 @lru_cache(maxsize=1)
@@ -79,6 +61,13 @@ class Cache:
     def _path(self, key: str) -> Path:
         return self.dir / key[:2] / f"{key}.json.gz"
 
+    def where(self, sha256: str) -> tuple[str, str] | None:
+        """(key, file) of the entry for this content, for a worker to write it; None without a cache."""
+        if self.dir is None:
+            return None
+        key = self.key(sha256)
+        return key, str(self._path(key))
+
     def get(self, sha256: str) -> dict | None:
         if self.dir is None:
             return None
@@ -111,15 +100,27 @@ class Cache:
     def put(self, sha256: str, result: dict) -> None:
         if self.dir is None:
             return
-        key = self.key(sha256)
-        data = gzip.compress(json.dumps({"key": key, "result": result}, ensure_ascii=False).encode("utf-8"),
-                             compresslevel=1, mtime=0)
+        key, path = self.where(sha256)
         try:
-            fast_atomic_write(self._path(key), data)
+            write_entry(path, key, result)
         except OSError as exc:
-            if not self._warned:
-                self.warn(f"cache {self.dir} cannot be written ({exc.strerror or exc}): results are not cached")
-                self._warned = True
+            self.unwritable(exc)
+
+    def unwritable(self, exc) -> None:
+        if not self._warned:
+            self.warn(f"cache {self.dir} cannot be written ({getattr(exc, 'strerror', None) or exc}): "
+                      "results are not cached")
+            self._warned = True
+
+
+CACHED_FIELDS = ("status", "kind", "error", "contract", "html", "html_error", "warnings")
+
+
+def write_entry(path: str, key: str, result: dict) -> None:
+    """One entry: gzip'd JSON (never pickle: a cache folder is data, not code), renamed into place."""
+    entry = {"key": key, "result": {k: result[k] for k in CACHED_FIELDS if k in result}}
+    fast_atomic_write(path, gzip.compress(json.dumps(entry, ensure_ascii=False).encode("utf-8"),
+                                          compresslevel=1, mtime=0))
 
 
 def default_cache_dir(outdir: str | Path) -> Path:

@@ -111,9 +111,10 @@ class Pool:
 
     # -- scheduling ----------------------------------------------------------------------------------------
     def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, warm=None,
-            tick: float = 0.25) -> None:
-        """Run (task_id, path) tasks; on_done(task_id, result) is called as each finishes, on_drained() once when
-        the last task has been handed out. warm(), when given, runs in the parent after the first worker has
+            cores: int | None = None, tick: float = 0.25) -> None:
+        """Run (task_id, path, ...) tasks; on_done(task_id, result) is called as each finishes, on_drained() once
+        the last task has been handed out and fewer workers are busy than `cores` (so the parent's own work there
+        takes no core from a worker). warm(), when given, runs in the parent after the first worker has
         been started (cold) with its first file, so the other workers are forked with the engine imported while
         the first one is already at work. KeyboardInterrupt propagates after every worker has been killed;
         results already received are delivered first."""
@@ -127,7 +128,7 @@ class Pool:
                 for slot in self.slots:
                     if not slot.busy and pending:
                         self._dispatch(slot, pending.popleft(), on_start)
-                if not pending and on_drained:
+                if not pending and on_drained and sum(s.busy for s in self.slots) < (cores or self.jobs + 1):
                     on_drained, drained = None, on_drained
                     drained()
                 busy = [s for s in self.slots if s.busy]

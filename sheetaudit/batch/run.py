@@ -11,13 +11,14 @@ import json
 import os
 import signal
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import __version__
-from ..fileio import atomic_write
-from .cache import Cache, default_cache_dir, fast_atomic_write, file_sha256
+from .cache import Cache, default_cache_dir, file_sha256
+from .files import write_file, write_if_changed
 from .compare import compare, sheet_row
 from .progress import Progress, printable
 from .walk import check_cache_dir, check_outdir, walk
@@ -102,14 +103,15 @@ def _fresh_rules() -> str:
 
 def _warm() -> None:
     """Import the engine in the parent so the workers forked after it (and replacements) start ready."""
-    from ..output import html_out, json_out  # noqa: F401
-    from .. import pipeline  # noqa: F401
-    try:
-        from ..read import pdf  # noqa: F401
-        from ..units import registry
-        registry()
-    except Exception:  # noqa: BLE001 - warming is an optimisation; the worker reports any real failure
-        pass
+    with signals_deferred():
+        try:
+            from ..output import html_out, json_out  # noqa: F401
+            from .. import pipeline  # noqa: F401
+            from ..read import pdf  # noqa: F401
+            from ..units import registry
+            registry()
+        except Exception:  # noqa: BLE001 - warming is an optimisation; the worker reports any real failure
+            pass
 
 
 def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None = None, warn=None) -> BatchResult:
@@ -175,7 +177,10 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
                 _file_report(s, res.outdir)
                 progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
             else:
-                tasks.append((i, s["path"]))
+                where = cache.where(s["sha256"])
+                tasks.append((i, s["path"], {"report": str(res.outdir / report_path(s["sheet"])),
+                                             "cache_key": where[0] if where else None,
+                                             "cache": where[1] if where else None, "sha256": s["sha256"]}))
     except KeyboardInterrupt:
         res.interrupted = True
         return []
@@ -184,18 +189,19 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
 
 def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress, key_options: dict) -> None:
     """Audit the tasks in the pool; each result is filed (cache, report) as it arrives."""
-    from .pool import Pool
+    from .pool import Pool, default_jobs
 
     def on_start(i, path):
         progress.started(res.sheets[i]["sheet"])
 
     def on_done(i, result):
+        # The worker has already written the sheet's report and its cache entry (that work runs in parallel).
         s = res.sheets[i]
         _apply(s, result, cached=False)
-        same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == s.get("sha256")
-        if result.get("cacheable") and (result.get("status") == ERROR or same_file):
-            cache.put(s["sha256"], {k: v for k, v in result.items() if k not in ("pid", "cacheable")})
-        _file_report(s, res.outdir)
+        if result.get("report_written"):
+            s["report"] = report_path(s["sheet"])
+        if result.get("cache_error"):
+            cache.unwritable(result["cache_error"])
         progress.finished(s["sheet"], error=s["status"] == ERROR)
 
     worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout}
@@ -204,7 +210,8 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
     old_term = _on_sigterm()
     try:
         pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
-                 on_drained=lambda: _prepare_outputs(opts), warm=_warm if pool.jobs > 1 else None)
+                 on_drained=lambda: _prepare_outputs(opts), warm=_warm if pool.jobs > 1 else None,
+                 cores=default_jobs())
     except KeyboardInterrupt:
         res.interrupted = True
     finally:
@@ -242,13 +249,35 @@ def _file_report(s: dict, outdir: Path) -> None:
     html = s.pop("html", None)
     if s["status"] == OK and html:
         name = report_path(s["sheet"])
-        _write_if_changed(outdir / name, html, durable=False)
+        write_if_changed(outdir / name, html, durable=False)
         s["report"] = name               # only once the file is there (Ctrl-C may land in between)
 
 
 def _prepare_outputs(opts: BatchOptions) -> None:
-    """Called once every file is dispatched, while the last ones are audited: load what writing the outputs needs
-    (pandas, openpyxl, jinja2) now rather than after the last result."""
+    """Called once every file is dispatched and a core is free, while the last files are audited: load what
+    writing the outputs needs (pandas, openpyxl, jinja2) now rather than after the last result. Ctrl-C waits
+    until the imports are done: an import cut in half leaves pandas unusable for writing what was finished."""
+    with signals_deferred():
+        _import_output_libraries(opts)
+
+
+@contextmanager
+def signals_deferred():
+    """Hold Ctrl-C / SIGTERM until the block is done (they are delivered right after): for imports, which a
+    KeyboardInterrupt in the middle leaves half-initialised for the rest of the process."""
+    blocked = {signal.SIGINT, signal.SIGTERM}
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    except (AttributeError, ValueError):      # not the main thread, or no pthread_sigmask
+        blocked = set()
+    try:
+        yield
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, blocked)
+
+
+def _import_output_libraries(opts: BatchOptions) -> None:
     try:
         import pandas  # noqa: F401
         from .index import _env
@@ -273,34 +302,6 @@ def _apply(s: dict, result: dict, cached: bool) -> None:
 
 
 # -- outputs ----------------------------------------------------------------------------------------------------
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_file(path: Path, data: str | bytes, durable: bool = True) -> None:
-    """Atomic (a temporary file renamed over the target) with the usual permissions (atomic_write's temporary
-    file is private, 0600: a report is for sharing). durable=False skips the fsync: for the many per-sheet files
-    written while the pool runs, where an fsync each would hold up the parent."""
-    if durable:
-        atomic_write(path, data)
-    else:
-        fast_atomic_write(path, data)
-    os.chmod(path, 0o666 & ~_umask())
-
-
-def _write_if_changed(path: Path, data: str | bytes, durable: bool = True) -> bool:
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        if path.read_bytes() == raw:
-            return False
-    except OSError:
-        pass
-    write_file(path, raw, durable)
-    return True
-
 
 def write_outputs(res: BatchResult, opts: BatchOptions, warn=None) -> None:
     from ..output.json_out import error_record
@@ -352,7 +353,7 @@ def write_outputs(res: BatchResult, opts: BatchOptions, warn=None) -> None:
             (warn or res.warnings.append)(f"audit.xlsx not written: {type(exc).__name__}: {exc}")
             xlsx = False
     for name, data in files.items():
-        _write_if_changed(out / name, data)
+        write_if_changed(out / name, data)
         res.written.append(name)
     rows = sorted((s["row"] for s in res.ok), key=lambda r: r["sheet"])
     not_run = [s for s in res.sheets if s["status"] == NOT_RUN]
@@ -363,12 +364,12 @@ def write_outputs(res: BatchResult, opts: BatchOptions, warn=None) -> None:
            "version": __version__, "rules_hash": res.rules_hash, "root": str(res.root), "xlsx": xlsx,
            "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
            "verdict": verdict(res)}
-    _write_if_changed(out / "index.html", render_index(ctx))
+    write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
     reports = [s["report"] for s in res.ok if s.get("report")]
     hashes = {name: _digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports
               if (out / name).is_file()}
-    atomic_write(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
+    write_file(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
 
 
 MANIFEST = ".sheetaudit-outputs.json"

@@ -69,9 +69,9 @@ def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
             return
         if msg is None:
             return
-        task_id, path = msg
+        task_id, path, files = msg if len(msg) == 3 else (*msg, {})
         handler.messages = []
-        result = run_one(path, options, max_memory_mb)
+        result = file_result(run_one(path, options, max_memory_mb), files)
         if handler.messages:
             result["warnings"] = handler.messages
         result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -82,6 +82,28 @@ def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
             return
         if result.get("recycle"):
             return
+
+
+def file_result(result: dict, files: dict) -> dict:
+    """Write the sheet's report and its cache entry here, in parallel with the other workers, and send the
+    parent only what it needs to compare the sheets (the contract, not the HTML)."""
+    from .cache import write_entry
+    from .files import write_file
+    html = result.pop("html", None)
+    if result.get("status") == "ok" and html and files.get("report"):
+        try:
+            write_file(files["report"], html, durable=False)
+            result["report_written"] = True
+        except OSError as exc:
+            result["html_error"] = f"report not written: {exc.strerror or exc}"
+    same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == files.get("sha256")
+    if files.get("cache") and result.get("cacheable") and (result.get("status") == "error" or same_file):
+        try:
+            write_entry(files["cache"], files["cache_key"], {**result, "html": html})
+        except OSError as exc:
+            result["cache_error"] = exc.strerror or str(exc)
+    result.pop("cacheable", None)
+    return result
 
 
 def _time_limit(seconds):
