@@ -59,7 +59,7 @@ def _patterns():
     domain = re.compile(
         rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b", re.I)
-    zh_count = re.compile(r"(?P<n>\d+)\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{0,8}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))")
+    zh_count = re.compile(r"(?<!\d)(?P<n>\d+)\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{0,8}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count
 
 

@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 SAMPLES = ROOT / "samples"
 HOSTILE = ROOT / "tests" / "hostile" / "files"
-ORION = CORPUS / "orion-nvl72-rack.pdf"
+# A rack sheet of our own (liquid-cooled, 120 kW, aggregate NVLink figure) so the tests never depend on ../shared.
+ORION = SAMPLES / "borealis-bx72-rack.pdf"
 XUANWU = SAMPLES / "xuanwu-x8-server-zh.pdf"
 
 
@@ -329,7 +330,7 @@ def test_charts_from_the_contract():
     assert bw and "900 GB/s" in bw and "100 GB/s" in bw and "1/9" in bw
     assert charts.latency_chart(doc) is None
     pw = charts.power_chart(doc, 40, {"rack_power_kw": 60, "name": "Hall B"})
-    assert "air-cooling limit 40 kW" in pw and "Hall B: 60 kW per rack" in pw and "~132 kW" in pw
+    assert "air-cooling limit 40 kW" in pw and "Hall B: 60 kW per rack" in pw and "135 kW" in pw
     empty = {"figures": [], "findings": [], "derived": []}
     assert charts.bandwidth_chart(empty) is None and charts.power_chart(empty) is None
 
@@ -354,7 +355,7 @@ def test_reusable_drawing_functions_escape_and_fit():
 
 
 @pytest.mark.parametrize("sheet, words", [
-    (ORION, ["1/9", "132 kW", "liquid cooling"]),
+    (ORION, ["1/9", "135 kW", "liquid cooling"]),
     (SAMPLES / "kestrel-k8x-gpu-server.pdf", ["1/9", "40.8 kW", "air-cooling limit"]),
     (HOSTILE / "scanned.pdf", ["no text layer"]),
     (HOSTILE / "notes.txt", ["No bandwidth, latency or power figure"]),

@@ -202,7 +202,7 @@ def contract(sheet: Path) -> dict:
 VISIBLE = """(function (el) { if (!el) return false; var r = el.getBoundingClientRect(), s = getComputedStyle(el);
   return r.width > 2 && r.height > 2 && s.visibility !== 'hidden' && s.display !== 'none' && +s.opacity > 0; })"""
 
-PDF_SHEETS = [CORPUS / "orion-nvl72-rack.pdf", SAMPLES / "xuanwu-x8-server-zh.pdf", SAMPLES / "pelican-pn5164-ethernet-switch.pdf"]
+PDF_SHEETS = [SAMPLES / "borealis-bx72-rack.pdf", SAMPLES / "xuanwu-x8-server-zh.pdf", SAMPLES / "pelican-pn5164-ethernet-switch.pdf"]
 
 
 @pytest.mark.parametrize("sheet", PDF_SHEETS, ids=lambda p: p.stem)
@@ -253,7 +253,7 @@ def test_sheet_report_in_browser(browser, sheet, tmp_path):
 
 
 def test_print_opens_every_collapsed_section(browser, tmp_path):
-    sheet = CORPUS / "orion-nvl72-rack.pdf"
+    sheet = SAMPLES / "borealis-bx72-rack.pdf"
     if not sheet.exists():
         pytest.skip("corpus not present")
     out = tmp_path / "print.html"

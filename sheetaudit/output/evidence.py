@@ -83,7 +83,11 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
         log.info("evidence images skipped for %s: %s", path, exc)
         return out
     try:
-        n = len(pdf.pages)
+        try:
+            n = len(pdf.pages)   # pdfplumber builds every page here; a damaged one must not cost the report
+        except Exception as exc:
+            log.info("evidence images skipped for %s: %s", path, exc)
+            return out
         for page_no in sorted(by_page):
             if not 1 <= page_no <= n:
                 continue
@@ -95,7 +99,10 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
             finally:
                 page.close()
     finally:
-        pdf.close()
+        try:
+            pdf.close()
+        except Exception:
+            pass
     return out
 
 
