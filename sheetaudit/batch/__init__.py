@@ -6,9 +6,9 @@ and write index.html, one report per sheet, figures.csv, findings.csv, compariso
     >>> result = run_batch("vendors/", "out/", BatchOptions(jobs=2))  # doctest: +SKIP
     >>> result.exit_code("error")                                     # doctest: +SKIP
 
-Modules, one job each: walk (find the files), cache, worker (the child process), pool (the parent's side of the
-pool), compare (comparison rows and cross-sheet findings), tables (CSV and XLSX), index (index.html),
-progress (stderr), run (the whole batch), command (the click command). Importing this package is light: the
+Modules, one job each: walk (find the files), cache, files (atomic writes), worker (the child process), pool (the
+parent's side of the pool), compare (comparison rows and cross-sheet findings), tables (CSV and XLSX), index
+(index.html), outputs (write them all), progress and summary (stderr), run (the whole batch), command (click). Importing this package is light: the
 engine, pandas and jinja2 load when a batch runs.
 """
 from __future__ import annotations

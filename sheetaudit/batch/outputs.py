@@ -1,0 +1,147 @@
+"""Everything OUTDIR holds besides the per-sheet reports: audit.json, comparison.json, figures.csv,
+findings.csv, comparison.csv, run.json, audit.xlsx (where openpyxl is installed) and index.html, each written
+atomically. A manifest of what was written lets a re-run of an unchanged folder keep them as they are."""
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+from .. import __version__
+from .compare import compare, sheet_row
+from .files import write_file, write_if_changed
+
+OK, ERROR, NOT_RUN = "ok", "error", "not-run"
+
+
+def write_outputs(res, opts, warn=None) -> None:
+    """Write every table and index.html for a finished (or interrupted) BatchResult."""
+    from ..output.json_out import error_record
+    from . import tables
+    from .index import render_index
+    out = res.outdir
+    out.mkdir(parents=True, exist_ok=True)
+    items = []
+    for s in res.sheets:
+        if s["status"] != OK:
+            continue
+        report = s.get("report")
+        s["row"] = sheet_row(s["sheet"], s["contract"], report)
+        s["row"]["html_error"] = s.get("html_error")
+        items.append((s["row"], s["contract"]))
+    res.comparison = compare(items)
+    xlsx = opts.xlsx and tables_xlsx_available()
+    key = _outputs_key(res, xlsx)
+    manifest = out / MANIFEST
+    if opts.use_cache and _outputs_current(out, manifest, key):
+        res.outputs_reused = True
+        res.written = [n for n in OUTPUT_NAMES if n != "audit.xlsx" or xlsx]
+        write_file(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
+        return
+    records = []
+    for s in res.sheets:
+        if s["status"] == OK:
+            records.append(s["contract"])
+        else:
+            rec = error_record(s["path"], s.get("error") or "not audited")
+            rec["error_kind"] = s.get("error_kind", "not-run")
+            records.append(rec)
+    files = {
+        "audit.json": json.dumps(records, ensure_ascii=False, indent=1) + "\n",
+        "comparison.json": json.dumps({"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok],
+                                       "findings": res.comparison}, ensure_ascii=False, indent=1) + "\n",
+        "figures.csv": tables.csv_text(tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
+        "findings.csv": tables.csv_text(tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS),
+        "comparison.csv": tables.csv_text(tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
+        "run.json": json.dumps(run_stats(res), indent=1) + "\n",
+    }
+    if xlsx:
+        try:
+            files["audit.xlsx"] = tables.xlsx_bytes({
+                "Comparison": (tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
+                "Figures": (tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
+                "Findings": (tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS)})
+        except Exception as exc:  # noqa: BLE001 - the optional workbook never costs the other outputs
+            (warn or res.warnings.append)(f"audit.xlsx not written: {type(exc).__name__}: {exc}")
+            xlsx = False
+    for name, data in files.items():
+        write_if_changed(out / name, data)
+        res.written.append(name)
+    rows = sorted((s["row"] for s in res.ok), key=lambda r: r["sheet"])
+    not_run = [s for s in res.sheets if s["status"] == NOT_RUN]
+    ctx = {"total": len(res.sheets), "audited": len(res.ok), "failed": len(res.failed) + len(not_run),
+           "skipped": len(res.skipped), "severity": res.severity_counts(), "comparison": res.comparison,
+           "errors": [{"sheet": s["sheet"], "error": s.get("error")} for s in res.sheets if s["status"] != OK],
+           "rows": rows, "skipped_files": res.skipped, "interrupted": res.interrupted, "not_run": len(not_run),
+           "version": __version__, "rules_hash": res.rules_hash, "root": str(res.root), "xlsx": xlsx,
+           "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+           "verdict": verdict(res)}
+    write_if_changed(out / "index.html", render_index(ctx))
+    res.written.append("index.html")
+    reports = [s["report"] for s in res.ok if s.get("report")]
+    hashes = {name: _digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports
+              if (out / name).is_file()}
+    write_file(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
+
+
+MANIFEST = ".sheetaudit-outputs.json"
+OUTPUT_NAMES = ("audit.json", "comparison.json", "figures.csv", "findings.csv", "comparison.csv", "run.json",
+                "audit.xlsx", "index.html")
+
+
+def tables_xlsx_available() -> bool:
+    from .tables import xlsx_available
+    return xlsx_available()
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _outputs_key(res, xlsx: bool) -> str:
+    """Everything the outputs depend on: when it equals the last run's (and the files are as written), a re-run
+    of an unchanged folder reuses them instead of rebuilding every table."""
+    state = {"base": res.cache_base, "xlsx": xlsx, "root": str(res.root), "interrupted": res.interrupted,
+             "skipped": res.skipped,
+             "sheets": [(s["sheet"], s["path"], s["status"], s.get("sha256"), s.get("error"), s.get("html_error"),
+                         s.get("report")) for s in res.sheets]}
+    return hashlib.sha256(json.dumps(state, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+
+
+def _outputs_current(out: Path, manifest: Path, key: str) -> bool:
+    try:
+        m = json.loads(manifest.read_text(encoding="utf-8"))
+        return m.get("key") == key and all(_digest(out / n) == h for n, h in m["files"].items())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def run_stats(res) -> dict:
+    """How the run went (for scripts and benchmarks): counts, cache, time, workers' peak memory."""
+    return {"schema": "sheetaudit-run/1", "tool": __version__, "rules_hash": res.rules_hash,
+            "files": len(res.sheets), "audited": len(res.ok), "failed": len(res.failed),
+            "skipped": len(res.skipped), "from_cache": sum(1 for s in res.sheets if s.get("cached")),
+            "cache_corrupt": res.cache_corrupt, "interrupted": res.interrupted, "jobs": res.jobs,
+            "audit_seconds": round(res.elapsed, 3), "worker_restarts": res.restarts,
+            "worker_peak_rss_mb": [round(kb / 1024, 1) for kb in res.peak_rss_kb]}
+
+
+def verdict(res) -> str:
+    ok = res.ok
+    if not res.sheets:
+        return "No spec sheet (PDF, .txt, .md, .html) was found in the folder."
+    parts = []
+    if res.failed:
+        parts.append(f"{len(res.failed)} of {len(res.sheets)} files could not be audited (listed first)")
+    ups = [(s["row"]["scale_up"]["value"], s["sheet"]) for s in ok if s.get("row") and s["row"]["scale_up"]]
+    if len(ups) >= 2:
+        hi, lo = max(ups), min(ups)
+        parts.append(f"per accelerator and per direction, scale-up bandwidth ranges from {lo[0]:g} GB/s ({lo[1]}) "
+                     f"to {hi[0]:g} GB/s ({hi[1]})")
+    if res.comparison:
+        parts.append(f"{len(res.comparison)} thing(s) a side-by-side reading would get wrong (see below)")
+    if not parts:
+        parts.append(f"{len(ok)} sheet(s) audited; nothing in the comparison needs attention")
+    s = "; ".join(parts)
+    return s[0].upper() + s[1:] + "."

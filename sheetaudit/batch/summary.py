@@ -1,0 +1,39 @@
+"""The one-screen summary printed on stderr at the end of a batch."""
+from __future__ import annotations
+
+from .progress import printable
+
+NOT_RUN = "not-run"
+
+
+def summary_lines(res, fail_on: str) -> list[str]:
+    """The one-screen summary printed on stderr at the end."""
+    sev = res.severity_counts()
+    cached = sum(1 for s in res.ok + res.failed if s.get("cached"))
+    lines = [f"sheetaudit: {len(res.sheets)} sheet(s): {len(res.ok)} audited"
+             + (f" ({cached} from cache)" if cached else "")
+             + f", {len(res.failed)} failed, {len(res.skipped)} other file(s) skipped"
+             + f"  [{res.elapsed:.1f} s, {res.jobs} job(s)]",
+             f"findings: {sev['error']} error, {sev['warning']} warning, {sev['info']} info; "
+             f"comparison: {len(res.comparison)}"]
+    if res.interrupted:
+        n = sum(1 for s in res.sheets if s["status"] == NOT_RUN)
+        lines.append(f"interrupted: {n} file(s) not audited; the results so far are written")
+    for s in res.failed[:8]:
+        lines.append(printable(f"  ✖ {s['sheet']}: {s.get('error')}"))
+    if len(res.failed) > 8:
+        lines.append(f"  … and {len(res.failed) - 8} more failed file(s): see index.html")
+    worst = sorted((s for s in res.ok), key=lambda s: (-s["row"]["findings"]["error"], -s["row"]["findings"]["warning"]))
+    for s in worst[:5]:
+        f = s["row"]["findings"]
+        if f["error"] or f["warning"]:
+            lines.append(printable(f"  {s['sheet']}: {f['error']} error, {f['warning']} warning"))
+    for f in res.comparison[:6]:
+        mark = {"error": "✖", "warning": "▲", "info": "ℹ"}.get(f["severity"], "-")
+        lines.append(f"  {mark} {f['check']}: {f['title']} ({len(f['sheets'])} sheet(s))")
+    lines.append(printable(f"wrote {res.outdir / 'index.html'} (+ {len(res.ok)} report(s), ")
+                 + ", ".join(n for n in res.written if n != "index.html") + ")")
+    code = res.exit_code(fail_on)
+    lines.append(f"exit {code}: " + {0: f"no finding at or above {fail_on}", 1: f"findings at or above {fail_on}",
+                                    2: "some files could not be audited", 130: "interrupted"}[code])
+    return lines
