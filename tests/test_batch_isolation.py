@@ -151,6 +151,7 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_results(slow_folder, tmp_path):
     out = tmp_path / "out"
     p = start(slow_folder, out, "--jobs", "2")
     wait_for(lambda: len(list((out / ".cache").rglob("*.json.gz"))) >= 2)   # the two quick sheets are done
+    time.sleep(0.3)                                  # (their workers write the cache entry, then send the result)
     workers = children(p.pid)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)

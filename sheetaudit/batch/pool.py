@@ -6,6 +6,7 @@ held: that file gets an error row, the process is killed and a fresh one takes t
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -110,25 +111,19 @@ class Pool:
         return [s.peak_rss_kb for s in self.slots if s.pids]
 
     # -- scheduling ----------------------------------------------------------------------------------------
-    def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, warm=None,
-            cores: int | None = None, tick: float = 0.25) -> None:
+    def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, tick: float = 0.25) -> None:
         """Run (task_id, path, ...) tasks; on_done(task_id, result) is called as each finishes, on_drained() once
-        the last task has been handed out and fewer workers are busy than `cores` (so the parent's own work there
-        takes no core from a worker). warm(), when given, runs in the parent after the first worker has
-        been started (cold) with its first file, so the other workers are forked with the engine imported while
-        the first one is already at work. KeyboardInterrupt propagates after every worker has been killed;
-        results already received are delivered first."""
+        the last task has been handed out (the parent's chance to prepare the outputs while the last files are
+        audited). KeyboardInterrupt propagates after every worker has been killed; results already received are
+        delivered first."""
         pending = deque(tasks)
         finished: list = []
         try:
-            if warm and pending:
-                self._dispatch(self.slots[0], pending.popleft(), on_start)
-                warm()
             while pending or any(s.busy for s in self.slots):
                 for slot in self.slots:
                     if not slot.busy and pending:
                         self._dispatch(slot, pending.popleft(), on_start)
-                if not pending and on_drained and sum(s.busy for s in self.slots) < (cores or self.jobs + 1):
+                if not pending and on_drained:
                     on_drained, drained = None, on_drained
                     drained()
                 busy = [s for s in self.slots if s.busy]
@@ -158,6 +153,10 @@ class Pool:
                 if on_tick:
                     on_tick()
         except BaseException:
+            with contextlib.suppress(BaseException):   # results already sitting in the pipes are kept too
+                for slot in self.slots:
+                    if slot.busy and slot.conn is not None and slot.conn.poll(0):
+                        finished.append((slot.task[0], slot.conn.recv()[1]))
             self.close(kill=True)
             for task_id, result in finished:      # received before the interruption: still delivered
                 if on_done:

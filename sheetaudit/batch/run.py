@@ -186,7 +186,7 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
 
 def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress, key_options: dict) -> None:
     """Audit the tasks in the pool; each result is filed (cache, report) as it arrives."""
-    from .pool import Pool, default_jobs
+    from .pool import Pool
 
     def on_start(i, path):
         progress.started(res.sheets[i]["sheet"])
@@ -201,14 +201,14 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
             cache.unwritable(result["cache_error"])
         progress.finished(s["sheet"], error=s["status"] == ERROR)
 
+    _warm()
     worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout}
     hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
     pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
     old_term = _on_sigterm()
     try:
         pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
-                 on_drained=lambda: _prepare_outputs(opts), warm=_warm if pool.jobs > 1 else None,
-                 cores=default_jobs())
+                 on_drained=lambda: _prepare_outputs(opts))
     except KeyboardInterrupt:
         res.interrupted = True
     finally:
@@ -251,7 +251,7 @@ def _file_report(s: dict, outdir: Path) -> None:
 
 
 def _prepare_outputs(opts: BatchOptions) -> None:
-    """Called once every file is dispatched and a core is free, while the last files are audited: load what
+    """Called once every file is dispatched, while the last files are audited: load what
     writing the outputs needs (pandas, openpyxl, jinja2) now rather than after the last result. Ctrl-C waits
     until the imports are done: an import cut in half leaves pandas unusable for writing what was finished."""
     with signals_deferred():
