@@ -113,8 +113,8 @@ class Pool:
     # -- scheduling ----------------------------------------------------------------------------------------
     def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, tick: float = 0.25) -> None:
         """Run (task_id, path, ...) tasks; on_done(task_id, result) is called as each finishes, on_drained() once
-        the last task has been handed out (the parent's chance to prepare the outputs while the last files are
-        audited). KeyboardInterrupt propagates after every worker has been killed; results already received are
+        when about two rounds of tasks are left (the parent's chance to prepare the outputs while the last files
+        are audited, rather than after them). KeyboardInterrupt propagates after every worker has been killed; results already received are
         delivered first."""
         pending = deque(tasks)
         finished: list = []
@@ -123,7 +123,7 @@ class Pool:
                 for slot in self.slots:
                     if not slot.busy and pending:
                         self._dispatch(slot, pending.popleft(), on_start)
-                if not pending and on_drained:
+                if len(pending) <= 2 * self.jobs and on_drained:
                     on_drained, drained = None, on_drained
                     drained()
                 busy = [s for s in self.slots if s.busy]
