@@ -77,3 +77,13 @@ def test_report_file_gets_ordinary_permissions(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_rules_ship_inside_the_package_for_plain_installs():
+    """pyproject maps rules/ to sheetaudit._rules; the loader finds either."""
+    import tomllib
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert cfg["package-dir"]["sheetaudit._rules"] == "rules"
+    listed = set(cfg["packages"])
+    found = {".".join(p.relative_to(ROOT).with_suffix("").parts[:-1]) for p in (ROOT / "sheetaudit").rglob("__init__.py")}
+    assert found <= listed, f"packages missing from pyproject: {found - listed}"

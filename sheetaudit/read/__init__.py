@@ -113,7 +113,16 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
                               f"{max_bytes / 2**20:,.0f} MB)")
     try:
         with open(p, "rb") as fh:
-            data = fh.read(max_bytes + 1)
+            # Read in chunks: fh.read(max_bytes + 1) would reserve the whole limit up front and fail under a
+            # memory cap smaller than it; the file may also grow after stat().
+            chunks, total = [], 0
+            while total <= max_bytes:
+                chunk = fh.read(min(1 << 22, max_bytes + 1 - total))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+            data = b"".join(chunks)
     except IsADirectoryError:
         raise UnreadableInput("is a directory") from None
     except PermissionError:
