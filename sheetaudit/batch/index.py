@@ -56,6 +56,38 @@ def report_href(report: str) -> str:
     return quote(report, safe="/")
 
 
+def index_charts(rows: list[dict]) -> list:
+    """Pictures for the side-by-side reading: bandwidth per accelerator per direction, rack power vs the limit."""
+    from ..output.charts import Bar, Group, Line, bar_chart
+    from ..rules import load_rules
+    out = []
+    bw = []
+    for r in rows:
+        up, so = r.get("scale_up"), r.get("scale_out")
+        if not (up or so):
+            continue
+        bars = []
+        if up:
+            bars.append(Bar("scale-up", float(up["value"]), kind="scale-up" if up.get("how") != "derived" else "derived"))
+        if so:
+            bars.append(Bar("scale-out", float(so["value"]), kind="scale-out"))
+        bw.append(Group(r["sheet"], bars))
+    if bw:
+        out.append(("Bandwidth per accelerator, per direction", bar_chart(bw, "GB/s", "Bandwidth per accelerator, per direction",
+                             "Scale-up and scale-out bandwidth of each sheet on one basis (bytes, one direction, "
+                             "one accelerator); sheets that state neither are left out.", klass="index-bw")))
+    limit = load_rules().threshold("air_cooling_limit_kw")
+    power = [Group(r["sheet"], [Bar("rack", float(r["rack_power"]["value"]),
+                                    kind="rack-derived" if r["rack_power"].get("how") == "derived" else "rack")])
+             for r in rows if r.get("rack_power")]
+    if power:
+        out.append(("Rack power against the air-cooling limit", bar_chart(power, "kW", "Rack power against the air-cooling limit",
+                             "Rack power per sheet (hatched where derived from node power) against the "
+                             f"{limit:g} kW air-cooling limit.", lines=[Line(limit, f"air-cooling limit {limit:g} kW")],
+                             klass="index-power")))
+    return out
+
+
 def render_index(ctx: dict) -> str:
     from markupsafe import Markup, escape
 
@@ -74,5 +106,5 @@ def render_index(ctx: dict) -> str:
         r["report_href"] = report_href(r["report"]) if r.get("report") else None
         rows.append(r)
     return _env().get_template("index.html.j2").render(
-        **{**ctx, "rows": rows}, cell=cell, fmt_ratio=fmt_ratio, bases=BASES, script=SORT_JS,
+        **{**ctx, "rows": rows}, cell=cell, charts=index_charts(rows), fmt_ratio=fmt_ratio, bases=BASES, script=SORT_JS,
         script_hash=script_hash())
