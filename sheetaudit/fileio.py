@@ -13,8 +13,11 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write(path: str | Path, data: str | bytes) -> None:
-    """Write beside the target, then rename; the file gets the permissions a plain open() would give it."""
+def atomic_write(path: str | Path, data: str | bytes, durable: bool = True) -> None:
+    """Write beside the target, then rename; the file gets the permissions a plain open() would give it.
+
+    durable=False skips the fsync: for the many per-sheet files a batch writes while its pool runs, where a file
+    lost to a power cut is only written again by the next run."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
@@ -22,8 +25,9 @@ def atomic_write(path: str | Path, data: str | bytes) -> None:
         os.fchmod(fd, 0o666 & ~_umask())   # mkstemp makes 0600; a report is meant to be shared
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, p)
     except BaseException:
         try:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
-from .files import fast_atomic_write
+from ..fileio import atomic_write
 FORMAT = 1
 
 
@@ -119,8 +119,8 @@ CACHED_FIELDS = ("status", "kind", "error", "contract", "html", "html_error", "w
 def write_entry(path: str, key: str, result: dict) -> None:
     """One entry: gzip'd JSON (never pickle: a cache folder is data, not code), renamed into place."""
     entry = {"key": key, "result": {k: result[k] for k in CACHED_FIELDS if k in result}}
-    fast_atomic_write(path, gzip.compress(json.dumps(entry, ensure_ascii=False).encode("utf-8"),
-                                          compresslevel=1, mtime=0))
+    atomic_write(path, gzip.compress(json.dumps(entry, ensure_ascii=False).encode("utf-8"), compresslevel=1, mtime=0),
+                 durable=False)
 
 
 def default_cache_dir(outdir: str | Path) -> Path:

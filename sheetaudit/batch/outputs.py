@@ -10,7 +10,8 @@ from pathlib import Path
 
 from .. import __version__
 from .compare import compare, sheet_row
-from .files import write_file, write_if_changed
+from ..fileio import atomic_write
+from .files import write_if_changed
 
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
 
@@ -37,7 +38,7 @@ def write_outputs(res, opts, warn=None) -> None:
     if opts.use_cache and _outputs_current(out, manifest, key):
         res.outputs_reused = True
         res.written = [n for n in OUTPUT_NAMES if n != "audit.xlsx" or xlsx]
-        write_file(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
+        atomic_write(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
         return
     records = []
     for s in res.sheets:
@@ -82,7 +83,7 @@ def write_outputs(res, opts, warn=None) -> None:
     reports = [s["report"] for s in res.ok if s.get("report")]
     hashes = {name: _digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports
               if (out / name).is_file()}
-    write_file(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
+    atomic_write(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
 
 
 MANIFEST = ".sheetaudit-outputs.json"

@@ -88,11 +88,11 @@ def file_result(result: dict, files: dict) -> dict:
     """Write the sheet's report and its cache entry here, in parallel with the other workers, and send the
     parent only what it needs to compare the sheets (the contract, not the HTML)."""
     from .cache import write_entry
-    from .files import write_file
+    from ..fileio import atomic_write
     html = result.pop("html", None)
     if result.get("status") == "ok" and html and files.get("report"):
         try:
-            write_file(files["report"], html, durable=False)
+            atomic_write(files["report"], html, durable=False)
             result["report_written"] = True
         except OSError as exc:
             result["html_error"] = f"report not written: {exc.strerror or exc}"
