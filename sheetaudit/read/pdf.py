@@ -124,6 +124,7 @@ def _dedupe_chars(page, tolerance: float = 1):
 
 
 def _page_items(page) -> list[Item]:
+    from pdfplumber.utils import extract_text
     page = _dedupe_chars(page, tolerance=1)
     items: list[Item] = []
     try:
@@ -133,14 +134,18 @@ def _page_items(page) -> list[Item]:
     boxes = []
     for t in tables:
         try:
-            region = page.crop(t.bbox, strict=False)      # each cell is cropped from the table's characters only
+            # Each cell's text from the table's own characters that overlap it; cropping the page per cell
+            # would clip every object on the page once per cell (the bulk of a short sheet's reading time).
+            chars = page.crop(t.bbox, strict=False).chars
             rows = []
             for row in t.rows:
                 cells = []
                 for cell in row.cells:
                     if cell is None:
                         continue
-                    text = region.crop(cell, strict=False).extract_text() or ""
+                    x0, top, x1, bottom = cell
+                    inside = [c for c in chars if c["x0"] < x1 and c["x1"] > x0 and c["top"] < bottom and c["bottom"] > top]
+                    text = extract_text(inside) if inside else ""
                     cells.append((text.strip(), cell))
                 if any(c for c, _ in cells):
                     rows.append(cells)
