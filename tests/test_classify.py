@@ -96,3 +96,12 @@ def test_chinese_white_paper(sheet):
     lat = {f.basis: f.normalized["value"] for f in a.figures if f.quantity == "latency"}
     assert lat == {"hardware": 300, "end-to-end": 2000}
     assert {"power.rack-density", "power.liquid-cooling-required"} <= {f.check for f in a.findings}
+
+
+def test_a_nic_described_by_its_pcie_slot_is_still_a_network_port(sheet):
+    a = sheet("# Server\n\nhost_network_card_count: 8x BCM957608 (Thor2), Single-Port 400 Gb/s QSFP-DD "
+              "PCI Express 5.0 x16 Ethernet Network Interface Card\n\naccelerators_per_node: 8\n")
+    f = only(a, "400 Gb/s")
+    assert (f.tier, f.scope) == ("scale-out", "per-port")
+    b = sheet("# Server\n\nhost_networking: Data bandwidth for GPU-PCIe: 504GB/s\n", name="b.md")
+    assert only(b, "504GB/s").tier == "host"
