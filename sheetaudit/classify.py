@@ -119,7 +119,7 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
             tech = _first(v["tier_technology"], "tier", seg.label, seg.text)
     if tech == "host" and m.unit not in BYTE_UNITS and m.unit != "GT/s" and rx(
             r"\bNIC\b|network interface|network adapter|Ethernet|InfiniBand|\bports?\b").search(clause) and not rx(
-            r"host interface|host bandwidth|GPU[- ]PCIe|PCIe[- ]NIC|data bandwidth").search(clause + " " + seg.label):
+            r"host interface|host bandwidth|GPU-PCIe|PCIe-NIC|data bandwidth").search(clause + " " + seg.label):
         tech = "scale-out"   # "400 Gb/s ... PCIe 5.0 x16 Ethernet NIC": the NIC's port speed, not its host link
     if tech in ("scale-out",) or (tech is None and label_tier == "scale-out") or (
             tech is None and label_tier is None and ctx.kind in ("switch", "nic")):

@@ -105,3 +105,10 @@ def test_a_nic_described_by_its_pcie_slot_is_still_a_network_port(sheet):
     assert (f.tier, f.scope) == ("scale-out", "per-port")
     b = sheet("# Server\n\nhost_networking: Data bandwidth for GPU-PCIe: 504GB/s\n", name="b.md")
     assert only(b, "504GB/s").tier == "host"
+
+
+def test_a_pcie_nic_is_a_network_port_but_pcie_nic_data_bandwidth_is_host(sheet):
+    a = sheet("# Server\n\nhost_networking_topology: 8x HPE Slingshot SA210S Ethernet 200Gb 1-port PCIe NIC\n\n"
+              "host_networking: Data bandwidth for GPU-PCIe: 504GB/s; PCIe-NIC: 500GB/s\n")
+    assert only(a, "200Gb").tier == "scale-out"
+    assert only(a, "500GB/s").tier == "host"
