@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import EncryptedInput, SheetAuditError, UnreadableInput
 from ..limits import check_deadline, set_progress
 from ..model import Document
-from .layout import Item, build_page
+from .layout import Item, build_page, overlaps, table_rows
 
 log = logging.getLogger(__name__)
 BOLD = re.compile(r"bold|black|heavy|semibold", re.I)
@@ -137,18 +137,11 @@ def _page_items(page) -> list[Item]:
             # Each cell's text from the table's own characters that overlap it; cropping the page per cell
             # would clip every object on the page once per cell (the bulk of a short sheet's reading time).
             chars = page.crop(t.bbox, strict=False).chars
-            rows = []
-            for row in t.rows:
-                cells = []
-                for cell in row.cells:
-                    if cell is None:
-                        continue
-                    x0, top, x1, bottom = cell
-                    inside = [c for c in chars if c["x0"] < x1 and c["x1"] > x0 and c["top"] < bottom and c["bottom"] > top]
-                    text = extract_text(inside) if inside else ""
-                    cells.append((text.strip(), cell))
-                if any(c for c, _ in cells):
-                    rows.append(cells)
+
+            def text_of(cell, chars=chars):
+                inside = [c for c in chars if overlaps(c, cell)]
+                return (extract_text(inside) if inside else "").strip()
+            rows = table_rows(t, text_of)
         except Exception:
             continue
         if not rows or max(len(r) for r in rows) < 2:

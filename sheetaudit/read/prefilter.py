@@ -345,6 +345,8 @@ class _PageLayout:
             return []
         from pdfplumber.table import TableFinder
 
+        from .layout import overlaps, table_rows
+
         class _Edges:       # all TableFinder reads of a page under the default "lines" strategy
             edges = self.edges
             bbox = (0, 0, 1e6, 1e6)
@@ -355,23 +357,10 @@ class _PageLayout:
             return []
         out = []
         for t in tables:
-            rows = []
-            for row in t.rows:
-                cells = []
-                for cell in row.cells:
-                    if cell is None:
-                        continue
-                    inside = [w["text"] for w in words if _overlaps(w, cell)]
-                    cells.append((" ".join(inside), cell))
-                if any(c for c, _ in cells):
-                    rows.append(cells)
+            rows = table_rows(t, lambda cell: " ".join(w["text"] for w in words if overlaps(w, cell)))
             if rows and max(len(r) for r in rows) >= 2:
                 out.append((t.bbox, rows))
         return out
-
-
-def _overlaps(w: dict, box) -> bool:
-    return w["x1"] > box[0] and w["x0"] < box[2] and w["bottom"] > box[1] and w["top"] < box[3]
 
 
 def _word(chars: list[tuple]) -> dict:
