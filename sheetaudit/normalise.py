@@ -10,13 +10,9 @@ import math
 
 from .classify import BYTE_UNITS
 from .model import Figure
+from .numfmt import fmt
 from .rules import load_rules
 from .units import convert
-
-
-def _fmt(x: float) -> str:
-    from .checks import fmt
-    return fmt(float(x))
 
 
 def _round(x: float) -> float:
@@ -32,15 +28,15 @@ def normalise(figs: list[Figure]) -> list[Figure]:
         elif f.quantity == "latency":
             ns = convert("latency", f.value, f.unit)
             f.normalized = {"value": _round(ns), "unit": "ns"}
-            f.arithmetic = f"{f.text} = {_fmt(ns)} ns"
+            f.arithmetic = f"{f.text} = {fmt(ns)} ns"
         elif f.quantity == "power":
             kw = convert("power", f.value, f.unit)
             f.normalized = {"value": _round(kw), "unit": "kW"}
-            f.arithmetic = f"{f.text} = {_fmt(kw)} kW"
+            f.arithmetic = f"{f.text} = {fmt(kw)} kW"
         elif f.quantity == "weight":
             kg = convert("weight", f.value, f.unit)
             f.normalized = {"value": _round(kg), "unit": "kg"}
-            f.arithmetic = f"{f.text} = {_fmt(kg)} kg"
+            f.arithmetic = f"{f.text} = {fmt(kg)} kg"
         elif f.quantity == "domain_size":
             f.normalized = {"value": float(f.value), "unit": "accelerators"}
         elif f.quantity == "cooling":
@@ -53,17 +49,17 @@ def base_gbs(f: Figure, conv: dict | None = None) -> tuple[float, str]:
     conv = conv or load_rules().conventions
     if "bytes-for-bits" in f.flags:
         gbs = float(f.value) / 8
-        return gbs, f"{_fmt(f.value)} GB next to a link rate read as Gb/s: / 8 = {_fmt(gbs)} GB/s"
+        return gbs, f"{fmt(f.value)} GB next to a link rate read as Gb/s: / 8 = {fmt(gbs)} GB/s"
     if f.unit == "GT/s":
         enc = conv["default_encoding"]
         if float(f.value) < float(conv["legacy_encoding_below_gts"]):
             enc = conv["legacy_encoding"]
         gbs = float(f.value) * enc[0] / enc[1] / 8
-        return gbs, (f"{_fmt(f.value)} GT/s x {enc[0]}/{enc[1]} encoding / 8 bits = {_fmt(gbs)} GB/s per lane")
+        return gbs, (f"{fmt(f.value)} GT/s x {enc[0]}/{enc[1]} encoding / 8 bits = {fmt(gbs)} GB/s per lane")
     gbs = convert("bandwidth", f.value, f.unit)
     if abs(gbs - float(f.value)) < 1e-9:
-        return gbs, f"{f.text} = {_fmt(gbs)} GB/s"
-    return gbs, f"{_fmt(f.value)} {f.unit} = {_fmt(gbs)} GB/s"
+        return gbs, f"{f.text} = {fmt(gbs)} GB/s"
+    return gbs, f"{fmt(f.value)} {f.unit} = {fmt(gbs)} GB/s"
 
 
 def _bandwidth(f: Figure, conv: dict, ports: list[Figure]) -> None:
@@ -74,7 +70,7 @@ def _bandwidth(f: Figure, conv: dict, ports: list[Figure]) -> None:
         return
     value, reading = _per_direction(f, gbs, conv, ports)
     f.normalized = {"value": _round(value), "unit": "GB/s"}
-    f.arithmetic = step if value == gbs else f"{step}; / 2 = {_fmt(value)} GB/s per direction"
+    f.arithmetic = step if value == gbs else f"{step}; / 2 = {fmt(value)} GB/s per direction"
     f.reading = reading
 
 
@@ -111,9 +107,9 @@ def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, st
         pg, _ = base_gbs(p)
         total = pg * p.count
         if abs(gbs - total) <= tol * total:
-            return gbs, f"equals {p.count} ports x {p.text} per direction ({_fmt(total)} GB/s): per direction"
+            return gbs, f"equals {p.count} ports x {p.text} per direction ({fmt(total)} GB/s): per direction"
         if abs(gbs - 2 * total) <= tol * 2 * total:
-            return gbs / 2, (f"equals twice {p.count} ports x {p.text} ({_fmt(total)} GB/s): both directions "
+            return gbs / 2, (f"equals twice {p.count} ports x {p.text} ({fmt(total)} GB/s): both directions "
                              "added, halved")
     return gbs, "switch capacity with no port count to check against: read per direction"
 

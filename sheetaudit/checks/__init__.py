@@ -3,6 +3,7 @@ in rules/checks.yaml, which supplies its severity, why it matters and how to fix
 from __future__ import annotations
 
 from ..model import Derived, Figure, Finding
+from ..numfmt import fmt  # noqa: F401  (the check modules import it from here)
 from ..rules import load_rules
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -24,13 +25,6 @@ def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> 
     raised = {f.check for f in findings}
     passed = [code for code in load_rules().checks if code not in raised]
     return findings, passed
-
-
-def fmt(x: float) -> str:
-    """4 significant digits without scientific notation: 0.125, 3.938, 450, 6,400, 65,000."""
-    if abs(x) >= 1000:
-        return f"{x:,.0f}"
-    return f"{x:.4g}"
 
 
 def bw(figs, *tiers, scopes=None):
