@@ -14,8 +14,11 @@ from .model import Figure, Mention
 from .rules import load_rules, rx
 
 PORT_UNITS = {"GbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
-BYTE_UNITS = {"GB/s", "GBps", "GB/sec", "GB/Sec", "TB/s", "TBps", "TB/sec", "MB/s", "terabytes per second",
-              "gigabytes per second", "gigabytes persecond", "terabytes persecond"}
+
+
+def is_bytes(unit: str) -> bool:
+    """A canonical rate in bytes ("GB/s", "TiB/s"), as opposed to bits, port speeds and transfers."""
+    return unit.endswith("B/s")
 
 
 def _first(entries: list[dict], key: str, *texts: str) -> str | None:
@@ -117,7 +120,7 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
             return sentence_tier
         if label_tier is None:
             tech = _first(v["tier_technology"], "tier", seg.label, seg.text)
-    if tech == "host" and m.unit not in BYTE_UNITS and m.unit != "GT/s" and rx(
+    if tech == "host" and not is_bytes(m.unit) and not m.unit.endswith("T/s") and rx(
             r"\bNIC\b|network interface|network adapter|Ethernet|InfiniBand|\bports?\b").search(clause) and not rx(
             r"host interface|host bandwidth|GPU-PCIe|PCIe-NIC|data bandwidth").search(clause + " " + seg.label):
         tech = "scale-out"   # "400 Gb/s ... PCIe 5.0 x16 Ethernet NIC": the NIC's port speed, not its host link
@@ -175,19 +178,19 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
     if found:
         return found
-    if m.unit == "GT/s" or "signaling" in m.flags:
+    if "signaling" in m.flags:
         return "per-lane"
     found = _first(v["scope"], "scope", seg.text)
     if found and not (found == "per-accelerator" and f.tier in ("host",)):
         return found
     if f.tier == "host":
         return "per-link"
-    if f.tier == "scale-up" and f.unit in BYTE_UNITS:
+    if f.tier == "scale-up" and is_bytes(f.unit):
         return _scale_up_scope(f, m)
     if f.tier == "mixed" and ctx.kind in ("server", "pod", "rack"):
         return "per-node"
     if f.tier in ("scale-out", "front-end"):
-        if ctx.kind == "switch" and m.value and f.unit in ("Tb/s", "Tbps", "T", "Tbit/s"):
+        if ctx.kind == "switch" and m.value and f.unit in ("Tb/s", "T"):
             return "per-switch"
         return "per-port"
     if f.tier == "scale-up":

@@ -13,7 +13,9 @@ from functools import lru_cache
 from .model import Document, Mention, Segment
 from .rules import load_rules, rx
 
-NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+)(?:\.\d+)?"
+# Thousands commas ("1,100 W"), and European decimal commas ("106,25 Gbit/s", "1,6 Tbit/s") where the comma
+# is followed by one or two digits only and does not continue a list ("10,25,40").
+NUM = r"(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|(?<![\d,])\d+,\d{1,2}(?![\d,])|\d+)(?:\.\d+)?"
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64,
                 "一": 1, "二": 2, "两": 2, "四": 4, "八": 8, "十六": 16}
@@ -40,11 +42,13 @@ def _unit_alt(spellings) -> str:
 @lru_cache(maxsize=1)
 def _patterns():
     r = load_rules()
+    from .units import canonical_rates, rate_regex
     unit_q = {}
     for q in ("bandwidth", "latency", "power", "weight"):
         for s in r.units.get(q, {}):
             unit_q[s] = q
-    units = _unit_alt(unit_q)
+    units = f"{rate_regex()}|{_unit_alt(unit_q)}"
+    unit_q.update({s: "bandwidth" for s in canonical_rates()})
     # A number glued to a part number ("SYS-821GE", "T8A-...-400G") is not a figure; a wattage at the end of
     # a model name ("MI300X-...-750W") is, so "-" may precede a number only when its unit is power.
     pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
@@ -64,6 +68,8 @@ def _patterns():
 
 
 def _num(s: str) -> float:
+    if re.fullmatch(r"\d+,\d{1,2}", s):
+        return float(s.replace(",", "."))
     return float(s.replace(",", ""))
 
 
@@ -120,7 +126,7 @@ def _numeric(seg: Segment) -> list[Mention]:
             flags.add("rate-list")
         if unit in ("G", "T"):
             flags.add("bare-unit")
-        if unit == "GT/s":
+        if unit.endswith("T/s"):
             flags.add("signaling")
         start = m.start("bound") if m.group("bound") else m.start("num")
         found.append(Mention(q, text[start:m.end()].strip(), max(nums), unit, seg, start, m.end(),
@@ -149,6 +155,10 @@ def _numeric(seg: Segment) -> list[Mention]:
 
 
 def _canonical(unit: str, unit_q: dict) -> str:
+    from .units import canonical_rate
+    rate = canonical_rate(unit)
+    if rate:
+        return rate
     if unit in unit_q:
         return unit
     for s in unit_q:   # "Gb / Sec" printed with spaces: compare without them

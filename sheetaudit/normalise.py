@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from .classify import BYTE_UNITS
+from .classify import is_bytes
 from .model import Figure
 from .numfmt import fmt
 from .rules import load_rules
@@ -50,12 +50,16 @@ def base_gbs(f: Figure, conv: dict | None = None) -> tuple[float, str]:
     if "bytes-for-bits" in f.flags:
         gbs = float(f.value) / 8
         return gbs, f"{fmt(f.value)} GB next to a link rate read as Gb/s: / 8 = {fmt(gbs)} GB/s"
-    if f.unit == "GT/s":
+    if f.unit.endswith("T/s"):
+        raw = convert("bandwidth", f.value, f.unit)
+        if f.tier == "memory" or f.technology not in conv.get("encoded_transfer_technologies", ["PCIe", ""]):
+            # GDDR, Infinity Fabric: no published line encoding to apply, one bit per transfer
+            return raw, f"{fmt(f.value)} {f.unit} / 8 bits = {fmt(raw)} GB/s per lane"
         enc = conv["default_encoding"]
         if float(f.value) < float(conv["legacy_encoding_below_gts"]):
             enc = conv["legacy_encoding"]
-        gbs = float(f.value) * enc[0] / enc[1] / 8
-        return gbs, (f"{fmt(f.value)} GT/s x {enc[0]}/{enc[1]} encoding / 8 bits = {fmt(gbs)} GB/s per lane")
+        gbs = raw * enc[0] / enc[1]
+        return gbs, (f"{fmt(f.value)} {f.unit} x {enc[0]}/{enc[1]} encoding / 8 bits = {fmt(gbs)} GB/s per lane")
     gbs = convert("bandwidth", f.value, f.unit)
     if abs(gbs - float(f.value)) < 1e-9:
         return gbs, f"{f.text} = {fmt(gbs)} GB/s"
@@ -91,12 +95,11 @@ def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tu
             return gbs / 2, (f"matches PCIe Gen{g['gen']} x16 total of both directions "
                              f"({g['x16_bidirectional']} GB/s): halved")
     rule = next((t for t in conv["technologies"] if t["name"] == tech), None)
-    if rule and rule["bytes_totals"] == "bidirectional" and f.unit in BYTE_UNITS:
+    if rule and rule["bytes_totals"] == "bidirectional" and is_bytes(f.unit):
         return gbs / 2, f"{tech} totals in bytes are the sum of both directions by convention: halved"
     if rule and rule["bytes_totals"] == "per-direction":
         return gbs, f"{tech} rates are per direction by convention"
-    if f.unit in ("GbE", "Gbe", "GBE", "GE", "G", "Gb", "Gib", "GBASE-T", "GBASE", "Gigabit", "Gb/s", "Gbps",
-                  "Gbit/s", "Gb/sec", "Gb/Sec", "Tb/s", "Tbps", "T") and f.tier in ("scale-out", "front-end"):
+    if not is_bytes(f.unit) and not f.unit.endswith("T/s") and f.tier in ("scale-out", "front-end"):
         return gbs, "network port speeds are per direction by convention"
     return gbs, "no direction stated and no convention applies: taken as stated"
 

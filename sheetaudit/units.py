@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def _factor_table() -> dict:
     for quantity in TARGET:
         names = list(r.units.get(quantity, {}))
         if quantity == "bandwidth":
-            names += list(r.units.get("needs_network_word", {}))
+            names += list(r.units.get("needs_network_word", {})) + canonical_rates()
         for spelling in names:
             try:
                 table[f"{quantity}|{spelling}"] = float(_compute(quantity, spelling))
@@ -79,7 +80,7 @@ def _compute(quantity: str, spelling: str) -> float:
     table = load_rules().units.get(quantity, {})
     expr = table.get(spelling)
     if expr is None and quantity == "bandwidth":
-        expr = load_rules().units.get("needs_network_word", {}).get(spelling)
+        expr = load_rules().units.get("needs_network_word", {}).get(spelling) or _rate_expr(spelling)
     if expr is None:
         raise KeyError(f"no unit spelling {spelling!r} for {quantity}")
     ureg = registry()
@@ -93,3 +94,64 @@ def _compute(quantity: str, spelling: str) -> float:
 def convert(quantity: str, value: float, spelling: str) -> float:
     v = float(value) * factor(quantity, spelling)
     return v if math.isfinite(v) else 0.0
+
+
+# Rates as a grammar (rules/units.yaml rate_grammar): [prefix][base][per time] in any of its spellings.
+def _alt(words) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in sorted(words, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def rate_regex() -> str:
+    """A regular expression (no groups) matching every spelling of a rate the grammar allows."""
+    g = load_rules().units["rate_grammar"]
+    per = "|".join(re.escape(t).replace(r"\ ", r"\s*").replace("/", r"\s*/\s*")
+                   for t in sorted(g["per_time"], key=len, reverse=True))
+    symbolic = rf"(?:{_alt(g['prefixes'])})(?:{_alt(g['bases'])})(?:{per})"
+    words = rf"(?i:(?:{_alt(g['word_prefixes'])})\s?(?:{_alt(g['word_bases'])})\s*(?:per\s*sec(?:ond)?|/\s*s(?:ec)?\b|ps\b))"
+    return rf"(?:{words}|{symbolic})(?![A-Za-z])"
+
+
+@lru_cache(maxsize=1)
+def _rate_parts():
+    g = load_rules().units["rate_grammar"]
+    per = "|".join(re.escape(t).replace(r"\ ", r"\s*").replace("/", r"\s*/\s*")
+                   for t in sorted(g["per_time"], key=len, reverse=True))
+    symbolic = re.compile(rf"(?P<p>{_alt(g['prefixes'])})(?P<b>{_alt(g['bases'])})(?:{per})")
+    words = re.compile(rf"(?P<p>{_alt(g['word_prefixes'])})\s?(?P<b>{_alt(g['word_bases'])})\s*"
+                       r"(?:per\s*sec(?:ond)?|/\s*s(?:ec)?|ps)", re.I)
+    return g, symbolic, words
+
+
+@lru_cache(maxsize=512)
+def canonical_rate(printed: str) -> str | None:
+    """'GT/sec' -> 'GT/s', 'gigabits per second' -> 'Gb/s', 'GiBps' -> 'GiB/s'; None when not a rate."""
+    g, symbolic, words = _rate_parts()
+    short = {name: sym for sym, name in g["pint_prefixes"].items()}
+    text = printed.strip()
+    m = symbolic.fullmatch(text)
+    if m:
+        prefix = short[g["prefixes"][m.group("p")]]
+        base = g["bases"][m.group("b")]
+    else:
+        m = words.fullmatch(text)
+        if not m:
+            return None
+        prefix = g["word_prefixes"][m.group("p").lower()]
+        base = g["word_bases"][m.group("b").lower()]
+    if base == "T" and prefix.endswith("i"):
+        return None          # no binary transfer rates
+    return f"{prefix}{base}/s"
+
+
+def canonical_rates() -> list[str]:
+    g = load_rules().units["rate_grammar"]
+    return [f"{p}{b}/s" for p in g["pint_prefixes"] for b in g["pint_bases"] if not (b == "T" and p.endswith("i"))]
+
+
+def _rate_expr(spelling: str) -> str | None:
+    g = load_rules().units["rate_grammar"]
+    m = re.fullmatch(r"(Ki|Mi|Gi|Ti|[KMGTP])([bBT])/s", spelling)
+    if not m:
+        return None
+    return f"{g['pint_prefixes'][m.group(1)]}{g['pint_bases'][m.group(2)]} / second"

@@ -29,7 +29,7 @@ def run(figs, sheet, doc, facility):
             f"{f.text} (p{f.page}) read as {'bits written as bytes' if 'bytes-for-bits' in f.flags else 'a bit rate'}"
             f" = {fmt(f.normalized['value'])} GB/s" for f in _unique(ambiguous)) + ".", ambiguous))
     out.extend(_aggregate_mismatch(figs))
-    signalling = [f for f in links if f.unit == "GT/s" or "signaling" in f.flags]
+    signalling = [f for f in links if "signaling" in f.flags]
     if signalling:
         out.append(finding("bandwidth.signaling-rate", "Signalling rate, not payload: " + "; ".join(
             f"{f.text} (p{f.page}): {f.arithmetic}" for f in _unique(signalling)) + ".", signalling))
