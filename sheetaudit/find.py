@@ -17,8 +17,34 @@ from .rules import load_rules, rx
 # is followed by one or two digits only and does not continue a list ("10,25,40").
 NUM = r"(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|(?<![\d,])\d+,\d{1,2}(?![\d,])|\d+)(?:\.\d+)?"
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "thirty-two": 32, "sixty-four": 64,
+                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty-four": 24, "thirty-two": 32,
+                "forty-eight": 48, "sixty-four": 64, "seventy-two": 72, "a hundred": 100,
                 "一": 1, "二": 2, "两": 2, "四": 4, "八": 8, "十六": 16}
+ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
+ZH_NUM = "[零〇一二两三四五六七八九十百千万萬亿]+"
+
+
+def zh_number(text: str) -> int | None:
+    """Chinese numerals as vendors write counts: 八 8, 十六 16, 三十二 32, 三百八十四 384, 万 10,000, 十万 100,000."""
+    total, section, digit = 0, 0, None
+    for ch in text:
+        if ch in ZH_DIGITS:
+            digit = ZH_DIGITS[ch]
+        elif ch in ZH_UNITS:
+            unit = ZH_UNITS[ch]
+            if unit >= 10_000:
+                section = (section + (digit or 0)) or 1
+                total += section * unit
+                section, digit = 0, None
+            else:
+                section += (1 if digit is None else digit) * unit
+                digit = None
+        else:
+            return None
+    return total + section + (digit or 0) or None
+
+
 BOUNDS = [(r"up\s*to|as high as|最高|高达|最大|最多", "up-to"), (r"as low as|低至", "as-low-as"),
           (r"over|more than|greater than|>|≥|超过|大于", "over"), (r"less than|under|below|<|≤|小于|低于|不超过", "below"),
           (r"~|≈|approx\.?|approximately|about|around|nearly|约", "about"),
@@ -60,10 +86,15 @@ def _patterns():
     rate_name = re.compile(r.conventions["rate_names"])
     count_words = "|".join(sorted((k for k in WORD_NUMBERS if k.isascii()), key=len, reverse=True))
     nouns = r.vocab["accelerator_nouns"]
+    # A count, then up to six words of product name or marks, then an accelerator noun: "8 GPUs",
+    # "four Acme Volt accelerators", "8x Nova™ cards", "a 128-chip slice"; or a product name written plural
+    # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s".
     domain = re.compile(
         rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
-        rf"(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b", re.I)
-    zh_count = re.compile(r"(?<!\d)(?P<n>\d+)\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{0,8}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))")
+        rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b"
+        rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b)", re.I)
+    zh_count = re.compile(rf"(?<![\d\u4e00-\u9fff])(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{{0,8}}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))"
+                          rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count
 
 
@@ -142,6 +173,8 @@ def _numeric(seg: Segment) -> list[Mention]:
             found.append(Mention("bandwidth", m.group(0), float(m.group(1)), "Gb/s", seg, m.start(), m.end(),
                                  flags={"bare-unit", "rate-name"}))
             taken.append((m.start(), m.end()))
+    if not found and seg.kind == "cell":
+        found.extend(_header_unit(seg, unit_q))
     kept = []
     if rx(r.vocab["not_figures_label"]).search(seg.label or ""):
         return []
@@ -152,6 +185,34 @@ def _numeric(seg: Segment) -> list[Mention]:
         kept.append(mm)
     kept.sort(key=lambda x: x.start)
     return kept
+
+
+BARE_CELL = re.compile(rf"^\s*(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM})\s*(?P<marker>[{MARKERS}]?)\s*$")
+HEADER_UNIT = re.compile(r"[(（\[]\s*(?:in\s+)?(?P<u>[^()（）\[\]]{1,24}?)\s*[)）\]]|(?:,|\bin)\s+(?P<v>[A-Za-zµμ/]{1,12})\s*$")
+
+
+def _header_unit(seg: Segment, unit_q: dict) -> list[Mention]:
+    """A bare number in a table cell whose row or column header carries the unit: "HBM Bandwidth (TB/sec)",
+    "Inter-chip Interconnect (GB/sec/device)", "Power, W". The header's other words (per device) stay in the
+    label, where the classifier reads them."""
+    m = BARE_CELL.match(seg.text)
+    if not m:
+        return []
+    for header in (seg.label, seg.column):
+        for h in HEADER_UNIT.finditer(header or ""):
+            printed = (h.group("u") or h.group("v") or "").strip()
+            # "GB/sec/device": the unit, then what it counts per
+            for cand in (printed, re.sub(r"\s*/\s*(?:device|chip|card|GPU|accelerator|node|port|link|lane|direction)s?$",
+                                         "", printed, flags=re.I)):
+                unit = _canonical(cand.replace(" ", ""), unit_q)
+                q = unit_q.get(unit)
+                if q and q != "weight" and unit not in ("G", "T", "Gb", "Gib", "GbE", "GE"):
+                    value = _num(m.group("num"))
+                    start = m.start("bound") if m.group("bound") else m.start("num")
+                    flags = {"header-unit"} | ({"signaling"} if unit.endswith("T/s") else set())
+                    return [Mention(q, seg.text[start:m.end("num")].strip(), value, unit, seg, start, m.end("num"),
+                                    bound=_bound(m.group("bound")), marker=m.group("marker") or "", flags=flags)]
+    return []
 
 
 def _canonical(unit: str, unit_q: dict) -> str:
@@ -198,15 +259,18 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         val = WORD_NUMBERS.get(n) or (int(n.replace(",", "")) if n.replace(",", "").isdigit() else None)
         if not val or val > 1_000_000:
             continue
-        mid = m.group("mid") or ""
-        if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?)\b", mid, re.I):
+        mid = m.group("mid") or m.group("plural") or ""
+        if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
+                     r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?)\b", mid, re.I):
             continue
         out.append(Mention("domain_size", m.group(0).strip(), float(val), "accelerators", seg, m.start(), m.end(),
                            bound="up-to" if m.group("bound") else "",
                            flags={"from-label-row"} if label_rx.search(seg.label or "") else set()))
     for m in zh_count.finditer(seg.text):
-        if not any(o.start <= m.start() < o.end for o in out):
-            out.append(Mention("domain_size", m.group(0), float(m.group("n")), "accelerators", seg, m.start(), m.end()))
+        n = m.group("n") or m.group("n2")
+        val = int(n) if n.isdigit() else zh_number(n)
+        if val and not any(o.start <= m.start() < o.end for o in out):
+            out.append(Mention("domain_size", m.group(0), float(val), "accelerators", seg, m.start(), m.end()))
     return out
 
 

@@ -23,8 +23,11 @@ def read_text(data: bytes, kind: str) -> Document:
         lines = _html_lines(text)
     else:
         lines = text.splitlines()
+    rst = kind != "html" and _looks_like_rst(lines)
+    if rst:
+        lines = _rst_lines(lines)
     doc = Document(path="", sha256="", pages=1, kind=kind)
-    _segments_from_lines(lines, doc, markdown=(kind in ("markdown", "html")))
+    _segments_from_lines(lines, doc, markdown=(kind in ("markdown", "html") or rst))
     if doc.segments:
         doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
     return doc
@@ -66,7 +69,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             continue
         if line.lstrip().startswith("|"):
             flush()
-            cells = [re.sub(r"(\*\*|__|`)", "", c).strip() for c in line.strip().strip("|").split("|")]
+            cells = [_cell_text(c) for c in line.strip().strip("|").split("|")]
             if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
                 continue
             # A header row is the one a Markdown separator (|---|) follows; HTML <th> rows are written that way.
@@ -77,7 +80,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                 continue
             _row(doc, cells, header, heading, block)
             continue
-        if line.lstrip()[:1] in FOOTNOTE_MARKERS:
+        if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and re.match(r"^\s*[*+-]\s+\S", line)):
             flush()
             marker = line.lstrip()[0]
             doc.footnotes[marker] = line.lstrip()[1:].strip()
@@ -96,17 +99,158 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
     flush()
 
 
+def _cell_text(cell: str) -> str:
+    """A table cell as text: emphasis marks dropped, line breaks (<br>) and bullets kept apart as '; '."""
+    cell = re.sub(r"(\*\*|__|`)", "", cell)
+    cell = re.sub(r"<br\s*/?>", "; ", cell, flags=re.I)
+    return cell.strip().strip(";").strip()
+
+
+# reStructuredText (docs sites publish spec pages this way): headings underlined with punctuation, grid tables
+# drawn with +---+ and | and list-tables written as nested bullets. They are rewritten as Markdown headings and
+# pipe tables, so one table model reads all of them.
+RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
+RST_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
+
+
+def _looks_like_rst(lines: list[str]) -> bool:
+    return any(RST_BORDER.match(x) or x.lstrip().startswith(".. list-table::") for x in lines) or sum(
+        1 for a, b in zip(lines, lines[1:]) if a.strip() and RST_UNDERLINE.match(b) and len(b.strip()) >= len(a.strip())) >= 2
+
+
+def _rst_lines(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if RST_UNDERLINE.match(line) and RST_UNDERLINE.match(lines[i + 2] if i + 2 < len(lines) else "") and nxt.strip():
+            out += ["", "# " + nxt.strip(), ""]       # overlined title
+            i += 3
+            continue
+        if line.strip() and not RST_BORDER.match(line) and RST_UNDERLINE.match(nxt) and len(nxt.strip()) >= len(line.strip()):
+            out += ["", "## " + line.strip(), ""]
+            i += 2
+            continue
+        if RST_BORDER.match(line):
+            rows, i = _grid_table(lines, i)
+            out += [""] + rows + [""]
+            continue
+        if line.lstrip().startswith(".. list-table::"):
+            rows, i = _list_table(lines, i)
+            out += [""] + rows + [""]
+            continue
+        if re.match(r"^\s*\.\.\s+\w[\w-]*::", line) or re.match(r"^\s*\.\. _", line):
+            i += 1                                     # other directives (images, labels): not spec text
+            while i < len(lines) and lines[i].startswith((" ", "\t")) and lines[i].strip().startswith(":"):
+                i += 1
+            continue
+        out.append(re.sub(r":ref:`([^<`]*?)\s*(?:<[^>]*>)?`", r"\1", line))
+        i += 1
+    return out
+
+
+def _pipe_row(cells: list[str]) -> str:
+    return "| " + " | ".join(c.replace("|", "/") or " " for c in cells) + " |"
+
+
+def _grid_table(lines: list[str], i: int) -> tuple[list[str], int]:
+    """+----+----+ grid: cells span the columns between '+' of the border; a cell's lines are joined."""
+    border = lines[i]
+    cols = [k for k, ch in enumerate(border) if ch == "+"]
+    rows, cur, header_rows = [], None, 0
+    i += 1
+    while i < len(lines) and (lines[i].lstrip().startswith(("|", "+"))):
+        line = lines[i]
+        if RST_BORDER.match(line):
+            if cur is not None:
+                rows.append(cur)
+                if "=" in line:
+                    header_rows = len(rows)
+            cur = None
+        else:
+            parts = [line[a + 1:b] if b <= len(line) else line[a + 1:] for a, b in zip(cols, cols[1:])]
+            cur = cur or [[] for _ in parts]
+            for k, p in enumerate(parts[:len(cur)]):
+                p = p.strip().strip("|").strip()
+                if p:
+                    cur[k].append(re.sub(r"^[*\-•]\s+", "", p) if re.match(r"^[*\-•]\s+", p) else p)
+        i += 1
+    out = []
+    for n, row in enumerate(rows):
+        out.append(_pipe_row([_join_cell(c) for c in row]))
+        if n + 1 == header_rows:
+            out.append("|" + "---|" * len(row))
+    return out, i
+
+
+def _join_cell(parts: list[str]) -> str:
+    """Lines of one cell: a bullet list is a list ('; '), wrapped prose is one sentence."""
+    text = ""
+    for p in parts:
+        sep = "; " if text.endswith(":") or (text and re.match(r"^\d", p) and not text.endswith((",", "of"))) else " "
+        text = f"{text}{sep}{p}" if text else p
+    return text.strip()
+
+
+def _list_table(lines: list[str], i: int) -> tuple[list[str], int]:
+    """.. list-table:: with :header-rows: N; rows are '* - a' then '  - b' bullets."""
+    header_rows = 0
+    i += 1
+    while i < len(lines) and (not lines[i].strip() or lines[i].strip().startswith(":")):
+        m = re.match(r"\s*:header-rows:\s*(\d+)", lines[i])
+        if m:
+            header_rows = int(m.group(1))
+        i += 1
+    rows: list[list[str]] = []
+    indent = None
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and indent is None:
+            indent = len(line) - len(line.lstrip())
+        if line.strip() and len(line) - len(line.lstrip()) < (indent or 0):
+            break
+        m_row = re.match(r"^\s*\*\s+-\s?(.*)$", line)
+        m_cell = re.match(r"^\s*-\s?(.*)$", line)
+        if m_row:
+            rows.append([m_row.group(1).strip()])
+        elif m_cell and rows:
+            rows[-1].append(m_cell.group(1).strip())
+        elif line.strip() and rows:
+            rows[-1][-1] = f"{rows[-1][-1]} {line.strip()}".strip()
+        i += 1
+    out = []
+    for n, row in enumerate(rows):
+        out.append(_pipe_row([re.sub(r"^\\", "", c) for c in row]))
+        if n + 1 == header_rows:
+            out.append("|" + "---|" * len(row))
+    return out, i
+
+
 GENERIC_HEADER = re.compile(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|attribute|name|参数|项目|规格|指标)?$", re.I)
+
+
+# A header cell that names a measured field (a unit in brackets, a word such as bandwidth or 功耗) rather than a
+# product: where the header row holds the fields and the first column does not, the table is a record laid
+# out sideways (a test report's "监控项 | 系统平均功耗 | ..." over "监控结果 | 2015.9W | ..."), and each value's
+# label is its column's header.
+FIELD_HEADER = re.compile(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)）\]]|bandwidth|latency|power|speed|rate|"
+                          r"throughput|TDP|consumption|带宽|时延|延迟|功耗|速率|功率", re.I)
 
 
 def _row(doc, cells, header, heading, block):
     label = cells[0]
-    if header and not GENERIC_HEADER.match(header[0].strip()):
+    sideways = (len(header) > 1 and sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1
+                and not FIELD_HEADER.search(cells[0]))
+    if header and not sideways and not GENERIC_HEADER.match(header[0].strip()):
         label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
     for k, c in enumerate(cells[1:], start=1):
         if c:
             col = header[k] if k < len(header) else ""
-            doc.segments.append(Segment(c, 1, "cell", label=label, column=col, heading=heading, block=block))
+            if sideways:
+                doc.segments.append(Segment(c, 1, "cell", label=col, column=label, heading=heading, block=block))
+            else:
+                doc.segments.append(Segment(c, 1, "cell", label=label, column=col, heading=heading, block=block))
 
 
 class _HTMLLines(HTMLParser):
