@@ -157,7 +157,7 @@ def _numeric(seg: Segment) -> list[Mention]:
             flags.add("rate-list")
         if unit in ("G", "T"):
             flags.add("bare-unit")
-        if unit.endswith("T/s"):
+        if unit.endswith("T/s") or re.match(r"\s*(?:PAM-?4|NRZ)?\s*(?:SerDes|lanes?\b|PAM-?4|NRZ|signal)", after, re.I):
             flags.add("signaling")
         start = m.start("bound") if m.group("bound") else m.start("num")
         found.append(Mention(q, text[start:m.end()].strip(), max(nums), unit, seg, start, m.end(),
@@ -168,11 +168,13 @@ def _numeric(seg: Segment) -> list[Mention]:
             found.append(Mention("bandwidth", m.group(0), _num(m.group("num")), "GB", seg, m.start(), m.end(),
                                  flags={"bytes-for-bits", "bare-unit"}))
             taken.append((m.start(), m.end()))
+    found.extend(_named_rates(seg, text, free, taken, r))
     for m in rate_name.finditer(text):
         if free(m.start(), m.end()):
             found.append(Mention("bandwidth", m.group(0), float(m.group(1)), "Gb/s", seg, m.start(), m.end(),
                                  flags={"bare-unit", "rate-name"}))
             taken.append((m.start(), m.end()))
+    found = _merge_rate_lists(found, text)
     if not found and seg.kind == "cell":
         found.extend(_header_unit(seg, unit_q))
     kept = []
@@ -213,6 +215,55 @@ def _header_unit(seg: Segment, unit_q: dict) -> list[Mention]:
                     return [Mention(q, seg.text[start:m.end("num")].strip(), value, unit, seg, start, m.end("num"),
                                     bound=_bound(m.group("bound")), marker=m.group("marker") or "", flags=flags)]
     return []
+
+
+def _named_rates(seg: Segment, text: str, free, taken, r) -> list[Mention]:
+    """Rates that are names: 千兆网口 (a gigabit port), 1000BASE-T, and InfiniBand generations named alone or in
+    a list ("a port of NDR", "SDR/DDR/EDR/HDR/NDR InfiniBand"): one figure at the list's highest rate."""
+    out = []
+    for entry in r.units.get("named_rates", []):
+        for m in re.finditer(entry["pattern"], text):
+            if not free(m.start(), m.end()):
+                continue
+            gbps = entry["gbps"] if "gbps" in entry else float(m.group(entry["mbps_group"])) / 1000
+            out.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
+                               flags={"rate-name"}))
+            taken.append((m.start(), m.end()))
+    conv = r.conventions
+    if not rx(conv["ib_context"]).search(f"{seg.label} {text}"):
+        return out
+    rates = {g["gen"]: g["per_port_gbps"] for g in conv["generations"] if g["technology"] == "InfiniBand"}
+    for m in re.finditer(conv["ib_generation_names"], text):
+        if not free(m.start(), m.end()) or re.match(r"[\s-]*\(?\d", text[m.end():]) or re.search(
+                r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$", text[max(0, m.start() - 12):m.start()]):
+            continue     # "NDR 400Gb/s", "400G NDR": the number is the figure
+        names = re.split(r"\s*/\s*", m.group(0))
+        values = [float(n[3:]) if n[3:] else float(rates.get(n[:3], 0)) for n in names]
+        beside = re.match(r"\s*(?:InfiniBand|Infiniband|IB|VPI)\b|\s*ports?\b", text[m.end():]) or re.search(
+            r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$", text[:m.start()])
+        if max(values) <= 0 or names == ["DDR"] or (not re.search(r"\d", m.group(0)) and not beside):
+            continue     # a generation named without a number counts only beside an InfiniBand word
+        flags = {"rate-name", "bare-unit"} | ({"rate-list"} if len(names) > 1 else set())
+        out.append(Mention("bandwidth", m.group(0), max(values), "Gb/s", seg, m.start(), m.end(), flags=flags))
+        taken.append((m.start(), m.end()))
+    return out
+
+
+def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
+    """"16 GT/s / 32GT/s", "100 Gb/s / 200 Gb/s": options of one link, one figure at the highest rate."""
+    found = sorted(found, key=lambda x: x.start)
+    out: list[Mention] = []
+    for m in found:
+        prev = out[-1] if out else None
+        if (prev and prev.quantity == m.quantity == "bandwidth" and prev.unit == m.unit
+                and re.fullmatch(r"\s*(?:/|or|或)\s*", text[prev.end:m.start])):
+            prev.value = max(prev.value, m.value)
+            prev.text = text[prev.start:m.end]
+            prev.end = m.end
+            prev.flags = prev.flags | m.flags | {"rate-list"}
+            continue
+        out.append(m)
+    return out
 
 
 def _canonical(unit: str, unit_q: dict) -> str:
