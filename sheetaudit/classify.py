@@ -98,6 +98,8 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
         return
     f.direction = (_first(v["direction"], "direction", clause, foot, seg.label, seg.text if alone else "")
                    or "unspecified")
+    if rx(v["comparison_cue"]).search(seg.text[max(0, m.start - 100):m.start]):
+        f.flags.add("comparison")   # another product's figure, quoted for comparison
     f.scope = _scope(f, m, c, ctx, foot)
 
 
@@ -120,6 +122,8 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
             return sentence_tier
         if label_tier is None:
             tech = _first(v["tier_technology"], "tier", seg.label, seg.text)
+    if tech == "host" and (m.unit in PORT_UNITS or "rate-name" in m.flags) and not explicit_host(clause):
+        tech = "scale-out"   # "200GbE", "NDR200": a port speed is never a host link, whatever PCIe is named nearby
     if tech == "host" and not is_bytes(m.unit) and not m.unit.endswith("T/s") and rx(
             r"\bNIC\b|network interface|network adapter|Ethernet|InfiniBand|\bports?\b").search(clause) and not rx(
             r"host interface|host bandwidth|GPU-PCIe|PCIe-NIC|data bandwidth").search(clause + " " + seg.label):
@@ -132,6 +136,10 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     if label_tier:
         return label_tier
     return "unknown"
+
+
+def explicit_host(text: str) -> bool:
+    return _first(load_rules().vocab["tier_explicit"], "tier", text) == "host"
 
 
 def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tier: str | None) -> str:
@@ -171,6 +179,8 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if re.search(r"\(\s*max(?:imum)?\s*$", c.left, re.I) or (m.bound == "max" and re.search(r"\(\s*$", c.left)):
         # "(Max 2800GB HDR)" after a list of NIC options: the node's total
         return "per-node"
+    if "signaling" in m.flags and not re.search(r"per[- ]port|per[- ]link", c.text, re.I):
+        return "per-lane"    # "100G PAM4 SerDes", "32 GT/s": one lane's signalling rate
     if m.unit in PORT_UNITS or "rate-name" in m.flags:
         return "per-port"
     found = _first(v["scope"], "scope", c.text, foot, seg.label)

@@ -31,6 +31,8 @@ def run(figs, sheet, doc, facility):
 def _aggregates(figs, sheet, domain):
     out = []
     for f in bw(figs, "scale-up", "scale-out", "front-end", "host", "mixed", scopes=set(AGGREGATE_SCOPES)):
+        if f.scope == "per-switch" and sheet.kind == "switch":
+            continue   # a switch's own capacity is its figure; bandwidth.aggregate-mismatch checks it
         v = f.normalized["value"]
         where = AGGREGATE_SCOPES[f.scope]
         divisor, what = None, "accelerator"

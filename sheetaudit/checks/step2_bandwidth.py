@@ -54,7 +54,7 @@ def _aggregate_mismatch(figs):
     out = []
     ports = [p for p in figs if p.quantity == "bandwidth" and p.scope == "per-port" and p.count and p.tier == "scale-out"]
     for f in bw(figs, "scale-out", scopes={"per-switch"}):
-        if not ports:
+        if not ports or "comparison" in f.flags:
             continue
         gbs, _ = base_gbs(f)
         totals = [(p, base_gbs(p)[0] * p.count) for p in ports]
