@@ -85,7 +85,7 @@ def _context_text(seg) -> str:
 def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool) -> None:
     v = load_rules().vocab
     seg = m.segment
-    foot = ctx.footnotes.get(m.marker, "") if m.marker else ""
+    foot = ctx.footnotes.get(_marker(m), "")
     clause = c.text
     f.technology = technology(clause, seg.label, seg.text if alone else "") or technology(seg.text)
     f.tier = _tier(f, m, c, ctx, clause)
@@ -108,7 +108,8 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     seg = m.segment
     if rx(r"memory bandwidth|内存带宽|显存带宽").search(clause + " " + seg.label):
         return "memory"
-    explicit = _first(v["tier_explicit"], "tier", clause)
+    foot = ctx.footnotes.get(_marker(m), "")
+    explicit = _first(v["tier_explicit"], "tier", clause) or _first(v["tier_explicit"], "tier", foot)
     if explicit:
         return explicit
     explicit = _first(v["tier_explicit"], "tier", seg.label)
@@ -136,6 +137,14 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     if label_tier:
         return label_tier
     return "unknown"
+
+
+def _marker(m: Mention) -> str:
+    """The figure's footnote marker: printed right after it, or closing its table cell ("200G (Active)*")."""
+    if m.marker:
+        return m.marker
+    tail = m.segment.text.rstrip()[-1:] if m.segment.kind == "cell" else ""
+    return tail if tail in "*†‡¹²³" else ""
 
 
 def explicit_host(text: str) -> bool:
@@ -235,13 +244,17 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     scope = _first(v["power_scope"], "scope", c.text, seg.label)
     if scope is None:
         scope = _first(v["power_scope"], "scope", seg.text)
+    if scope is None and rx(r"\bTDP\b|热设计功耗").search(f"{seg.label} {c.text}"):
+        # a TDP is a component's: the accelerator's under an accelerator heading, else the device's
+        scope = "per-accelerator" if rx(r"GPU|accelerator|NPU|芯片|加速卡|AI 处理器|单卡|每卡").search(
+            f"{seg.section or seg.heading} {seg.label}") or ctx.kind == "accelerator" else "per-device"
     if scope is None:
         powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b").search(f"{seg.label} {seg.text}")
         default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
                    "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
         scope = default if (powerish and default) else "unspecified"
-    if ctx.kind == "accelerator" and scope in ("per-device", "unspecified") and not rx(r"\bCPU|\bNIC|adapter").search(
-            f"{seg.label} {c.text}"):
+    if ctx.kind == "accelerator" and scope in ("per-device", "unspecified") and not ctx.edge_device and not rx(
+            r"\bCPU|\bNIC|adapter").search(f"{seg.label} {c.text}"):
         scope = "per-accelerator"   # a GPU datasheet's TDP is the accelerator's
     # "整机功耗" (whole-unit power) on a switch or NIC sheet is the device's own power, not a server node's.
     if scope == "per-node" and ctx.kind in ("switch", "nic"):

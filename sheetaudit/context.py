@@ -45,6 +45,7 @@ class SheetContext:
     block_accelerators: dict[int, int] = field(default_factory=dict)
     footnotes: dict[str, str] = field(default_factory=dict)
     scale_up_technology: str = ""
+    edge_device: bool = False       # a board with its own peripherals (USB, HDMI, SD): power is the device's
 
     def accelerators_for(self, block: int) -> int | None:
         return self.block_accelerators.get(block, self.accelerators)
@@ -126,6 +127,7 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     from .classify import technology
     techs = [technology(s.text) for s in doc.segments]
     up = [t for t in techs if t in SCALE_UP_TECHNOLOGIES]
+    edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
     return SheetContext(kind=kind, accelerators=acc, block_text=block_text, record_text=record_text,
-                        block_accelerators=block_acc,
+                        block_accelerators=block_acc, edge_device=edge >= 3,
                         footnotes=doc.footnotes, scale_up_technology=_most_common(up) or "")

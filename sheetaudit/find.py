@@ -241,8 +241,11 @@ def _named_rates(seg: Segment, text: str, free, taken, r) -> list[Mention]:
         values = [float(n[3:]) if n[3:] else float(rates.get(n[:3], 0)) for n in names]
         beside = re.match(r"\s*(?:InfiniBand|Infiniband|IB|VPI)\b|\s*ports?\b", text[m.end():]) or re.search(
             r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$", text[:m.start()])
-        if max(values) <= 0 or names == ["DDR"] or (not re.search(r"\d", m.group(0)) and not beside):
-            continue     # a generation named without a number counts only beside an InfiniBand word
+        near = any(abs(m.start() - b) < 40 or abs(a - m.end()) < 40 for a, b in taken)
+        bare = not re.search(r"\d", m.group(0))
+        if max(values) <= 0 or names == ["DDR"] or near or (bare and (seg.kind == "heading" or (
+                len(names) == 1 and not beside))):
+            continue     # a generation named alone counts beside an InfiniBand word, and only with no rate printed by it
         flags = {"rate-name", "bare-unit"} | ({"rate-list"} if len(names) > 1 else set())
         out.append(Mention("bandwidth", m.group(0), max(values), "Gb/s", seg, m.start(), m.end(), flags=flags))
         taken.append((m.start(), m.end()))

@@ -19,6 +19,7 @@ class Segment:
     label: str = ""                 # row header of a table or key-value list
     column: str = ""                # column header (a product variant) where the table has one
     heading: str = ""               # nearest section heading above
+    section: str = ""               # the headings above, outermost first ("AI chip / Server 1"), where known
     block: int = 0                  # segments of one table / one paragraph / one record share a block id
     bbox: Optional[BBox] = None
     ocr: bool = False

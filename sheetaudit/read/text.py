@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 from ..model import Document, Segment
 from .layout import FOOTNOTE_MARKERS, split_sentences
 
-KV_LINE = re.compile(r"^\s*(?P<label>[^:：|]{1,48}?)\s*[:：]\s+(?P<value>.+)$")
+KV_LINE = re.compile(r"^\s*(?P<label>[^:：|]{1,48}?)\s*(?:[:]\s+|：\s*)(?P<value>.+)$")   # 全角冒号 needs no space
 KV_DOTS = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)\s*(?:\.\s*){3,}\s*(?P<value>\S.*)$")
 KV_GAP = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)(?:\t+| {3,})(?P<value>\S.*)$")
 
@@ -44,6 +44,7 @@ def _decode(data: bytes) -> str:
 
 def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> None:
     heading, block, header = "", 0, []
+    trail: dict[int, str] = {}     # heading level -> text: a value under "AI chip / Server 1" knows both
     para: list[str] = []
 
     def flush():
@@ -51,7 +52,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
         if para:
             block += 1
             for s in split_sentences(" ".join(para)):
-                doc.segments.append(Segment(s, 1, "sentence", heading=heading, block=block))
+                doc.segments.append(Segment(s, 1, "sentence", heading=heading, block=block, section=" / ".join(trail.values())))
             para = []
 
     for i, raw in enumerate(lines):
@@ -64,6 +65,8 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
         if m_head or (not markdown and line.isupper() and len(line) < 60):
             flush()
             heading = (m_head.group(1) if m_head else line).strip()
+            level = len(line.lstrip()) - len(line.lstrip().lstrip("#")) if m_head else 1
+            trail = {k: v for k, v in trail.items() if k < level} | {level: heading}
             block += 1
             doc.segments.append(Segment(heading, 1, "heading", heading=heading, block=block))
             continue
@@ -78,7 +81,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                 header = cells
                 block += 1
                 continue
-            _row(doc, cells, header, heading, block)
+            _row(doc, cells, header, heading, block, " / ".join(trail.values()))
             continue
         if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and re.match(r"^\s*[*+-]\s+\S", line)):
             flush()
@@ -93,7 +96,8 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             block += 1
             value = re.sub(r"^[-*]\s+", "", m.group("value").strip())
             label = re.sub(r"^\s*[-*]\s+", "", m.group("label")).strip("*_ ")
-            doc.segments.append(Segment(value, 1, "cell", label=label, heading=heading, block=block))
+            doc.segments.append(Segment(value, 1, "cell", label=label, heading=heading, block=block,
+                                        section=" / ".join(trail.values())))
             continue
         para.append(re.sub(r"^\s*[-*]\s+", "", line).strip())
     flush()
@@ -238,7 +242,7 @@ FIELD_HEADER = re.compile(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)�
                           r"throughput|TDP|consumption|带宽|时延|延迟|功耗|速率|功率", re.I)
 
 
-def _row(doc, cells, header, heading, block):
+def _row(doc, cells, header, heading, block, section=""):
     label = cells[0]
     sideways = (len(header) > 1 and sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1
                 and not FIELD_HEADER.search(cells[0]))
@@ -248,9 +252,11 @@ def _row(doc, cells, header, heading, block):
         if c:
             col = header[k] if k < len(header) else ""
             if sideways:
-                doc.segments.append(Segment(c, 1, "cell", label=col, column=label, heading=heading, block=block))
+                doc.segments.append(Segment(c, 1, "cell", label=col, column=label, heading=heading, block=block,
+                                            section=section))
             else:
-                doc.segments.append(Segment(c, 1, "cell", label=label, column=col, heading=heading, block=block))
+                doc.segments.append(Segment(c, 1, "cell", label=label, column=col, heading=heading, block=block,
+                                            section=section))
 
 
 class _HTMLLines(HTMLParser):
