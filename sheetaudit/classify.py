@@ -252,6 +252,8 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
         powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b").search(f"{seg.label} {seg.text}")
         default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
                    "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
+        if ctx.edge_device and ctx.kind == "accelerator":
+            default = "per-device"
         scope = default if (powerish and default) else "unspecified"
     if ctx.kind == "accelerator" and scope in ("per-device", "unspecified") and not ctx.edge_device and not rx(
             r"\bCPU|\bNIC|adapter").search(f"{seg.label} {c.text}"):
@@ -280,6 +282,11 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it
     if up.search(own) or (record and up.search(record)):
         f.tier = "scale-up"
+        return True
+    node_rx = rx(v["node_count_phrase"])
+    if ctx.scale_up_in_node and (node_rx.search(seg.text[max(0, m.start - 60):m.start])
+                                 or node_rx.search(seg.text[m.end:m.end + 40])):
+        f.tier = "scale-up"    # the box's accelerators, which the sheet says its scale-up links join
         return True
     fabric = rx(r"NVLink|NVSwitch|HCCS|xGMI|Infinity Fabric|UALink|\bICI\b")
     if out.search(own) and not from_record and not (fabric.search(own) and not rx(r"pod|cluster|集群").search(own)):

@@ -45,7 +45,8 @@ class SheetContext:
     block_accelerators: dict[int, int] = field(default_factory=dict)
     footnotes: dict[str, str] = field(default_factory=dict)
     scale_up_technology: str = ""
-    edge_device: bool = False       # a board with its own peripherals (USB, HDMI, SD): power is the device's
+    edge_device: bool = False
+    scale_up_in_node: bool = False  # the sheet says its scale-up links join the accelerators of one box       # a board with its own peripherals (USB, HDMI, SD): power is the device's
 
     def accelerators_for(self, block: int) -> int | None:
         return self.block_accelerators.get(block, self.accelerators)
@@ -130,4 +131,5 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
     return SheetContext(kind=kind, accelerators=acc, block_text=block_text, record_text=record_text,
                         block_accelerators=block_acc, edge_device=edge >= 3,
+                        scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),
                         footnotes=doc.footnotes, scale_up_technology=_most_common(up) or "")

@@ -245,6 +245,8 @@ def _named_rates(seg: Segment, text: str, free, taken, r) -> list[Mention]:
         bare = not re.search(r"\d", m.group(0))
         if max(values) <= 0 or names == ["DDR"] or near or (bare and (seg.kind == "heading" or (
                 len(names) == 1 and not beside))):
+            if len(names) > 1:
+                taken.append((m.start(), m.end()))   # its members are not figures of their own either
             continue     # a generation named alone counts beside an InfiniBand word, and only with no rate printed by it
         flags = {"rate-name", "bare-unit"} | ({"rate-list"} if len(names) > 1 else set())
         out.append(Mention("bandwidth", m.group(0), max(values), "Gb/s", seg, m.start(), m.end(), flags=flags))

@@ -83,10 +83,10 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                 continue
             _row(doc, cells, header, heading, block, " / ".join(trail.values()))
             continue
-        if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and re.match(r"^\s*[*+-]\s+\S", line)):
+        if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and re.match(r"^\s*(?:[*+-]\s+\S|\*\*[^*]+\*\*)", line)):
             flush()
-            marker = line.lstrip()[0]
-            doc.footnotes[marker] = line.lstrip()[1:].strip()
+            marker, note = _footnote(line.strip())
+            doc.footnotes.setdefault(marker, note)
             doc.segments.append(Segment(line.strip(), 1, "footnote", heading=heading, block=block))
             continue
         line = re.sub(r"(\*\*|__|`)", "", line)
@@ -101,6 +101,18 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             continue
         para.append(re.sub(r"^\s*[-*]\s+", "", line).strip())
     flush()
+
+
+def _footnote(line: str) -> tuple[str, str]:
+    """'*For cards only.' -> ('*', ...); in Markdown the footnote is often in italics, so '**For cards only.*'
+    is marker '*' and '***Type this*' marker '**': the last star of the run opens the italics."""
+    stars = len(line) - len(line.lstrip("*"))
+    if stars == 0:
+        return line[0], line[1:].strip()
+    rest = line[stars:]
+    if stars > 1 and rest[:1].strip() and "*" in rest:
+        stars -= 1
+    return "*" * stars, re.sub(r"^\*|\*(?=\s|$|[.`])", "", line[stars:]).strip()
 
 
 def _cell_text(cell: str) -> str:
