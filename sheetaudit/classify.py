@@ -53,7 +53,8 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
         seg = m.segment
         f = Figure(id="", quantity=m.quantity, text=m.text, value=m.value, unit=m.unit, page=seg.page,
                    context=_context_text(seg), label=seg.label, heading=seg.heading, bbox=seg.bbox,
-                   count=m.count, bound=m.bound, flags=set(m.flags), ocr=seg.ocr, segment=seg)
+                   count=m.count, bound=m.bound, flags=set(m.flags), ocr=seg.ocr, segment=seg,
+                   model=ctx.model_of(seg))
         c = cl.get(id(m), Clause("", ""))
         if m.quantity == "bandwidth":
             _bandwidth(f, m, c, ctx, alone=per_seg_bw[id(seg)] == 1)

@@ -48,8 +48,15 @@ class SheetContext:
     edge_device: bool = False
     scale_up_in_node: bool = False  # the sheet says its scale-up links join the accelerators of one box       # a board with its own peripherals (USB, HDMI, SD): power is the device's
 
-    def accelerators_for(self, block: int) -> int | None:
-        return self.block_accelerators.get(block, self.accelerators)
+    block_models: dict[int, list[str]] = field(default_factory=dict)
+    model_accelerators: dict[tuple[int, str], int] = field(default_factory=dict)
+
+    def accelerators_for(self, block: int, model: str = "") -> int | None:
+        return self.model_accelerators.get((block, model)) or self.block_accelerators.get(block, self.accelerators)
+
+    def model_of(self, seg) -> str:
+        """The product model of a cell in a table whose columns (or rows) are two or more models."""
+        return seg.column if seg.column and len(self.block_models.get(seg.block, ())) >= 2 else ""
 
 
 def _most_common(values: list):
@@ -114,12 +121,18 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     record_text = {s.block: record[(s.page, s.heading)] for s in doc.segments if s.kind == "cell"}
     label_rx = rx(r.vocab["accelerator_count_label"])
     block_acc: dict[int, int] = {}
+    model_acc: dict[tuple[int, str], int] = {}
+    models: dict[int, list[str]] = {}
+    for s in doc.segments:
+        if s.kind == "cell" and s.column and s.column not in models.setdefault(s.block, []):
+            models[s.block].append(s.column)
     counts = []
     for s in doc.segments:
         if s.label and label_rx.search(s.label):
             m = re.match(r"\s*(\d{1,4})\b", s.text)
             if m:
                 block_acc[s.block] = int(m.group(1))
+                model_acc[(s.block, s.column)] = int(m.group(1))
                 counts.append(int(m.group(1)))
     for m in mentions:
         if m.quantity == "domain_size" and m.segment.block not in block_acc and 2 <= m.value <= 16:
@@ -131,5 +144,6 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
     return SheetContext(kind=kind, accelerators=acc, block_text=block_text, record_text=record_text,
                         block_accelerators=block_acc, edge_device=edge >= 3,
+                        block_models=models, model_accelerators=model_acc,
                         scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),
                         footnotes=doc.footnotes, scale_up_technology=_most_common(up) or "")

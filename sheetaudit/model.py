@@ -80,6 +80,7 @@ class Figure:
     bound: str = ""
     flags: set = field(default_factory=set)
     ocr: bool = False
+    model: str = ""                  # the product model a variant table's column (or row) gives the figure
     segment: Optional[Segment] = None
 
     def to_json(self) -> dict:
@@ -90,7 +91,7 @@ class Figure:
                  "reading": self.reading or None, "label": self.label or None, "bound": self.bound or None,
                  "column": (self.segment.column or None) if self.segment else None, "heading": self.heading or None,
                  "count": self.count, "bbox": [round(v, 1) for v in self.bbox] if self.bbox else None,
-                 "ocr": self.ocr or None, "flags": sorted(self.flags) or None}
+                 "ocr": self.ocr or None, "flags": sorted(self.flags) or None, "model": self.model or None}
         d.update({k: v for k, v in extra.items() if v is not None})
         return d
 
@@ -120,6 +121,7 @@ class Finding:
     figures: list[str] = field(default_factory=list)
     pages: list[int] = field(default_factory=list)
     derived: list[Derived] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)   # the models of a multi-model sheet it concerns
 
     def to_json(self) -> dict:
         d = {"check": self.check, "step": self.step, "severity": self.severity, "figures": self.figures,
@@ -128,6 +130,8 @@ class Finding:
             d["pages"] = self.pages
         if self.derived:
             d["derived"] = [x.to_json() for x in self.derived]
+        if self.models:
+            d["models"] = self.models
         return d
 
 

@@ -104,9 +104,18 @@ def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tu
     return gbs, "no direction stated and no convention applies: taken as stated"
 
 
+def same_model(f: Figure, figs: list[Figure]) -> list[Figure]:
+    """Of figs, those of f's product model where the sheet has several (a port count of one switch model
+    says nothing of another's capacity); all of them on a one-model sheet."""
+    if not f.model:
+        return figs
+    own = [g for g in figs if g.model == f.model]
+    return own or [g for g in figs if not g.model]
+
+
 def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, str]:
     tol = load_rules().threshold("aggregate_tolerance")
-    for p in ports:
+    for p in same_model(f, ports):
         pg, _ = base_gbs(p)
         total = pg * p.count
         if abs(gbs - total) <= tol * total:

@@ -9,11 +9,41 @@ from ..rules import load_rules
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-def finding(code: str, message: str, figures: list[Figure] = (), derived: list[Derived] = ()) -> Finding:
+def finding(code: str, message: str, figures: list[Figure] = (), derived: list[Derived] = (),
+            models: list[str] = ()) -> Finding:
     c = load_rules().check(code)
     return Finding(check=code, step=c["step"], severity=c["severity"], message=message, why=c["why"],
                    fix=c["fix"], figures=[f.id for f in figures],
-                   pages=sorted({f.page for f in figures}), derived=list(derived))
+                   pages=sorted({f.page for f in figures}), derived=list(derived), models=list(models))
+
+
+def named(f: Figure) -> str:
+    """'LS-9200: ' before a figure of one model on a multi-model sheet, so the finding says whose it is."""
+    return f"{f.model}: " if f.model else ""
+
+
+def merge_models(findings: list[Finding]) -> list[Finding]:
+    """Identical findings for several models of one sheet become one finding that lists the models."""
+    out: list[Finding] = []
+    index: dict[tuple, Finding] = {}
+    for f in findings:
+        if not f.models:
+            out.append(f)
+            continue
+        prefix = ", ".join(f.models) + ": "
+        rest = f.message[len(prefix):] if f.message.startswith(prefix) else f.message
+        key = (f.check, rest)
+        first = index.get(key)
+        if first is None:
+            index[key] = f
+            out.append(f)
+            continue
+        first.models = first.models + [m for m in f.models if m not in first.models]
+        first.message = ", ".join(first.models) + ": " + rest
+        first.figures += [x for x in f.figures if x not in first.figures]
+        first.pages = sorted(set(first.pages) | set(f.pages))
+        first.derived += f.derived
+    return out
 
 
 def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
@@ -21,6 +51,7 @@ def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> 
     findings: list[Finding] = []
     for module in (sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power):
         findings.extend(module.run(figs, sheet, doc, facility))
+    findings = merge_models(findings)
     findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, SEVERITY_ORDER[f.severity]))
     raised = {f.check for f in findings}
     passed = [code for code in load_rules().checks if code not in raised]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from ..model import Derived
-from . import bw, finding, fmt
+from ..normalise import same_model
+from . import bw, finding, fmt, named
 
 AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",
                     "per-cluster": "cluster"}
@@ -37,24 +38,24 @@ def _aggregates(figs, sheet, domain):
         where = AGGREGATE_SCOPES[f.scope]
         divisor, what = None, "accelerator"
         if f.scope == "per-switch":
-            ports = [p for p in figs if p.quantity == "bandwidth" and p.scope == "per-port" and p.count]
+            ports = same_model(f, [p for p in figs if p.quantity == "bandwidth" and p.scope == "per-port" and p.count])
             if ports:
                 divisor, what = ports[0].count, "port"
         elif f.scope == "per-domain" and domain:
             divisor = max(d.normalized["value"] for d in domain)
         elif f.scope == "per-node":
-            divisor = sheet.accelerators_for(f.segment.block if f.segment else 0)
+            divisor = sheet.accelerators_for(f.segment.block if f.segment else 0, f.model)
         derived = []
         if divisor:
             per = v / divisor
             derived.append(Derived(f"per-{what} equivalent of {f.text}", per, "GB/s",
                                    f"{fmt(v)} GB/s per direction / {int(divisor)} {what}s = {fmt(per)} GB/s per {what}",
                                    [f.id]))
-            msg = (f"{f.text} (p{f.page}) is a total over the {where}, not a per-{what} figure: "
+            msg = (f"{named(f)}{f.text} (p{f.page}) is a total over the {where}, not a per-{what} figure: "
                    f"{fmt(v)} GB/s per direction / {int(divisor)} = {fmt(per)} GB/s per {what} per direction.")
         else:
-            msg = f"{f.text} (p{f.page}) is a total over the {where}; the sheet does not say how many {what}s share it."
-        out.append(finding("tier.aggregate-figure", msg, [f], derived))
+            msg = f"{named(f)}{f.text} (p{f.page}) is a total over the {where}; the sheet does not say how many {what}s share it."
+        out.append(finding("tier.aggregate-figure", msg, [f], derived, models=[f.model] if f.model else []))
     return out
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from ..model import Derived
-from . import bw, finding, fmt
+from ..normalise import same_model
+from . import bw, finding, fmt, named
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
 
@@ -57,20 +58,20 @@ def _aggregate_mismatch(figs):
         if not ports or "comparison" in f.flags:
             continue
         gbs, _ = base_gbs(f)
-        totals = [(p, base_gbs(p)[0] * p.count) for p in ports]
+        totals = [(p, base_gbs(p)[0] * p.count) for p in same_model(f, ports)]
         if any(abs(gbs - t) <= tol * t or abs(gbs - 2 * t) <= tol * 2 * t for _, t in totals):
             continue
         p, t = totals[0]
         out.append(finding("bandwidth.aggregate-mismatch",
-                           f"{f.text} (p{f.page}) equals neither {p.count} x {p.text} = {fmt(t)} GB/s per direction nor "
-                           f"twice that ({fmt(2 * t)} GB/s).", [f, p]))
+                           f"{named(f)}{f.text} (p{f.page}) equals neither {p.count} x {p.text} = {fmt(t)} GB/s per "
+                           f"direction nor twice that ({fmt(2 * t)} GB/s).", [f, p], models=[f.model] if f.model else []))
     return out
 
 
 def _per_acc(f, sheet):
     """Per-accelerator, per-direction GB/s of a figure, with its arithmetic; None when it cannot be known."""
     v = f.normalized["value"]
-    acc = sheet.accelerators_for(f.segment.block if f.segment else 0)
+    acc = sheet.accelerators_for(f.segment.block if f.segment else 0, f.model)
     if f.scope == "per-accelerator":
         return v, f"{f.text} = {fmt(v)} GB/s per direction"
     if f.scope == "per-node" and acc:

@@ -25,7 +25,16 @@ def run(figs, sheet, doc, facility):
     if liquid or dense:
         why = (f"the sheet states {', '.join(dict.fromkeys(f.text for f in liquid))}" if liquid else
                f"its rack power ({max(f.normalized['value'] for f in dense):g} kW) is above the air-cooling limit")
-        out.append(finding("power.liquid-cooling-required", f"Liquid cooling is required: {why}.", liquid + dense))
+        # a family where only some models need liquid: say which, and which can be air-cooled
+        need = list(dict.fromkeys(f.model for f in liquid + dense if f.model))
+        air = [m for m in dict.fromkeys(f.model for f in cooling_figs if f.model and f.normalized["value"] == "air")
+               if m not in need]
+        if need and air:
+            out.append(finding("power.liquid-cooling-required",
+                               f"{', '.join(need)}: liquid cooling is required: {why}; {', '.join(air)} "
+                               f"{'is' if len(air) == 1 else 'are'} air-cooled.", liquid + dense, models=need))
+        else:
+            out.append(finding("power.liquid-cooling-required", f"Liquid cooling is required: {why}.", liquid + dense))
     derived_rack = None
     if node and not rack and sheet.kind in ("server", "pod", "unknown", "rack"):
         n = int(r.threshold("typical_nodes_per_rack"))
