@@ -15,7 +15,10 @@ from .rules import load_rules, rx
 
 # Thousands commas ("1,100 W"), and European decimal commas ("106,25 Gbit/s", "1,6 Tbit/s") where the comma
 # is followed by one or two digits only and does not continue a list ("10,25,40").
-NUM = r"(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|(?<![\d,])\d+,\d{1,2}(?![\d,])|\d+)(?:\.\d+)?"
+NUM = (r"(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|(?<![\d,])\d+,\d{1,2}(?![\d,])"
+       # "1 050 W", "2 048 accelerators": a space between thousands, never before a bare port speed ("16 400G")
+       r"|(?<!\d[ \u00a0\u202f])(?<![xX×] )\d{1,2}[\u00a0\u202f ]\d{3}(?![\d,.]|[\u00a0\u202f ]\d)"
+       r"(?!\s?(?:GbE|GE|Gb|G|T)(?![a-zA-Z/]))|\d+)(?:\.\d+)?")
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty-four": 24, "thirty-two": 32,
                 "forty-eight": 48, "sixty-four": 64, "seventy-two": 72, "a hundred": 100,
@@ -90,7 +93,7 @@ def _patterns():
     # "four Acme Volt accelerators", "8x Nova™ cards", "a 128-chip slice"; or a product name written plural
     # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s".
     domain = re.compile(
-        rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
+        rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b)", re.I)
     zh_count = re.compile(rf"(?<![\d\u4e00-\u9fff])(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{{0,8}}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))"
@@ -99,6 +102,7 @@ def _patterns():
 
 
 def _num(s: str) -> float:
+    s = re.sub(r"(?<=\d)[\u00a0\u202f ](?=\d{3})", "", s)     # "2 048": a space between thousands
     if re.fullmatch(r"\d+,\d{1,2}", s):
         return float(s.replace(",", "."))
     return float(s.replace(",", ""))
@@ -182,6 +186,8 @@ def _numeric(seg: Segment) -> list[Mention]:
         return []
     for mm in found:
         if mm.quantity == "power" and _is_supply_rating(mm, r):
+            continue
+        if _in_excluded_context(mm, r):
             continue
         mm.count = _count_before(text[:mm.start])
         kept.append(mm)
@@ -284,6 +290,16 @@ def _canonical(unit: str, unit_q: dict) -> str:
     return unit
 
 
+def _in_excluded_context(m: Mention, r) -> bool:
+    pat = r.vocab.get("not_figure_context", {}).get(m.quantity)
+    if not pat:
+        return False
+    text = m.segment.text
+    left = re.split(r"[;；。]|\.\s", text[max(0, m.start - 50):m.start])[-1]
+    right = re.split(r"[;；。,，]|\.\s", text[m.end:m.end + 30])[0]
+    return bool(rx(pat).search(f"{m.segment.label} {left} {right}"))
+
+
 def _is_supply_rating(m: Mention, r) -> bool:
     pat = rx(r.vocab["power_excluded"])
     window = m.segment.text[max(0, m.start - 40):m.end + 40]
@@ -312,7 +328,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         return out
     for m in domain.finditer(seg.text):
         n = m.group("n").lower()
-        val = WORD_NUMBERS.get(n) or (int(n.replace(",", "")) if n.replace(",", "").isdigit() else None)
+        digits = re.sub(r"[, ]", "", n)
+        val = WORD_NUMBERS.get(n) or (int(digits) if digits.isdigit() else None)
         if not val or val > 1_000_000:
             continue
         mid = m.group("mid") or m.group("plural") or ""
