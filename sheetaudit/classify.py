@@ -281,7 +281,7 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     spans = re.findall(r"\bNVL(\d+)\b", record)
     if from_record and any(int(n) != int(m.value) for n in spans):
         return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it
-    if up.search(own) or (record and up.search(record)):
+    if up.search(own) or rx(v["scale_up_domain_sentence"]).search(own) or (record and up.search(record)):
         f.tier = "scale-up"
         return True
     node_rx = rx(v["node_count_phrase"])

@@ -48,6 +48,8 @@ def zh_number(text: str) -> int | None:
     return total + section + (digit or 0) or None
 
 
+# Port and lane speeds in Gb/s that Ethernet, InfiniBand and SerDes use; a bare "G" is a rate only at one of them.
+STANDARD_G = {1, 2.5, 5, 10, 25, 40, 50, 53.125, 56, 100, 106.25, 112, 200, 212.5, 224, 400, 800, 1600, 3200}
 BOUNDS = [(r"up\s*to|as high as|最高|高达|最大|最多", "up-to"), (r"as low as|低至", "as-low-as"),
           (r"over|more than|greater than|>|≥|超过|大于", "over"), (r"less than|under|below|<|≤|小于|低于|不超过", "below"),
           (r"~|≈|approx\.?|approximately|about|around|nearly|约", "about"),
@@ -96,9 +98,11 @@ def _patterns():
         rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b)", re.I)
+    # "支持万卡集群", "千卡规模": a Chinese round number of cards names a cluster size
+    zh_scale = re.compile(r"(?P<n>[一二两三四五六七八九十]?[千万])卡(?=集群|规模|级|互联|训练)")
     zh_count = re.compile(rf"(?<![\d\u4e00-\u9fff])(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{{0,8}}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))"
                           rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
-    return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count
+    return unit_q, figure, unit_list, bare_gb, rate_name, domain, (zh_count, zh_scale)
 
 
 def _num(s: str) -> float:
@@ -161,6 +165,8 @@ def _numeric(seg: Segment) -> list[Mention]:
             flags.add("rate-list")
         if unit in ("G", "T"):
             flags.add("bare-unit")
+            if unit == "G" and max(nums) not in STANDARD_G:
+                continue    # "XH-S30 48G", "96G": a bare G that is no port or lane speed is a memory size
         if unit.endswith("T/s") or re.match(r"\s*(?:PAM-?4|NRZ)?\s*(?:SerDes|lanes?\b|PAM-?4|NRZ|signal)", after, re.I):
             flags.add("signaling")
         start = m.start("bound") if m.group("bound") else m.start("num")
@@ -208,8 +214,8 @@ def _header_unit(seg: Segment, unit_q: dict) -> list[Mention]:
         return []
     for header in (seg.label, seg.column):
         for h in HEADER_UNIT.finditer(header or ""):
-            printed = (h.group("u") or h.group("v") or "").strip()
-            # "GB/sec/device": the unit, then what it counts per
+            printed = re.split(r"[,;，]", (h.group("u") or h.group("v") or ""))[0].strip()
+            # "GB/sec/device": the unit, then what it counts per; "(GB/sec, bidirectional)": the unit first
             for cand in (printed, re.sub(r"\s*/\s*(?:device|chip|card|GPU|accelerator|node|port|link|lane|direction)s?$",
                                          "", printed, flags=re.I)):
                 unit = _canonical(cand.replace(" ", ""), unit_q)
@@ -339,6 +345,10 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         out.append(Mention("domain_size", m.group(0).strip(), float(val), "accelerators", seg, m.start(), m.end(),
                            bound="up-to" if m.group("bound") else "",
                            flags={"from-label-row"} if label_rx.search(seg.label or "") else set()))
+    zh_count, zh_scale = zh_count
+    for m in zh_scale.finditer(seg.text):
+        out.append(Mention("domain_size", m.group(0), float(zh_number(m.group("n"))), "accelerators", seg,
+                           m.start(), m.end()))
     for m in zh_count.finditer(seg.text):
         n = m.group("n") or m.group("n2")
         val = int(n) if n.isdigit() else zh_number(n)
