@@ -188,7 +188,7 @@ def _numeric(seg: Segment) -> list[Mention]:
     if not found and seg.kind == "cell":
         found.extend(_header_unit(seg, unit_q))
     kept = []
-    if rx(r.vocab["not_figures_label"]).search(seg.label or ""):
+    if rx(r.vocab["not_figures_label"]).search(f"{seg.label} {seg.column}"):
         return []
     for mm in found:
         if mm.quantity == "power" and _is_supply_rating(mm, r):

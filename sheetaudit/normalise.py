@@ -52,7 +52,8 @@ def base_gbs(f: Figure, conv: dict | None = None) -> tuple[float, str]:
         return gbs, f"{fmt(f.value)} GB next to a link rate read as Gb/s: / 8 = {fmt(gbs)} GB/s"
     if f.unit.endswith("T/s"):
         raw = convert("bandwidth", f.value, f.unit)
-        if f.tier == "memory" or f.technology not in conv.get("encoded_transfer_technologies", ["PCIe", ""]):
+        if f.tier == "memory" or f.technology not in conv.get("encoded_transfer_technologies", ["PCIe", ""]) or (
+                not f.technology and f.tier == "scale-up"):
             # GDDR, Infinity Fabric: no published line encoding to apply, one bit per transfer
             return raw, f"{fmt(f.value)} {f.unit} / 8 bits = {fmt(raw)} GB/s per lane"
         enc = conv["default_encoding"]

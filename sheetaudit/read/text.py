@@ -43,7 +43,7 @@ def _decode(data: bytes) -> str:
 
 
 def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> None:
-    heading, block, header = "", 0, []
+    heading, block, header, one_row = "", 0, [], False
     trail: dict[int, str] = {}     # heading level -> text: a value under "AI chip / Server 1" knows both
     para: list[str] = []
 
@@ -80,8 +80,15 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             if nxt.startswith("|") and all(re.fullmatch(r":?-{2,}:?", c.strip()) for c in nxt.strip("|").split("|") if c.strip()):
                 header = cells
                 block += 1
+                # one data row under a header: a record laid sideways, each header names its value's field
+                rows = 0
+                for later in lines[i + 2:]:
+                    if not later.strip().startswith("|"):
+                        break
+                    rows += 1
+                one_row = rows == 1
                 continue
-            _row(doc, cells, header, heading, block, " / ".join(trail.values()))
+            _row(doc, cells, header, heading, block, " / ".join(trail.values()), one_row)
             continue
         if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and re.match(r"^\s*(?:[*+-]\s+\S|\*\*[^*]+\*\*)", line)):
             flush()
@@ -254,9 +261,11 @@ FIELD_HEADER = re.compile(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)�
                           r"throughput|TDP|consumption|带宽|时延|延迟|功耗|速率|功率", re.I)
 
 
-def _row(doc, cells, header, heading, block, section=""):
+def _row(doc, cells, header, heading, block, section="", one_row=False):
+    if len(cells) == 2 and re.search(r"\d", cells[0]) and not re.search(r"\d", cells[1]) and not header:
+        cells = [cells[1], cells[0]]     # "| under 2 µs | latency across the pod |": the figure first, its label after
     label = cells[0]
-    sideways = (len(header) > 1 and sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1
+    sideways = (len(header) > 1 and (one_row or sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1)
                 and not FIELD_HEADER.search(cells[0]))
     if header and not sideways and not GENERIC_HEADER.match(header[0].strip()):
         label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
