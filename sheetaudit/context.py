@@ -14,13 +14,6 @@ from .rules import load_rules, rx
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
 SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s(?=(?:[A-Z][\w\-.]*\s?){1,3}:)")
-KINDS = [("switch", r"\bswitch(?:es)?\b|交换机"),
-         ("nic", r"adapter|\bNIC\b|SuperNIC|network interface card|网卡|\bHCA\b|\bDPU\b"),
-         ("rack", r"rack[- ]scale|\bNVL\d+|\brack\b(?![- ]?mount)|机柜|整柜|超节点"),
-         ("pod", r"\bpod\b|superpod|cluster|集群|智算中心"),
-         ("server", r"server|system|\bnode\b|platform|服务器|\bDGX\b|\bHGX\b|accelerators_per_node"),
-         ("accelerator", r"\bGPU\b|accelerator|tensor core|加速卡|处理器")]
-
 
 # The sheet's scale-up fabric, for a figure whose own record names none: the one its segments name most.
 SCALE_UP_TECHNOLOGIES = frozenset({"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI"})
@@ -45,6 +38,7 @@ class SheetContext:
     block_accelerators: dict[int, int] = field(default_factory=dict)
     footnotes: dict[str, str] = field(default_factory=dict)
     scale_up_technology: str = ""
+    kind_reason: str = ""
     edge_device: bool = False
     scale_up_in_node: bool = False  # the sheet says its scale-up links join the accelerators of one box       # a board with its own peripherals (USB, HDMI, SD): power is the device's
 
@@ -96,19 +90,43 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
     return out
 
 
+def sheet_kind(doc: Document) -> tuple[str, str]:
+    """The kind of sheet and why (rules/vocabulary.yaml sheet_kinds). The title decides when it names one kind.
+    When it names a system and its accelerators ("Accelerator Platform"), the system is what is sold; when it
+    names several others, or none, the kind the headings and opening text name most wins, so a pod brochure
+    that names its leaf switches stays a pod sheet."""
+    r = load_rules()
+    head = " ".join([s.text for s in doc.segments if s.kind == "heading"][:3])
+    body = " ".join(f"{s.label} {s.text}" for s in doc.segments[:30])
+    kinds = r.vocab["sheet_kinds"]
+    found = {e["kind"]: rx(e["pattern"]).findall(doc.title) for e in kinds}
+    titled = [k for k, hits in found.items() if hits]
+    if len(titled) > 1 and set(titled) & {"server", "rack", "pod"}:
+        titled = [k for k in titled if k != "accelerator"]
+    if len(titled) == 1:
+        return titled[0], f"its title names {_words(found[titled[0]])}"
+    best, best_score, best_hits = "unknown", 0.0, []
+    for e in kinds:
+        if titled and e["kind"] not in titled:
+            continue
+        hits = rx(e["pattern"]).findall(head), rx(e["pattern"]).findall(body)
+        score = 2 * min(len(hits[0]), 6) + min(len(hits[1]), 6)
+        if score > best_score:
+            best, best_score, best_hits = e["kind"], score, hits[0] + hits[1]
+    why = f"its headings and text name {_words(best_hits)} most" if best != "unknown" else "no kind named"
+    report = rx(r.vocab["test_report_evidence"]).search(f"{doc.title} {head} {body}")
+    if report and best in ("unknown", "accelerator", "server"):
+        return "server", f"a vendor's test report of a system ({report.group(0)!r}): read as a system sheet"
+    return best, why
+
+
+def _words(found: list[str]) -> str:
+    return ", ".join(repr(w) for w in list(dict.fromkeys(x.strip().lower() for x in found if x.strip()))[:3])
+
+
 def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     r = load_rules()
-    # The title decides the kind of sheet; later headings ("NVLink switch trays") only when it does not.
-    head = " ".join([s.text for s in doc.segments if s.kind == "heading"][:3])
-    body = " ".join(s.text for s in doc.segments[:12])
-    kind = "unknown"
-    for text in (doc.title, head, body):
-        for name, pat in KINDS:
-            if re.search(pat, text, re.I):
-                kind = name
-                break
-        if kind != "unknown":
-            break
+    kind, kind_reason = sheet_kind(doc)
     block_text: dict[int, str] = {}
     for s in doc.segments:
         block_text[s.block] = block_text.get(s.block, "") + f" {s.label} {s.text}"
@@ -142,7 +160,7 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     techs = [technology(s.text) for s in doc.segments]
     up = [t for t in techs if t in SCALE_UP_TECHNOLOGIES]
     edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
-    return SheetContext(kind=kind, accelerators=acc, block_text=block_text, record_text=record_text,
+    return SheetContext(kind=kind, kind_reason=kind_reason, accelerators=acc, block_text=block_text, record_text=record_text,
                         block_accelerators=block_acc, edge_device=edge >= 3,
                         block_models=models, model_accelerators=model_acc,
                         scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),
