@@ -20,7 +20,7 @@ WORDS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5",
 REQUIRED = ("gen", "source", "checked")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)   # one object per row: identity is equality
 class Generation:
     technology: str
     gen: str
@@ -83,7 +83,7 @@ class Generation:
         return v, how
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Technology:
     name: str
     pattern: str
@@ -119,6 +119,7 @@ class Technology:
 @dataclass(frozen=True)
 class KnowledgeBase:
     technologies: tuple[Technology, ...]
+    rdma_transports: tuple[str, ...] = ()
 
     def get(self, name: str) -> Technology | None:
         return next((t for t in self.technologies if t.name.lower() == name.lower()), None)
@@ -200,7 +201,7 @@ def build(doc: dict) -> KnowledgeBase:
         techs.append(Technology(name=t["name"], pattern=t["pattern"], tier=t["tier"], bytes_totals=t["bytes_totals"],
                                 rdma=bool(t.get("rdma")), generation_pattern=t.get("generation_pattern") or "",
                                 generations=gens))
-    return KnowledgeBase(tuple(techs))
+    return KnowledgeBase(tuple(techs), tuple(doc.get("rdma_transports") or ()))
 
 
 @lru_cache(maxsize=4)
@@ -243,3 +244,40 @@ def conventions_view(doc: dict) -> dict:
 def _gen_value(gen):
     s = str(gen)
     return int(s) if s.isdigit() else s
+
+
+def summary(g: Generation) -> str:
+    """One line of what a generation carries: its widest rate and its largest domain."""
+    refs = g.references()
+    parts = [max(refs, key=lambda r: r[1])[2]] if refs else []
+    if g.get("max_domain"):
+        parts.append(f"domain up to {g.get('max_domain')}")
+    if g.get("lanes"):
+        parts.append("lanes " + ", ".join(g.get("lanes")))
+    return "; ".join(parts) or (g.get("note") or "")
+
+
+def describe(g: Generation, tech: Technology | None = None) -> str:
+    """A generation explained for `sheetaudit tech NAME`: every published rate with its arithmetic, the source."""
+    lines = [g.label + (f"  ({tech.tier}; byte totals {tech.bytes_totals} by convention)" if tech else "")]
+    row = g.row
+    if row.get("lane_gts") or row.get("lane_gbps"):
+        sig = f"{_n(row['lane_gts'])} GT/s" if row.get("lane_gts") else f"{_n(row['lane_gbps'])} Gb/s"
+        enc = f", {row['encoding'][0]}b/{row['encoding'][1]}b encoding" if row.get("encoding") else ""
+        mod = f", {row['modulation']}" if row.get("modulation") else ""
+        lines.append(f"Lane signalling: {sig}{enc}{mod}")
+    for _, _, how in g.references():
+        lines.append(f"Carries: {how}")
+    if row.get("lanes"):
+        lines.append("SerDes lanes: " + ", ".join(row["lanes"]))
+    if row.get("x16_quoted_bidirectional"):
+        lines.append(f"Printed as: {_n(row['x16_quoted_bidirectional'])} GB/s for x16, both directions added")
+    if row.get("max_domain"):
+        lines.append(f"Largest domain: {row['max_domain']} accelerators")
+    if row.get("switch_latency_ns"):
+        lines.append(f"Switch latency: {_n(row['switch_latency_ns'])} ns (port to port)")
+    if row.get("note"):
+        lines.append(f"Note: {row['note']}")
+    lines.append(f"Source: {row['source']}")
+    lines.append(f"Checked: {row['checked']}")
+    return "\n".join(lines)
