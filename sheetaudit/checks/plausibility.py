@@ -89,13 +89,18 @@ def _match(kb, f) -> dict | None:
         status = "matches" if abs(v - limit) <= MATCH_TOLERANCE * limit else ("above" if v > limit else "below")
         return {"generation": g.label, "reference_gbs": limit, "reference": how, "status": status,
                 "source": g.get("source"), "text": f"{status} {g.label}: {how}"}
-    cands = [(c, how) for c, _, how in kb.candidates(float(v), f.scope or "")
+    readings = [(float(v), "")]
+    if f.direction == "unspecified" and f.unit in BYTE_UNITS:   # an unstated byte total could be either reading
+        gbs = base_gbs(f)[0]
+        readings = [(gbs, " (per direction)"), (gbs / 2, " (both directions added)")]
+    cands = [(c, how, said) for value, said in readings for c, _, how in kb.candidates(value, f.scope or "")
              if not f.technology or c.technology == f.technology]
     if not cands:
         return None
-    names = list(dict.fromkeys(c.label for c, _ in cands))
-    return {"candidates": names, "references": [how for _, how in cands],
-            "text": "could be " + " or ".join(names[:6])}
+    names = list(dict.fromkeys(c.label for c, _, _ in cands))
+    shown = list(dict.fromkeys(c.label + (said if len(readings) > 1 else "") for c, _, said in cands))
+    return {"candidates": names, "references": [how for _, how, _ in cands],
+            "text": "could be " + " or ".join(shown[:6])}
 
 
 def _domain(kb, figs):
