@@ -179,6 +179,23 @@ def rules(code):
         click.echo(f"{name:<34} step {c['step']}  {c['severity']:<8} {c['title']}")
 
 
+@main.command()
+@click.argument("name", required=False)
+def tech(name):
+    """List the interconnect knowledge base, or explain one generation NAME ('NVLink 4', 'PCIe Gen5', 'NDR')."""
+    from .technologies import describe, load, summary
+    kb = load()
+    if name:
+        gens = kb.lookup(name)
+        if not gens:
+            raise click.UsageError(f"no technology or generation {name!r}; run 'sheetaudit tech' for the list")
+        click.echo("\n\n".join(describe(g, kb.get(g.technology)) for g in gens))
+        return
+    for t in kb.technologies:
+        for g in t.generations:
+            click.echo(f"{g.label:<24} {t.tier:<10} {summary(g)}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
 

@@ -340,7 +340,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
             continue
         mid = m.group("mid") or m.group("plural") or ""
         if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
-                     r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?)\b", mid, re.I):
+                     r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes)\b",
+                     mid, re.I):
             continue
         out.append(Mention("domain_size", m.group(0).strip(), float(val), "accelerators", seg, m.start(), m.end(),
                            bound="up-to" if m.group("bound") else "",

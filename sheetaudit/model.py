@@ -82,6 +82,7 @@ class Figure:
     ocr: bool = False
     model: str = ""                  # the product model a variant table's column (or row) gives the figure
     segment: Optional[Segment] = None
+    technology_match: Optional[dict] = None   # the generation it matches and its reference rate (checks.plausibility)
 
     def to_json(self) -> dict:
         d = {"id": self.id, "quantity": self.quantity, "text": self.text, "value": self.value,
@@ -91,7 +92,8 @@ class Figure:
                  "reading": self.reading or None, "label": self.label or None, "bound": self.bound or None,
                  "column": (self.segment.column or None) if self.segment else None, "heading": self.heading or None,
                  "count": self.count, "bbox": [round(v, 1) for v in self.bbox] if self.bbox else None,
-                 "ocr": self.ocr or None, "flags": sorted(self.flags) or None, "model": self.model or None}
+                 "ocr": self.ocr or None, "flags": sorted(self.flags) or None, "model": self.model or None,
+                 "technology_match": self.technology_match}
         d.update({k: v for k, v in extra.items() if v is not None})
         return d
 

@@ -90,9 +90,9 @@ def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tu
     for g in conv["generations"]:
         if g["technology"] != tech:
             continue
-        if tech == "NVLink" and f.scope == "per-link" and abs(gbs - g["per_link"]) < 0.01 * gbs:
+        if tech == "NVLink" and f.scope == "per-link" and g["per_link"] and abs(gbs - g["per_link"]) < 0.01 * gbs:
             return gbs, f"matches NVLink {g['gen']}'s {g['per_link']} GB/s per link per direction"
-        if tech == "PCIe" and _stated_gen(f) == str(g["gen"]) and abs(gbs - g.get("x16_bidirectional", -1)) < 0.02 * gbs:
+        if tech == "PCIe" and _stated_gen(f) == str(g["gen"]) and abs(gbs - (g.get("x16_bidirectional") or -1)) < 0.02 * gbs:
             return gbs / 2, (f"matches PCIe Gen{g['gen']} x16 total of both directions "
                              f"({g['x16_bidirectional']} GB/s): halved")
     rule = next((t for t in conv["technologies"] if t["name"] == tech), None)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .errors import RulesError
 
-RULE_FILES = ("units.yaml", "units.txt", "vocabulary.yaml", "conventions.yaml", "thresholds.yaml", "checks.yaml")
+RULE_FILES = ("units.yaml", "units.txt", "vocabulary.yaml", "conventions.yaml", "technologies.yaml", "thresholds.yaml",
+              "checks.yaml")
 
 
 def rules_dir() -> Path:
@@ -36,6 +37,7 @@ class Rules:
     checks: dict
     steps: dict
     directory: Path
+    technologies: dict = None     # rules/technologies.yaml as parsed; sheetaudit.technologies reads it
 
     def threshold(self, name: str) -> float:
         return float(self.thresholds[name]["value"])
@@ -65,17 +67,23 @@ def load_rules(directory: str | None = None) -> Rules:
     docs = _cached_docs(d)
     if docs is None:
         docs = {name: _load_yaml(d / name) for name in RULE_FILES if name.endswith(".yaml")}
-        checks_doc = docs["checks.yaml"]
-        rules = Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=docs["conventions.yaml"],
-                      thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
-                      steps=checks_doc.get("steps", {}), directory=d)
+        rules = _rules(docs, d)
         _validate(rules)
         _store_docs(d, docs)
         return rules
+    return _rules(docs, d)
+
+
+def _rules(docs: dict, d: Path) -> Rules:
+    """The technology names, patterns and generation table live in technologies.yaml (the knowledge base);
+    the stages that read them as conventions["technologies"] / ["generations"] get that view of it."""
+    from .technologies import conventions_view
     checks_doc = docs["checks.yaml"]
-    return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=docs["conventions.yaml"],
+    kb = docs["technologies.yaml"]
+    conventions = {**docs["conventions.yaml"], **conventions_view(kb)}
+    return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=conventions,
                  thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
-                 steps=checks_doc.get("steps", {}), directory=d)
+                 steps=checks_doc.get("steps", {}), directory=d, technologies=kb)
 
 
 def _cache_path(d: Path) -> Path:
@@ -115,6 +123,8 @@ def _store_docs(d: Path, docs: dict) -> None:
 
 
 def _validate(rules: Rules) -> None:
+    from .technologies import validate
+    validate(rules.technologies)
     for code, c in rules.checks.items():
         for key in ("step", "severity", "title", "why", "fix"):
             if key not in c:

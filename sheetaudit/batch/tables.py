@@ -14,7 +14,8 @@ FINDING_COLUMNS = ["sheet", "source", "check", "step", "severity", "figures", "p
 COMPARISON_COLUMNS = ["sheet", "status", "kind", "scale_up_gbs_per_acc", "scale_out_gbs_per_acc",
                       "scale_out_to_up_ratio", "scale_out_port_gbs", "scale_up_domain_size", "latency_hardware_ns",
                       "latency_end_to_end_ns", "latency_unspecified_ns", "node_power_kw", "rack_power_kw",
-                      "rack_power_derived", "cooling", "errors", "warnings", "infos", "figures", "report", "error"]
+                      "rack_power_derived", "cooling", "errors", "warnings", "infos", "figures", "report", "error",
+                      "implausible"]
 DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -100,8 +101,26 @@ def comparison_rows(sheets: list[dict]) -> list[dict]:
                     "rack_power_derived": bool(r["rack_power"] and r["rack_power"]["how"] == "derived"),
                     "cooling": " ".join(r["cooling"]), "errors": r["findings"]["error"],
                     "warnings": r["findings"]["warning"], "infos": r["findings"]["info"], "figures": r["figures"],
-                    "report": r["report"], "error": None})
+                    "report": r["report"], "error": None, "implausible": implausible(r)})
     return out
+
+
+def implausible(row: dict) -> str:
+    """Why a sheet's per-accelerator bandwidth cannot be a fact ('' when it can): above the highest per-accelerator
+    rate of any technology in the knowledge base, it is a node- or domain-wide total read as one accelerator's,
+    and is kept off the shared scale of the index."""
+    from ..technologies import load
+    top = load().max_per_accelerator()
+    if not top:
+        return ""
+    ceiling, g = top
+    why = []
+    for key, tier in (("scale_up", "scale-up"), ("scale_out", "scale-out")):
+        cell = row.get(key)
+        if cell and isinstance(cell.get("value"), (int, float)) and cell["value"] > ceiling:
+            why.append(f"{tier} {cell['value']:g} GB/s per accelerator per direction is above any technology's "
+                       f"ceiling ({g.label}: {ceiling:g} GB/s)")
+    return "; ".join(why)
 
 
 def csv_text(rows: list[dict], columns: list[str]) -> str:

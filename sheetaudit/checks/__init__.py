@@ -47,9 +47,9 @@ def merge_models(findings: list[Finding]) -> list[Finding]:
 
 
 def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
-    from . import sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
+    from . import plausibility, sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
     findings: list[Finding] = []
-    for module in (sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power):
+    for module in (sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power, plausibility):
         findings.extend(module.run(figs, sheet, doc, facility))
     findings = merge_models(findings)
     findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, SEVERITY_ORDER[f.severity]))

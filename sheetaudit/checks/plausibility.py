@@ -1,0 +1,182 @@
+"""Can the figure even be true? Each bandwidth and domain is held against the technology generation the
+sheet names (rules/technologies.yaml): a rate above what the generation carries, a domain larger than it
+joins, a NIC port faster than its PCIe slot, Ethernet scale-out with no RDMA transport named. Each bandwidth
+also gets the generation it matches, or the generations it could belong to, for the report."""
+from __future__ import annotations
+
+import re
+
+from ..classify import is_bytes
+from ..normalise import base_gbs
+from ..rules import load_rules
+from ..technologies import MATCH_TOLERANCE, Generation, load
+from . import bw, finding, fmt
+
+LINK_TIERS = ("scale-up", "scale-out", "front-end", "host")
+WIDTH = re.compile(r"(?:PCIe|PCI[- ]Express|PCI-E)[^.;\n]{0,40}?\bx\s?(16|8|4|2|1)\b|\bx\s?(16|8|4|2|1)\s*(?:PCIe|PCI)",
+                   re.I)
+
+
+def run(figs, sheet, doc, facility):
+    kb = load()
+    for f in bw(figs, *LINK_TIERS):
+        f.technology_match = _match(kb, f)
+    out = []
+    out.extend(_exceeds(kb, figs))
+    out.extend(_domain(kb, figs))
+    out.extend(_host_bottleneck(kb, figs, sheet, doc))
+    out.extend(_no_rdma(kb, figs, doc))
+    return out
+
+
+def _text(f) -> str:
+    return f"{f.label} {f.segment.text if f.segment else f.context}"
+
+
+def _named(kb, f) -> Generation | None:
+    """The one generation of the figure's own technology that its row or sentence names; None when none or
+    several are named (a sentence listing PCIe Gen4 and Gen5 names neither for sure)."""
+    tech = kb.get(f.technology or "")
+    if tech is None:
+        return None
+    found = tech.named(_text(f))
+    return found[0] if len(found) == 1 else None
+
+
+def _lowest(f, gbs: float, kb) -> tuple[float, str]:
+    """The smallest per-direction reading the figure allows: a stated direction is taken; an unstated byte total
+    may be both directions added; a port or lane rate in bits is per direction by convention."""
+    if f.direction == "bidirectional":
+        return gbs / 2, f"stated as both directions: {fmt(gbs / 2)} GB/s per direction"
+    if f.direction == "unidirectional":
+        return gbs, f"{fmt(gbs)} GB/s per direction as stated"
+    tech = kb.get(f.technology or "")
+    if tech and tech.bytes_totals == "per-direction" and not is_bytes(f.unit):
+        return gbs, f"{fmt(gbs)} GB/s per direction (port and lane rates are per direction)"
+    return gbs / 2, f"even read as both directions added, {fmt(gbs / 2)} GB/s per direction"
+
+
+def _exceeds(kb, figs):
+    tol = load_rules().threshold("technology_rounding")
+    out = []
+    for f in bw(figs, *LINK_TIERS, scopes={"per-link", "per-accelerator", "per-port"}):
+        if f.technology in ("Ethernet", "") or "rate-list" in f.flags:
+            continue
+        g = _named(kb, f)
+        ref = g.ceiling(f.scope) if g else None
+        if not ref:
+            continue
+        limit, how = ref
+        gbs, _ = base_gbs(f)
+        low, reading = _lowest(f, gbs, kb)
+        if low > limit * (1 + tol):
+            out.append(finding("bandwidth.exceeds-technology",
+                               f"{g.label} carries {how}; the sheet's {f.text} (p{f.page}, {f.scope}) is {reading}, "
+                               f"{low / limit:.1f}x that. Source: {g.get('source')}.", [f]))
+    return out
+
+
+def _match(kb, f) -> dict | None:
+    v = (f.normalized or {}).get("value")
+    if not isinstance(v, (int, float)) or not v:
+        return None
+    g = _named(kb, f)
+    if g:
+        ref = g.ceiling(f.scope)
+        if not ref:
+            return None
+        limit, how = ref
+        status = "matches" if abs(v - limit) <= MATCH_TOLERANCE * limit else ("above" if v > limit else "below")
+        return {"generation": g.label, "reference_gbs": limit, "reference": how, "status": status,
+                "source": g.get("source"), "text": f"{status} {g.label}: {how}"}
+    readings = [(float(v), "")]
+    if f.direction == "unspecified" and is_bytes(f.unit):   # an unstated byte total could be either reading
+        gbs = base_gbs(f)[0]
+        readings = [(gbs, " (per direction)"), (gbs / 2, " (both directions added)")]
+    cands = [(c, how, said) for value, said in readings for c, _, how in kb.candidates(value, f.scope or "")
+             if not f.technology or c.technology == f.technology]
+    if not cands:
+        return None
+    names = list(dict.fromkeys(c.label for c, _, _ in cands))
+    shown = list(dict.fromkeys(c.label + (said if len(readings) > 1 else "") for c, _, said in cands))
+    return {"candidates": names, "references": [how for _, how, _ in cands],
+            "text": "could be " + " or ".join(shown[:6])}
+
+
+def _domain(kb, figs):
+    out = []
+    up = bw(figs, "scale-up")
+    for d in (f for f in figs if f.quantity == "domain_size" and f.tier == "scale-up"):
+        tech = next((t for t in kb.technologies if t.generations and re.search(t.pattern, _text(d))), None)
+        techs = [kb.get(f.technology) for f in up if kb.get(f.technology or "")]
+        if tech is None and techs:
+            tech = max(set(techs), key=techs.count)
+        if tech is None:
+            continue
+        gens = tech.named(_text(d))
+        if not gens:
+            gens = list(dict.fromkeys(g for f in up if f.technology == tech.name for g in tech.named(_text(f))))
+        if len(gens) != 1 or not gens[0].get("max_domain"):
+            continue
+        g = gens[0]
+        most = int(g.get("max_domain"))
+        if float(d.value) > most:
+            out.append(finding("tier.domain-exceeds-technology",
+                               f"{g.label} joins at most {most} accelerators in one domain; the sheet's {d.text} "
+                               f"(p{d.page}) is {float(d.value) / most:.1f}x that. Source: {g.get('source')}.", [d]))
+    return out
+
+
+def _pcie_links(kb, text: str) -> list[tuple[float, str]]:
+    """(payload GB/s per direction, arithmetic) of each PCIe link a text names; a link of unstated width is
+    taken at x16, the widest (the lenient reading)."""
+    pcie = kb.get("PCIe")
+    widths = [a or b for a, b in WIDTH.findall(text)] or ["16"]
+    out = []
+    for g in pcie.named(text):
+        for w in widths:
+            v = (g.get("payload_gbs") or {}).get(f"x{w}")
+            if v:
+                out.append((float(v), f"{g.label} x{w} carries {_how(g, w)}"))
+    return out
+
+
+def _how(g: Generation, width: str) -> str:
+    return next(how for s, _, how in g.references() if s == f"pcie-x{width}")
+
+
+def _host_bottleneck(kb, figs, sheet, doc):
+    tol = load_rules().threshold("technology_rounding")
+    ports = [f for f in bw(figs, "scale-out", "front-end", scopes={"per-port", "per-device"})
+             if not is_bytes(f.unit) and f.normalized]
+    if not ports:
+        return []
+    whole = sheet.kind == "nic"   # a NIC sheet's host interface feeds its ports; elsewhere only the port's own row
+    sheet_links = _pcie_links(kb, " ".join(s.text for s in doc.segments)) if whole else []
+    out, seen = [], set()
+    for p in ports:
+        links = _pcie_links(kb, _text(p)) or sheet_links
+        if not links:
+            continue
+        host, how = max(links)
+        v = float(p.normalized["value"])
+        if v > host * (1 + tol) and (p.text, how) not in seen:
+            seen.add((p.text, how))
+            out.append(finding("bandwidth.host-bottleneck",
+                               f"{p.text} (p{p.page}) = {fmt(v)} GB/s per direction, but its host link {how}: the port "
+                               f"can run at most {host / v:.0%} of its rate.", [p]))
+    return out
+
+
+def _no_rdma(kb, figs, doc):
+    out_figs = bw(figs, "scale-out")
+    ether = [f for f in out_figs if f.technology == "Ethernet"]
+    if not ether or any(kb.get(f.technology or "") and kb.get(f.technology).rdma for f in out_figs):
+        return []
+    text = " ".join(s.text + " " + s.label for s in doc.segments) + " " + doc.title
+    if any(re.search(p, text) for p in kb.rdma_transports):
+        return []
+    return [finding("latency.no-rdma",
+                    "The scale-out fabric is Ethernet (" + ", ".join(dict.fromkeys(f"{f.text} (p{f.page})" for f in ether))
+                    + ") and the sheet names no RDMA transport (RoCE, iWARP, GPUDirect RDMA, InfiniBand, EFA or the "
+                    "like): plain TCP/IP over Ethernet drops and retransmits under load.", ether)]

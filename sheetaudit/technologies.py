@@ -1,0 +1,283 @@
+"""The knowledge base of interconnect technologies (rules/technologies.yaml) as data the stages can ask:
+which generation a text names, what that generation carries at a scope, which generations a rate could be.
+
+The classifier and normaliser read the same rows through `conventions_view` (names, patterns, direction
+conventions and the generation table they used to find in conventions.yaml), so a fabric is taught once.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .errors import RulesError
+from .rules import load_rules
+
+# How close a figure must come to a reference rate to "match" it (vendors round 31.5 to 32, 450 to 450).
+MATCH_TOLERANCE = 0.05
+WORDS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
+         "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6"}
+REQUIRED = ("gen", "source", "checked")
+
+
+@dataclass(frozen=True, eq=False)   # one object per row: identity is equality
+class Generation:
+    technology: str
+    gen: str
+    row: dict
+
+    @property
+    def label(self) -> str:
+        t = self.technology
+        if t == "PCIe":
+            return f"PCIe Gen{self.gen}"
+        if t == "Ethernet":
+            return f"{self.gen}bE" if self.gen.endswith("T") else f"{self.gen}GbE"
+        return f"{t} {self.gen}"
+
+    def get(self, key, default=None):
+        return self.row.get(key, default)
+
+    def references(self) -> list[tuple[str, float, str]]:
+        """(scope, GB/s per direction, arithmetic) for every rate this generation publishes."""
+        out = []
+        g = self.row
+        if g.get("per_link_gbs"):
+            out.append(("per-link", float(g["per_link_gbs"]), f"{_n(g['per_link_gbs'])} GB/s per link per direction"))
+        if g.get("per_accelerator_gbs"):
+            v = float(g["per_accelerator_gbs"])
+            if g.get("links_per_accelerator") and g.get("per_link_gbs"):
+                how = (f"{g['links_per_accelerator']} links x {_n(g['per_link_gbs'])} GB/s = {_n(v)} GB/s per direction "
+                       "per accelerator")
+            else:
+                how = f"{_n(v)} GB/s per direction per accelerator"
+            out.append(("per-accelerator", v, how))
+        for width, v in (g.get("payload_gbs") or {}).items():
+            enc = g.get("encoding")
+            how = (f"{_n(g['lane_gts'])} GT/s x {enc[0]}/{enc[1]} / 8 x {width[1:]} lanes = {_n(v)} GB/s per direction"
+                   if enc and g.get("lane_gts") else f"{_n(v)} GB/s per direction at {width}")
+            out.append((f"pcie-{width}", float(v), how))
+        ports = g.get("port_gbps")
+        if isinstance(ports, dict):
+            for width, gbps in ports.items():
+                out.append((f"port-{width}", float(gbps) / 8, f"{_n(gbps)} Gb/s per {width} port = {_n(gbps / 8)} GB/s "
+                                                              "per direction"))
+        elif ports:
+            out.append(("port", float(ports) / 8, f"{_n(ports)} Gb/s per port = {_n(ports / 8)} GB/s per direction"))
+        return out
+
+    def ceiling(self, scope: str) -> tuple[float, str] | None:
+        """The most this generation carries at a figure's scope, per direction, with its arithmetic."""
+        refs = self.references()
+        if scope == "per-accelerator":
+            want = [r for r in refs if r[0] == "per-accelerator"]
+        elif scope == "per-link":
+            want = [r for r in refs if r[0] == "per-link" or r[0] == "pcie-x16"]
+        elif scope == "per-port":
+            want = [r for r in refs if r[0].startswith("port")]
+        else:
+            return None
+        if not want:
+            return None
+        _, v, how = max(want, key=lambda r: r[1])
+        return v, how
+
+
+@dataclass(frozen=True, eq=False)
+class Technology:
+    name: str
+    pattern: str
+    tier: str
+    bytes_totals: str
+    rdma: bool
+    generation_pattern: str
+    generations: tuple[Generation, ...] = field(default_factory=tuple)
+
+    def generation(self, gen: str) -> Generation | None:
+        gen = str(gen).strip()
+        return next((g for g in self.generations if g.gen.lower() == gen.lower()), None)
+
+    def named(self, text: str) -> list[Generation]:
+        """The generations `text` names, in order and without repeats ("NVLink 4", "PCIe Gen5", "NDR400")."""
+        found: list[Generation] = []
+        if not text:
+            return found
+        if self.generation_pattern:
+            for m in re.finditer(self.generation_pattern, text, re.I):
+                word = next((x for x in m.groups() if x), "")
+                g = self.generation(WORDS.get(word.lower(), WORDS.get(word, word)))
+                if g is None and self.name == "Ethernet" and word == "1.6":
+                    g = self.generation("1.6T")
+                if g is not None and g not in found:
+                    found.append(g)
+        for g in self.generations:
+            if g not in found and any(re.search(p, text, re.I) for p in g.get("names") or ()):
+                found.append(g)
+        return found
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    technologies: tuple[Technology, ...]
+    rdma_transports: tuple[str, ...] = ()
+
+    def get(self, name: str) -> Technology | None:
+        return next((t for t in self.technologies if t.name.lower() == name.lower()), None)
+
+    def generations(self):
+        for t in self.technologies:
+            yield from t.generations
+
+    def lookup(self, query: str) -> list[Generation]:
+        """Generations matching a name as a user types it: 'NVLink 4', 'nvlink4', 'NDR', 'PCIe Gen5', 'PCIe 5.0'."""
+        q = re.sub(r"[\s_]+", " ", query.strip()).lower()
+        exact = [g for g in self.generations() if _key(g.label) == _key(q) or _key(f"{g.technology} {g.gen}") == _key(q)]
+        if exact:
+            return exact
+        tech = self.get(q)
+        if tech:
+            return list(tech.generations)
+        return [g for t in self.technologies for g in t.named(query)]
+
+    def max_per_accelerator(self) -> tuple[float, Generation] | None:
+        best = [(float(g.get("per_accelerator_gbs")), g) for g in self.generations() if g.get("per_accelerator_gbs")]
+        return max(best, key=lambda x: x[0]) if best else None
+
+    def candidates(self, gbs: float, scope: str, tolerance: float = MATCH_TOLERANCE) -> list[tuple[Generation, float, str]]:
+        """Generations with a published rate at `scope` equal to `gbs` per direction (within tolerance)."""
+        out = []
+        for g in self.generations():
+            for s, v, how in g.references():
+                if _scope_fits(s, scope) and v and abs(gbs - v) <= tolerance * v:
+                    out.append((g, v, how))
+                    break
+        return out
+
+
+def _key(s: str) -> str:
+    return re.sub(r"[^a-z0-9.]", "", s.lower()).replace("gen", "").replace(".0", "")
+
+
+def _scope_fits(ref_scope: str, scope: str) -> bool:
+    if scope == "per-port":
+        return ref_scope.startswith("port")
+    if scope == "per-link":
+        return ref_scope == "per-link" or ref_scope.startswith("pcie-")
+    return ref_scope == scope
+
+
+def _n(v) -> str:
+    v = float(v)
+    return f"{v:g}" if v == int(v) or abs(v) >= 100 else f"{v:.4g}"
+
+
+def validate(doc: dict) -> None:
+    """Every technology names a pattern and tier; every generation row carries its source and checked date."""
+    techs = doc.get("technologies")
+    if not isinstance(techs, list) or not techs:
+        raise RulesError("rules/technologies.yaml: 'technologies' must be a non-empty list")
+    for t in techs:
+        for key in ("name", "pattern", "tier", "bytes_totals"):
+            if not t.get(key):
+                raise RulesError(f"rules/technologies.yaml: technology {t.get('name', '?')!r} lacks '{key}'")
+        for pat in [t["pattern"], t.get("generation_pattern") or ""] + [p for g in t.get("generations") or []
+                                                                         for p in g.get("names") or []]:
+            try:
+                re.compile(pat)
+            except re.error as exc:
+                raise RulesError(f"rules/technologies.yaml: {t['name']}: bad pattern {pat!r}: {exc}") from None
+        for g in t.get("generations") or []:
+            missing = [k for k in REQUIRED if not g.get(k)]
+            if missing:
+                raise RulesError(f"rules/technologies.yaml: {t['name']} generation {g.get('gen', '?')!r} lacks "
+                                 f"{', '.join(missing)} (every row needs a source and the date it was checked)")
+
+
+def build(doc: dict) -> KnowledgeBase:
+    validate(doc)
+    techs = []
+    for t in doc["technologies"]:
+        gens = tuple(Generation(t["name"], str(g["gen"]), g) for g in t.get("generations") or [])
+        techs.append(Technology(name=t["name"], pattern=t["pattern"], tier=t["tier"], bytes_totals=t["bytes_totals"],
+                                rdma=bool(t.get("rdma")), generation_pattern=t.get("generation_pattern") or "",
+                                generations=gens))
+    return KnowledgeBase(tuple(techs), tuple(doc.get("rdma_transports") or ()))
+
+
+@lru_cache(maxsize=4)
+def _cached(directory: str) -> KnowledgeBase:
+    return build(load_rules(directory).technologies)
+
+
+def load() -> KnowledgeBase:
+    """The knowledge base of the rules in use (cached per rules folder)."""
+    return _cached(str(load_rules().directory))
+
+
+def conventions_view(doc: dict) -> dict:
+    """The technology list and generation table in the shape conventions.yaml used to hold them: names and
+    patterns in matching order, and per generation the rates the normaliser and classifier compare against
+    (per_link and per_accelerator_bidirectional for NVLink, x16_bidirectional for PCIe, per_port_gbps for
+    InfiniBand)."""
+    techs, gens = [], []
+    for t in doc.get("technologies") or []:
+        techs.append({"name": t["name"], "pattern": t["pattern"], "bytes_totals": t["bytes_totals"]})
+        for g in t.get("generations") or []:
+            row = {"technology": t["name"], "gen": _gen_value(g["gen"])}
+            if t["name"] == "NVLink":
+                row["per_link"] = g.get("per_link_gbs")
+                if g.get("per_accelerator_gbs"):
+                    row["per_accelerator_bidirectional"] = 2 * g["per_accelerator_gbs"]
+            elif t["name"] == "NVLink-C2C" and g.get("per_link_gbs"):
+                row["per_link_bidirectional"] = 2 * g["per_link_gbs"]
+            elif t["name"] == "PCIe":
+                row.update(lane_gts=g.get("lane_gts"), encoding=g.get("encoding"),
+                           x16_bidirectional=g.get("x16_quoted_bidirectional"))
+            elif t["name"] == "InfiniBand":
+                row["per_port_gbps"] = (g.get("port_gbps") or {}).get("4x")
+            else:
+                continue
+            gens.append(row)
+    return {"technologies": techs, "generations": gens}
+
+
+def _gen_value(gen):
+    s = str(gen)
+    return int(s) if s.isdigit() else s
+
+
+def summary(g: Generation) -> str:
+    """One line of what a generation carries: its widest rate and its largest domain."""
+    refs = g.references()
+    parts = [max(refs, key=lambda r: r[1])[2]] if refs else []
+    if g.get("max_domain"):
+        parts.append(f"domain up to {g.get('max_domain')}")
+    if g.get("lanes"):
+        parts.append("lanes " + ", ".join(g.get("lanes")))
+    return "; ".join(parts) or (g.get("note") or "")
+
+
+def describe(g: Generation, tech: Technology | None = None) -> str:
+    """A generation explained for `sheetaudit tech NAME`: every published rate with its arithmetic, the source."""
+    lines = [g.label + (f"  ({tech.tier}; byte totals {tech.bytes_totals} by convention)" if tech else "")]
+    row = g.row
+    if row.get("lane_gts") or row.get("lane_gbps"):
+        sig = f"{_n(row['lane_gts'])} GT/s" if row.get("lane_gts") else f"{_n(row['lane_gbps'])} Gb/s"
+        enc = f", {row['encoding'][0]}b/{row['encoding'][1]}b encoding" if row.get("encoding") else ""
+        mod = f", {row['modulation']}" if row.get("modulation") else ""
+        lines.append(f"Lane signalling: {sig}{enc}{mod}")
+    for _, _, how in g.references():
+        lines.append(f"Carries: {how}")
+    if row.get("lanes"):
+        lines.append("SerDes lanes: " + ", ".join(row["lanes"]))
+    if row.get("x16_quoted_bidirectional"):
+        lines.append(f"Printed as: {_n(row['x16_quoted_bidirectional'])} GB/s for x16, both directions added")
+    if row.get("max_domain"):
+        lines.append(f"Largest domain: {row['max_domain']} accelerators")
+    if row.get("switch_latency_ns"):
+        lines.append(f"Switch latency: {_n(row['switch_latency_ns'])} ns (port to port)")
+    if row.get("note"):
+        lines.append(f"Note: {row['note']}")
+    lines.append(f"Source: {row['source']}")
+    lines.append(f"Checked: {row['checked']}")
+    return "\n".join(lines)
