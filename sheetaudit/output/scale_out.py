@@ -137,3 +137,63 @@ def assumptions_text(a) -> str:
         out.append(f"    why: {x.why}")
         out.append(f"    source: {x.source}")
     return "\n".join(out) + "\n"
+
+
+def section_html(doc: dict, heading: str = "h2") -> "Markup":
+    """The "What this means at scale" section: the efficiency chart, each system's inputs, points and missing
+    inputs, and the assumptions listed. Used by `scale --format html`, a system sheet's report and the batch index."""
+    from markupsafe import Markup, escape
+
+    from .curves import curves_of, efficiency_chart
+    marks = doc["assumptions"].get("efficiency_marks") or (0.9, 0.5)
+    chart = efficiency_chart(curves_of(doc), "Scaling efficiency of a data-parallel step (a model)",
+                             "Efficiency against accelerator count, log axis; the square marks where the job leaves "
+                             "the scale-up domain.", marks=marks)
+    training = doc["request"]["training"]
+    h = []
+    h.append(f'<section class="scale" id="scale"><{heading}>What this means at scale (a model, not a measurement)'
+             f'</{heading}><p class="model-note">{escape(doc["note"])}</p>')
+    if chart is not None:
+        h.append(f'<figure class="chart-box">{chart}<figcaption>Efficiency of a data-parallel training step against '
+                 f'accelerator count (compute time over compute plus exposed gradient all-reduce). '
+                 f'† rests on an input you assumed.</figcaption></figure>')
+    for s in doc["systems"]:
+        h.append(f'<h3>{escape(s["sheet"])}</h3><ul class="scale-inputs">')
+        h += [f"<li>{escape(x)}</li>" for x in input_lines(s)]
+        h += [f'<li class="missing"><strong>Missing:</strong> {escape(m["why"])}: {escape(m["ask"])} '
+              f'(or <code>{escape(m["fill"])}</code>)</li>' for m in s["missing"]]
+        h += [f'<li class="note">{escape(n)}</li>' for n in s["notes"]]
+        h.append(f'</ul><p>{escape(marks_sentence(s))}</p>')
+        headers = POINT_HEADERS + (TRAIN_HEADERS if training else [])
+        h.append(f'<table class="scale-points"><caption>{escape(doc["request"]["collective"])} of '
+                 f'{escape(fmt_bytes(doc["request"]["message_bytes"]))} per accelerator (modelled)</caption><thead><tr>'
+                 + "".join(f'<th scope="col">{escape(x)}</th>' for x in headers) + "</tr></thead><tbody>")
+        for p in s["points"]:
+            h.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in point_row(p, training)) + "</tr>")
+        h.append("</tbody></table>")
+    h.append('<details class="assumptions"><summary>Assumptions of the model</summary><table><thead><tr>'
+             '<th scope="col">assumption</th><th scope="col">value</th><th scope="col">why</th>'
+             '<th scope="col">source</th></tr></thead><tbody>')
+    for k, v in doc["assumption_details"].items():
+        val = "not assumed" if v["value"] is None else _val(v["value"]) + (" (yours)" if v["origin"] == "user" else "")
+        h.append(f"<tr><th scope=\"row\"><code>{escape(k)}</code></th><td>{escape(val)}</td><td>{escape(v['why'])}"
+                 f"</td><td>{escape(v['source'])}</td></tr>")
+    h.append("</tbody></table></details></section>")
+    return Markup("".join(h))
+
+
+PAGE_CSS = """body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;max-width:1100px;margin:1.5em auto;padding:0 1em}
+table{border-collapse:collapse;margin:.5em 0 1em}th,td{border:1px solid #c8c8c8;padding:.25em .5em;text-align:left;
+vertical-align:top}caption{text-align:left;font-weight:600}.model-note{background:#fff4d6;border-left:4px solid #b35806;
+padding:.5em .8em}.missing{color:#7f2704}svg{max-width:100%;height:auto}@media print{details{display:block}}"""
+
+
+def render_html(doc: dict) -> str:
+    """A self-contained page: no script, no external resource, every string from a sheet escaped."""
+    from markupsafe import escape
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; '
+            'img-src data:">'
+            f'<title>What the figures mean at scale: {escape(", ".join(s["sheet"] for s in doc["systems"]))}</title>'
+            f'<style>{PAGE_CSS}</style></head><body><h1>What the figures mean at scale</h1>'
+            f'{section_html(doc)}</body></html>\n')

@@ -151,3 +151,16 @@ def whatif(sheets: list[tuple[str, dict]], a: Assumptions, req: Request = Reques
                     "training": req.training},
         "systems": [system(name, c, a, req) for name, c in sheets],
     }
+
+
+SYSTEM_KINDS = ("server", "rack", "pod")
+
+
+def for_report(sheets: list[tuple[str, dict]], a: Assumptions | None = None) -> dict | None:
+    """The what-if the reports draw: default assumptions, the training step, for the systems among the sheets
+    (a server, rack or pod sheet, or any sheet that gives a scale-up bandwidth and domain); None when there is none."""
+    from .assumptions import load_assumptions
+    a = a or load_assumptions()
+    doc = whatif(sheets, a, Request(training=True))
+    doc["systems"] = [s for s in doc["systems"] if s["kind"] in SYSTEM_KINDS or s["training"]["curve"]]
+    return doc if doc["systems"] else None
