@@ -69,7 +69,7 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
             e_at = _at(c.points, c.edge)
             ex, ey = x(c.edge), y(e_at)
             out.append(f'<g class="edge"><line x1="{ex:.1f}" y1="{ey - 12:.1f}" x2="{ex:.1f}" y2="{ey + 12:.1f}" '
-                       f'stroke="{colour}" stroke-width="3"/><rect x="{ex - 4.5:.1f}" y="{ey - 4.5:.1f}" width="9" '
+                       f'stroke="{colour}" stroke-width="3"/><rect class="pt pt-edge" x="{ex - 4.5:.1f}" y="{ey - 4.5:.1f}" width="9" '
                        f'height="9" fill="#ffffff" stroke="{colour}" stroke-width="2"/>'
                        f'<title>{escape(c.label)}: leaves the scale-up domain above {c.edge} accelerators</title></g>')
         n_end, e_end = c.points[-1]
