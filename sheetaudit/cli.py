@@ -81,6 +81,32 @@ def _same_file(output: str, sheet: str) -> bool:
         return False
 
 
+def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
+    """Audit one file under the time and memory limits; every failure becomes one line naming the file."""
+    import os
+    from .errors import SheetAuditError, UsageError, describe_path
+    from .limits import memory_limit, time_limit
+    from .pipeline import audit
+    name = describe_path(sheet)
+    if os.path.isdir(sheet):
+        raise UsageError(f"{name}: is a directory; to audit a folder use 'sheetaudit audit FOLDER -o OUTDIR'")
+    try:
+        with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):
+            return audit(sheet, **options)
+    except SheetAuditError as exc:
+        raise type(exc)(f"{name}: {exc}") from None
+    except (KeyboardInterrupt, MemoryError, RecursionError) as exc:
+        if isinstance(exc, KeyboardInterrupt) or ctx.obj.get("debug"):
+            raise
+        raise SheetAuditError(f"{name}: " + (f"out of memory while auditing (over --max-memory {max_memory} MB)"
+                                             if isinstance(exc, MemoryError) else "nested too deeply to audit")) from None
+    except Exception as exc:
+        if ctx.obj.get("debug"):
+            raise
+        raise SheetAuditError(f"{name}: internal error while auditing ({type(exc).__name__}: {str(exc)[:160]}); "
+                              f"rerun with --debug for the traceback") from None
+
+
 @main.command()
 @click.argument("sheet", type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
@@ -107,30 +133,15 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
     import os
     from .errors import SheetAuditError, UsageError, describe_path
     from .limits import memory_limit, time_limit
-    from .pipeline import audit, load_facility
+    from .pipeline import load_facility
     name = describe_path(sheet)
-    if os.path.isdir(sheet):
-        raise UsageError(f"{name}: is a directory; to audit a folder use 'sheetaudit audit FOLDER -o OUTDIR'")
     if output and _same_file(output, sheet):
         raise UsageError(f"-o {describe_path(output)} is the input file itself; choose another output file")
     fac = load_facility(facility) if facility else None
     if ocr:
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
-    try:
-        with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):
-            result = audit(sheet, password=password, max_pages=max_pages, facility=fac, thorough=thorough)
-    except SheetAuditError as exc:
-        raise type(exc)(f"{name}: {exc}") from None
-    except (KeyboardInterrupt, MemoryError, RecursionError) as exc:
-        if isinstance(exc, KeyboardInterrupt) or ctx.obj.get("debug"):
-            raise
-        raise SheetAuditError(f"{name}: " + (f"out of memory while auditing (over --max-memory {max_memory} MB)"
-                                             if isinstance(exc, MemoryError) else "nested too deeply to audit")) from None
-    except Exception as exc:
-        if ctx.obj.get("debug"):
-            raise
-        raise SheetAuditError(f"{name}: internal error while auditing ({type(exc).__name__}: {str(exc)[:160]}); "
-                              f"rerun with --debug for the traceback") from None
+    result = _audit_file(ctx, sheet, timeout, max_memory, password=password, max_pages=max_pages, facility=fac,
+                         thorough=thorough)
     for note in result.document.notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
     try:
@@ -151,7 +162,14 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
             raise
         raise SheetAuditError(f"{name}: internal error while writing the {fmt} report ({type(exc).__name__}: "
                               f"{str(exc)[:160]}); rerun with --debug for the traceback") from None
+    _emit(text, output)
+    ctx.exit(1 if fails(result.findings, fail_on) else 0)
+
+
+def _emit(text: str, output: str | None) -> None:
+    """To FILE atomically, or to stdout."""
     if output:
+        from .errors import SheetAuditError, describe_path
         from .fileio import atomic_write
         try:
             atomic_write(output, text)
@@ -159,7 +177,105 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
             raise SheetAuditError(f"cannot write {describe_path(output)}: {exc.strerror or exc}") from None
     else:
         click.echo(text, nl=False)
-    ctx.exit(1 if fails(result.findings, fail_on) else 0)
+
+
+def _counts(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        got = tuple(int(v) for v in value.replace(" ", "").split(",") if v)
+    except ValueError:
+        raise click.BadParameter("expected whole numbers separated by commas, e.g. 8,64,512,4096") from None
+    if not got or any(n < 2 for n in got):
+        raise click.BadParameter("each count must be at least 2 (a collective needs two accelerators)")
+    return got
+
+
+def _parsed(name: str):
+    """A click callback that reads the option with sheetaudit.scale.parse.NAME; its ValueError is a usage error."""
+    def callback(ctx, param, value):
+        from .scale import parse
+        if value is None:
+            return None
+        try:
+            return getattr(parse, name)(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return callback
+
+
+@main.command()
+@click.argument("sheets", nargs=-1, type=click.Path(path_type=str))
+@click.option("--accelerators", callback=_counts, metavar="N,N,...",
+              help="Accelerator counts to model.  [default: 8,64,512,4096]")
+@click.option("--collective", type=click.Choice(["all-reduce", "all-gather", "reduce-scatter", "all-to-all"]),
+              default="all-reduce", show_default=True, help="Collective to model (nccl-tests' conventions).")
+@click.option("--message", callback=_parsed("parse_size"), metavar="SIZE",
+              help="Message size: 1GiB, 256MiB, 8MB, 4096 (bytes), as nccl-tests counts it.  [default: 1GiB]")
+@click.option("--params", callback=_parsed("parse_count"), metavar="N",
+              help="Training what-if: parameters whose gradients are all-reduced each step (7e9, 70B).")
+@click.option("--compute-s", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Training what-if: compute time of one step.")
+@click.option("--tokens", callback=_parsed("parse_count"), metavar="N",
+              help="Training what-if: tokens per accelerator per step; with --tflops, compute time is "
+                   "6 x params x tokens / (TFLOP/s x mfu).")
+@click.option("--tflops", type=click.FloatRange(min=0, min_open=True), help="Peak TFLOP/s of one accelerator.")
+@click.option("--train", is_flag=True, help="Training what-if with the default model size and step time.")
+@click.option("--assume", "assume", multiple=True, metavar="KEY=VALUE",
+              help="Change one assumption (repeatable); see --list-assumptions.")
+@click.option("--assumptions", "assumptions_file", type=click.Path(exists=True, dir_okay=False),
+              help="YAML file of KEY: VALUE assumptions (--assume wins over it).")
+@click.option("--list-assumptions", is_flag=True, help="List every assumption: default, why and source.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
+              help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
+@click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
+              help="Give up on a sheet after this many seconds (0: no limit).")
+@click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
+              help="Address-space limit in MB while a sheet is audited (0: no limit).")
+@click.pass_context
+def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tokens, tflops, train, assume,
+          assumptions_file, list_assumptions, fmt, output, timeout, max_memory):
+    """What the figures mean at scale: a model (not a measurement) of collective time and training efficiency.
+
+    SHEETS are spec sheets (audited first) or their `check --format json` output."""
+    from .errors import UsageError, describe_path
+    from .scale.assumptions import assumptions
+    from .scale.whatif import DEFAULT_COUNTS, Request, whatif
+    shortcuts = [f"params={params}"] if params is not None else []
+    shortcuts += [f"compute_s={compute_s}"] if compute_s is not None else []
+    a = assumptions(assumptions_file, list(assume) + shortcuts)
+    if list_assumptions:
+        from .output.scale_out import assumptions_text
+        click.echo(assumptions_text(a), nl=False)
+        return
+    if not sheets:
+        raise click.UsageError("give at least one SHEET (or --list-assumptions)")
+    if (tokens is None) != (tflops is None):
+        raise click.UsageError("--tokens and --tflops go together (compute time = 6 x params x tokens / FLOP/s)")
+    training = train or any(v is not None for v in (params, compute_s, tokens))
+    if training and (message is not None or collective != "all-reduce"):
+        raise click.UsageError("the training what-if all-reduces the gradients (--params x grad_bytes_per_param); "
+                               "drop --message/--collective, or drop the training options")
+    for sheet in sheets:
+        if output and _same_file(output, sheet):
+            raise UsageError(f"-o {describe_path(output)} is an input file; choose another output file")
+    req = Request(accelerators=accelerators or DEFAULT_COUNTS, collective=collective,
+                  message_bytes=message or (1 << 30), training=training, tokens=tokens, tflops=tflops)
+    doc = whatif([(describe_path(s), _contract(ctx, s, timeout, max_memory)) for s in sheets], a, req)
+    from .output import scale_out
+    text = getattr(scale_out, {"json": "dumps", "html": "render_html", "text": "render_text"}[fmt])(doc)
+    _emit(text, output)
+
+
+def _contract(ctx, path: str, timeout: float, max_memory: int) -> dict:
+    """A sheet's contract: audited now, or read from a `check --format json` file."""
+    from .scale.parse import read_contract
+    got = read_contract(path)
+    if got is not None:
+        return got
+    from .output.json_out import to_contract
+    return to_contract(_audit_file(ctx, path, timeout, max_memory))
 
 
 @main.command()

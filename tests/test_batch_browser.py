@@ -83,3 +83,12 @@ def test_every_report_link_resolves(page):
     for h in hrefs:
         assert (out / h).is_file(), h
     assert "png-named.pdf" in b.js("document.getElementById('failed').textContent")
+
+
+def test_index_compares_every_systems_curve_on_one_set_of_assumptions(page):
+    b, _ = page
+    svg = "document.querySelector('svg.index-scale')"
+    assert b.js(f"!!{svg}")
+    labels = b.js(f"[].slice.call({svg}.querySelectorAll('polyline.curve')).length")
+    assert labels == 3                      # kestrel, borealis, tanager; osprey and the switch give no curve
+    assert "a model, not a measurement" in b.js(f"{svg}.closest('figure').textContent")

@@ -322,3 +322,25 @@ if __name__ == "__main__":  # screenshot any report: python tests/test_report_br
         print("console:", b.console_errors(), "requests:", b.requests(src))
     finally:
         b.close()
+
+
+def test_system_report_shows_what_it_means_at_scale(browser, tmp_path):
+    """A system sheet's report ends with the model's section: visible, labelled a model, the efficiency curve with
+    the domain edge marked, the assumptions listed; a switch's report has no such section."""
+    out = tmp_path / "kestrel.html"
+    write_report(SAMPLES / "kestrel-k8x-gpu-server.pdf", out)
+    browser.open(out)
+    page = browser.js
+    assert page(f"{VISIBLE}(document.getElementById('scale'))")
+    assert "a model, not a measurement" in page("document.querySelector('#scale h2').textContent")
+    assert page(f"{VISIBLE}(document.querySelector('#scale svg.scale-curve polyline.curve'))")
+    assert page("document.querySelectorAll('#scale svg g.edge').length") == 1
+    assert "scale_up_efficiency" in page("document.querySelector('#scale details.assumptions').textContent")
+    assert page("document.querySelectorAll('#scale table.scale-points tbody tr').length") == 4
+    assert not browser.console_errors()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(ARTIFACTS / "scale-section.png")
+    switch = tmp_path / "pelican.html"
+    write_report(SAMPLES / "pelican-pn5164-ethernet-switch.pdf", switch)
+    browser.open(switch)
+    assert page("document.getElementById('scale')") is None

@@ -7,6 +7,10 @@ its arithmetic and is marked as derived.
 """
 from __future__ import annotations
 
+from ..basis import cell as _cell
+from ..basis import fmt_num, interconnect
+from ..basis import norm as _norm
+
 SYSTEM_KINDS = ("server", "rack", "pod")
 BASES = ("hardware", "end-to-end", "unspecified")
 BASIS_WORDS = {"hardware": "hardware (port-to-port/ASIC)", "end-to-end": "end-to-end (through the software stack)",
@@ -50,23 +54,6 @@ CHECKS = {
 }
 
 
-def _norm(f):
-    n = f.get("normalized") or {}
-    v = n.get("value")
-    return v if isinstance(v, (int, float)) else None
-
-
-def fmt_num(v: float | None) -> str:
-    if v is None:
-        return ""
-    a = abs(v)
-    if a >= 100:
-        return f"{v:,.0f}"
-    if a >= 10:
-        return f"{v:.1f}".rstrip("0").rstrip(".")
-    return f"{v:.3g}"
-
-
 def fmt_latency(ns: float) -> str:
     return f"{fmt_num(ns)} ns" if ns < 1000 else f"{fmt_num(ns / 1000)} µs"
 
@@ -77,78 +64,12 @@ def fmt_ratio(r: float | None) -> str:
     return f"1/{1 / r:.1f}" if r < 1 else f"{r:.2g}x"
 
 
-def _sig(v: float, digits: int = 3) -> float:
-    """A value read back through a rounded ratio: keep the digits the ratio carries."""
-    return float(f"{v:.{digits}g}") if v else v
-
-
-def _cell(value, how="stated", text="", note=""):
-    return {"value": value, "how": how, "text": text, "note": note}
-
-
-def _per_acc(figs, byid, derived, tier):
-    stated = [(v, f) for f in figs if f["quantity"] == "bandwidth" and f.get("tier") == tier
-              and f.get("scope") == "per-accelerator" for v in [_norm(f)] if v is not None]
-    if stated:
-        v, f = max(stated, key=lambda x: x[0])
-        return _cell(v, "stated", f["text"], f"{f['text']} (p{f.get('page')}) = {fmt_num(v)} GB/s per direction")
-    eq = [(d["value"], d) for d in derived if d.get("name", "").startswith("per-accelerator equivalent of")
-          and d.get("figures") and byid.get(d["figures"][0], {}).get("tier") == tier]
-    if eq:
-        v, d = max(eq, key=lambda x: x[0])
-        return _cell(v, "derived", byid[d["figures"][0]]["text"], d.get("arithmetic", ""))
-    return None
-
-
-def _engine_per_acc(derived, byid, tier):
-    d = next((d for d in derived if d.get("name") == f"{tier} per accelerator, per direction"), None)
-    if not d or not isinstance(d.get("value"), (int, float)):
-        return None
-    f = byid.get((d.get("figures") or [None])[0], {})
-    v = _norm(f)
-    stated = f.get("scope") == "per-accelerator" and v is not None and abs(v - d["value"]) <= 1e-6 * max(1.0, v)
-    return _cell(d["value"], "stated" if stated else "derived", f.get("text", ""), d.get("arithmetic", ""))
-
-
 def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     figs = [f for f in contract.get("figures", []) if isinstance(f, dict)]
-    byid = {f.get("id"): f for f in figs}
     derived = contract.get("derived", []) or []
     row = {"sheet": rel, "report": report, "kind": contract.get("sheet_kind", "unknown"),
            "title": (contract.get("source") or {}).get("title") or ""}
-    up, out = _per_acc(figs, byid, derived, "scale-up"), _per_acc(figs, byid, derived, "scale-out")
-    ratio = None
-    engine = next((d for d in derived if d.get("name", "").startswith("scale-out : scale-up")), None)
-    eu, eo = _engine_per_acc(derived, byid, "scale-up"), _engine_per_acc(derived, byid, "scale-out")
-    if eu and eo:
-        # The engine's own per-accelerator pair (the one its scale-out : scale-up ratio was computed from).
-        up, out = eu, eo
-        if engine and engine.get("value"):
-            ratio = _cell(engine["value"], "derived", "", engine.get("arithmetic", ""))
-    elif engine and len(engine.get("figures", [])) == 2 and engine.get("value") and not (up and out):
-        # One side is known only through the engine's ratio (e.g. 8 NIC ports per 8 GPUs): fill it from the ratio.
-        r = engine["value"]
-        fu, fs = (byid.get(i, {}) for i in engine["figures"])
-        if up and not out:
-            out = _cell(_sig(up["value"] * r), "derived", fs.get("text", ""), engine.get("arithmetic", ""))
-        elif out and not up:
-            up = _cell(_sig(out["value"] / r), "derived", fu.get("text", ""), engine.get("arithmetic", ""))
-        if up and out:
-            ratio = _cell(r, "derived", "", engine.get("arithmetic", ""))
-    if ratio is None and up and out and up["value"]:
-        r = out["value"] / up["value"]
-        ratio = _cell(round(r, 4), "derived", "",
-                      f"scale-out {fmt_num(out['value'])} GB/s / scale-up {fmt_num(up['value'])} GB/s = {r:.3f}"
-                      f" (1/{1 / r:.1f})" if r else "")
-    row["scale_up"], row["scale_out"], row["ratio"] = up, out, ratio
-    ports = [(v, f) for f in figs if f["quantity"] == "bandwidth" and f.get("tier") == "scale-out"
-             and f.get("scope") == "per-port" for v in [_norm(f)] if v is not None]
-    row["port"] = (_cell(max(ports, key=lambda x: x[0])[0], "stated", max(ports, key=lambda x: x[0])[1]["text"])
-                   if ports else None)
-    doms = [(v, f) for f in figs if f["quantity"] == "domain_size" and f.get("tier") == "scale-up"
-            for v in [_norm(f)] if v is not None]
-    row["domain"] = _cell(max(doms, key=lambda x: x[0])[0], "stated", max(doms, key=lambda x: x[0])[1]["text"]) \
-        if doms else None
+    row.update(interconnect(contract))
     lat = {b: [] for b in BASES}
     for f in figs:
         if f["quantity"] == "latency" and _norm(f) is not None:

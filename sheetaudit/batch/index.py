@@ -56,7 +56,7 @@ def report_href(report: str) -> str:
     return quote(report, safe="/")
 
 
-def index_charts(rows: list[dict]) -> list:
+def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list:
     """Pictures for the side-by-side reading: bandwidth per accelerator per direction, rack power vs the limit."""
     from ..output.charts import Bar, Group, Line, bar_chart
     from ..rules import load_rules
@@ -76,6 +76,9 @@ def index_charts(rows: list[dict]) -> list:
         out.append(("Bandwidth per accelerator, per direction", bar_chart(bw, "GB/s", "Bandwidth per accelerator, per direction",
                              "Scale-up and scale-out bandwidth of each sheet on one basis (bytes, one direction, "
                              "one accelerator); sheets that state neither are left out.", klass="index-bw")))
+    scale = _scale_chart(systems)
+    if scale is not None:
+        out.append(scale)
     limit = load_rules().threshold("air_cooling_limit_kw")
     power = [Group(r["sheet"], [Bar("rack", float(r["rack_power"]["value"]),
                                     kind="rack-derived" if r["rack_power"].get("how") == "derived" else "rack")])
@@ -86,6 +89,25 @@ def index_charts(rows: list[dict]) -> list:
                              f"{limit:g} kW air-cooling limit.", lines=[Line(limit, f"air-cooling limit {limit:g} kW")],
                              klass="index-power")))
     return out
+
+
+def _scale_chart(systems):
+    """Every system's efficiency curve on one set of assumptions (the defaults): a model, never a vendor figure."""
+    from ..output.curves import curves_of, efficiency_chart
+    from ..scale.whatif import for_report
+    doc = for_report(list(systems))
+    if doc is None:
+        return None
+    svg = efficiency_chart(curves_of(doc), "What this means at scale (a model, not a measurement)",
+                           "Efficiency of a data-parallel step against accelerator count for every system, on the "
+                           "default assumptions of rules/scale.yaml; the square marks each domain edge.",
+                           marks=doc["assumptions"]["efficiency_marks"], klass="index-scale")
+    if svg is None:
+        return None
+    t = doc["systems"][0]["training"]
+    return ("What this means at scale (a model, not a measurement): efficiency of a data-parallel step, "
+            f"{t['gradient_bytes'] / 1e9:g} GB of gradients, {t['compute_s']:g} s compute, default assumptions "
+            "('sheetaudit scale' explains and changes them)", svg)
 
 
 def render_index(ctx: dict) -> str:
@@ -106,5 +128,5 @@ def render_index(ctx: dict) -> str:
         r["report_href"] = report_href(r["report"]) if r.get("report") else None
         rows.append(r)
     return _env().get_template("index.html.j2").render(
-        **{**ctx, "rows": rows}, cell=cell, charts=index_charts(rows), fmt_ratio=fmt_ratio, bases=BASES, script=SORT_JS,
+        **{**ctx, "rows": rows}, cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio, bases=BASES, script=SORT_JS,
         script_hash=script_hash())

@@ -77,7 +77,7 @@ def write_outputs(res, opts, warn=None) -> None:
            "rows": rows, "skipped_files": res.skipped, "interrupted": res.interrupted, "not_run": len(not_run),
            "version": __version__, "rules_hash": res.rules_hash, "root": str(res.root), "xlsx": xlsx,
            "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-           "verdict": verdict(res)}
+           "verdict": verdict(res), "systems": [(s["sheet"], s["contract"]) for s in sorted(res.ok, key=lambda s: s["sheet"])]}
     write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
     reports = [s["report"] for s in res.ok if s.get("report")]

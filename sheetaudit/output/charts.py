@@ -220,12 +220,16 @@ class Point:
     kind: str = "hardware"
 
 
+def scaled(v: float, units: tuple = ((1e6, " ms"), (1e3, " µs")), base: str = " ns") -> str:
+    """An axis label in the largest unit that keeps it at 1 or more: 2500 ns -> '2.5 µs'."""
+    for f, unit in units:
+        if v >= f:
+            return f"{v / f:g}{unit}"
+    return f"{v:g}{base}"
+
+
 def _fmt_ns(v: float) -> str:
-    if v >= 1e6:
-        return f"{v / 1e6:g} ms"
-    if v >= 1000:
-        return f"{v / 1000:g} µs"
-    return f"{v:g} ns"
+    return scaled(v)
 
 
 def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str = "", width: int = 680,

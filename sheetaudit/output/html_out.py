@@ -254,6 +254,9 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
         if svg is not None:
             chart_list.append({"id": cid, "title": title, "svg": svg, "how": how})
     questions = [v for v in views if v.f.severity in ("error", "warning")]
+    from ..scale.whatif import for_report
+    from .scale_out import section_html
+    scale_doc = for_report([(Path(a.document.path).name, doc)])
     script = asset("report.js")
     n_images = sum(1 for v in views for p in v.places if p.image)
     return {
@@ -263,7 +266,7 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
             a.document.path).name or "spec sheet", "filename": Path(a.document.path).name,
         "quantities": sorted({f.quantity for f in a.figures}), "css": Markup(asset("report.css")), "script": Markup(script),
         "script_hash": csp_hash(script), "image_note": image_note, "n_images": n_images, "resolution": resolution,
-        "facility": a.facility, "air_limit": limit, "back_href": back_href, "passed_total": len(a.passed),
+        "facility": a.facility, "air_limit": limit, "scale": section_html(scale_doc) if scale_doc else None, "back_href": back_href, "passed_total": len(a.passed),
     }
 
 

@@ -1,0 +1,103 @@
+"""Line charts of the scaling what-if: efficiency against accelerator count on a log axis, the scale-up domain
+edge marked on each curve, the 90 % and 50 % marks drawn. Inline SVG, every string escaped; curves differ by dash
+and marker shape as well as colour, and each ends in its label, so a grey print reads the same."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from .charts import GRID, INK, MUTED, _open, _uid, fit, scaled
+
+PALETTE = [("#1f4e79", ""), ("#b35806", "7 4"), ("#2d7f3e", "2 3"), ("#7b3294", "10 3 2 3"), ("#4d4d4d", "4 2")]
+
+
+@dataclass
+class Curve:
+    label: str
+    points: list[tuple[int, float]]          # (accelerators, efficiency 0..1)
+    edge: int | None = None                  # scale-up domain size: where the job leaves the fast domain
+    assumed: bool = False                    # rests on an input the user assumed
+
+
+def _count(n: float) -> str:
+    return scaled(n, ((1e6, "M"), (1e3, "k")), "")
+
+
+def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5), width: int = 680,
+                     klass: str = "scale-curve") -> Markup | None:
+    curves = [c for c in curves if len(c.points) > 1]
+    if not curves:
+        return None
+    uid = _uid(klass, title, [(c.label, c.points, c.edge) for c in curves])
+    label_w = min(270, max(90, max(len(c.label) for c in curves) * 7 + 40))
+    left, top, plot_h = 48, 14, 240
+    plot_w = width - left - label_w - 10
+    hi_n = max(n for c in curves for n, _ in c.points)
+    lo_x, hi_x = 0.0, math.ceil(math.log10(max(hi_n, 10)))
+    lo_e = min(0.0, math.floor(min(e for c in curves for _, e in c.points) * 10) / 10)
+
+    def x(n):
+        return left + plot_w * (math.log10(max(n, 1)) - lo_x) / (hi_x - lo_x)
+
+    def y(e):
+        return top + plot_h * (1 - (e - lo_e) / (1 - lo_e))
+
+    out = _open(uid, width, top + plot_h + 44, title, desc, klass)
+    for k in range(int(lo_x), int(hi_x) + 1):
+        xt = x(10 ** k)
+        out.append(f'<line x1="{xt:.1f}" y1="{top}" x2="{xt:.1f}" y2="{top + plot_h}" stroke="{GRID}"/>'
+                   f'<text x="{xt:.1f}" y="{top + plot_h + 16}" text-anchor="middle" font-size="11" '
+                   f'fill="{MUTED}">{_count(10 ** k)}</text>')
+    for e in [v / 10 for v in range(int(lo_e * 10), 11, 2)]:
+        out.append(f'<line x1="{left}" y1="{y(e):.1f}" x2="{left + plot_w}" y2="{y(e):.1f}" stroke="{GRID}"/>'
+                   f'<text x="{left - 6}" y="{y(e) + 4:.1f}" text-anchor="end" font-size="11" fill="{MUTED}">'
+                   f'{e:.0%}</text>')
+    for m in marks:
+        out.append(f'<line class="mark" x1="{left}" y1="{y(m):.1f}" x2="{left + plot_w}" y2="{y(m):.1f}" '
+                   f'stroke="{INK}" stroke-dasharray="2 4"/>')
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 34}" text-anchor="middle" font-size="12">'
+               f'accelerators (log scale)</text>')
+    ends = []
+    for i, c in enumerate(curves):
+        colour, dash = PALETTE[i % len(PALETTE)]
+        pts = " ".join(f"{x(n):.1f},{y(e):.1f}" for n, e in c.points)
+        out.append(f'<polyline class="curve" points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5"'
+                   + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
+        if c.edge and c.points[0][0] <= c.edge <= c.points[-1][0]:
+            e_at = _at(c.points, c.edge)
+            ex, ey = x(c.edge), y(e_at)
+            out.append(f'<g class="edge"><line x1="{ex:.1f}" y1="{ey - 12:.1f}" x2="{ex:.1f}" y2="{ey + 12:.1f}" '
+                       f'stroke="{colour}" stroke-width="3"/><rect class="pt pt-edge" x="{ex - 4.5:.1f}" y="{ey - 4.5:.1f}" width="9" '
+                       f'height="9" fill="#ffffff" stroke="{colour}" stroke-width="2"/>'
+                       f'<title>{escape(c.label)}: leaves the scale-up domain above {c.edge} accelerators</title></g>')
+        n_end, e_end = c.points[-1]
+        ends.append([y(e_end), colour, c.label + (" †" if c.assumed else ""), f"{e_end:.0%}"])
+    ends.sort()
+    for j in range(1, len(ends)):                      # keep the end labels apart
+        ends[j][0] = max(ends[j][0], ends[j - 1][0] + 15)
+    for ly, colour, label, pct in ends:
+        out.append(f'<text x="{left + plot_w + 8}" y="{ly + 4:.1f}" fill="{colour}" font-weight="700">'
+                   f'{escape(fit(f"{pct} {label}", label_w - 4))}</text>')
+    out.append(f'<text x="{left + 4}" y="{top + plot_h - 6}" font-size="11" fill="{MUTED}">▯ domain edge · dotted: '
+               f'{" and ".join(f"{m:.0%}" for m in marks)}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def _at(points, n):
+    """Efficiency at count n, read off the curve (log-linear between its points)."""
+    for (n0, e0), (n1, e1) in zip(points, points[1:]):
+        if n0 <= n <= n1:
+            t = 0 if n1 == n0 else (math.log(n) - math.log(n0)) / (math.log(n1) - math.log(n0))
+            return e0 + t * (e1 - e0)
+    return points[-1][1]
+
+
+def curves_of(doc: dict) -> list[Curve]:
+    """One curve per system of a `sheetaudit-scale/1` object."""
+    from pathlib import PurePath
+    return [Curve(PurePath(s["sheet"]).name, [(p["accelerators"], p["efficiency"]) for p in s["training"]["curve"]],
+                  s["training"].get("domain_edge"), bool(s["inputs"].get("assumed")))
+            for s in doc["systems"]]

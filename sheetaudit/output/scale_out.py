@@ -1,0 +1,199 @@
+"""The scaling what-if as JSON (schema sheetaudit-scale/1), a terminal table and a self-contained HTML page.
+Every rendering opens with the model's note: it is a model, not a measurement; assumed inputs are marked."""
+from __future__ import annotations
+
+import json
+
+from ..basis import fmt_num
+
+ASSUMED = "†"     # marks a value that rests on an input the user assumed, not on the sheet
+
+
+def dumps(doc: dict) -> str:
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def fmt_bytes(n: int) -> str:
+    for unit, f in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= f:
+            if n % f == 0:
+                return f"{n // f} {unit}"
+            break
+    for unit, f in (("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if n >= f:
+            return f"{fmt_num(n / f)} {unit}"
+    return f"{n} B"
+
+
+def fmt_seconds(s: float | None) -> str:
+    if s is None:
+        return "–"
+    if s >= 1:
+        return f"{s:.3g} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s * 1e6:.3g} µs"
+
+
+def fmt_count(n: int | None) -> str:
+    return "–" if n is None else f"{n:,}"
+
+
+def input_lines(s: dict) -> list[str]:
+    """The inputs in words, each with where it came from; assumed ones marked."""
+    i, how = s["inputs"], s["inputs"].get("how", {})
+    mark = {k: (f" {ASSUMED}assumed" if k in i.get("assumed", []) else "") for k in how}
+    out = []
+    if i["scale_up_gbs"] is not None:
+        out.append(f"scale-up {fmt_num(i['scale_up_gbs'])} GB/s per accelerator, per direction{mark['scale_up_gbs']}"
+                   f" ({how['scale_up_gbs']})")
+    if i["domain_size"] is not None:
+        out.append(f"scale-up domain {i['domain_size']} accelerators{mark['domain_size']} ({how['domain_size']})")
+    if i["scale_out_gbs_per_accelerator"] is not None:
+        out.append(f"scale-out {fmt_num(i['scale_out_gbs_per_accelerator'])} GB/s per accelerator, per direction = "
+                   f"{fmt_num(i['scale_out_gbs_per_node'])} GB/s per node of {i['accelerators_per_node']}"
+                   f"{mark['scale_out_gbs']} ({how['scale_out_gbs']})")
+    for key, tier in (("scale_up_latency_us", "scale-up"), ("scale_out_latency_us", "scale-out")):
+        if i.get(key) is not None:
+            out.append(f"{tier} step latency from the sheet: {fmt_num(i[key])} µs ({how[key]})")
+    return out
+
+
+def point_row(p: dict, training: bool) -> list[str]:
+    mark = ASSUMED if p.get("assumed") else ""
+    row = [fmt_count(p["accelerators"]), fmt_count(p["domains"]), p.get("algorithm", "–"),
+           fmt_seconds(p["seconds"]) + mark,
+           "–" if p["algbw_gbs"] is None else fmt_num(p["algbw_gbs"]),
+           "–" if p["busbw_gbs"] is None else fmt_num(p["busbw_gbs"]), p.get("bottleneck") or p.get("unknown", "")]
+    if training:
+        row += ["–" if p.get("comm_share") is None else f"{p['comm_share']:.1%}",
+                "–" if p.get("efficiency") is None else f"{p['efficiency']:.1%}"]
+    return row
+
+
+POINT_HEADERS = ["accelerators", "domains", "algorithm", "time", "algbw GB/s", "busbw GB/s", "set by"]
+TRAIN_HEADERS = ["comm share", "efficiency"]
+
+
+def marks_sentence(s: dict) -> str:
+    t = s["training"]
+    if not t["curve"]:
+        return "The training what-if needs the scale-up bandwidth and domain size."
+    parts = []
+    for mark, n in t["below"].items():
+        pct = f"{float(mark):.0%}"
+        parts.append(f"under {pct} from {n:,} accelerators" if n else
+                     f"not under {pct} up to {t['reach']:,} accelerators")
+    edge = t.get("domain_edge")
+    return (f"Data-parallel step ({fmt_bytes(t['gradient_bytes'])} of gradients all-reduced, {t['compute']}, "
+            f"overlap {t['overlap']:g}): efficiency " + "; ".join(parts) + "."
+            + (f" The job leaves the scale-up domain above {edge} accelerators." if edge else "")
+            + ("" if t["reach"] is None or t["reach"] >= 1 << 20 else
+               " Beyond the domain the scale-out bandwidth is missing, so the curve stops there."))
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    line = lambda cells: "  ".join(c.rjust(w) if i in (0, 1, 3, 4, 5) or i > 6 else c.ljust(w)  # noqa: E731
+                                    for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows]
+
+
+def render_text(doc: dict) -> str:
+    req = doc["request"]
+    training = req["training"]
+    out = ["What the figures mean at scale (sheetaudit scale)", doc["note"], ""]
+    for s in doc["systems"]:
+        out.append(f"{s['sheet']} ({s['kind']})")
+        out += [f"  {x}" for x in input_lines(s)]
+        for m in s["missing"]:
+            out.append(f"  missing: {m['why']}: {m['ask']} (or {m['fill']})")
+        out += [f"  note: {n}" for n in s["notes"]]
+        out.append(f"  {req['collective']} of {fmt_bytes(req['message_bytes'])} per accelerator:")
+        rows = [point_row(p, training) for p in s["points"]]
+        out += ["    " + x for x in _table(POINT_HEADERS + (TRAIN_HEADERS if training else []), rows)]
+        out.append("  " + marks_sentence(s))
+        if any(p.get("assumed") for p in s["points"]):
+            out.append(f"  {ASSUMED} rests on an input you assumed, not on the sheet")
+        out.append("")
+    user = [k for k, v in doc["assumption_details"].items() if v["origin"] == "user"]
+    out.append("Assumptions (sheetaudit scale --list-assumptions explains each; change with --assume KEY=VALUE): "
+               + ", ".join(f"{k} {_val(v)}" + (" (yours)" if k in user else "")
+                           for k, v in doc["assumptions"].items() if v is not None))
+    return "\n".join(out) + "\n"
+
+
+def _val(v) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(f"{x:g}" for x in v) + "]"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def assumptions_text(a) -> str:
+    out = []
+    for name, x in a.items():
+        out.append(f"{name} = {_val(x.value) if x.value is not None else 'null (not assumed)'}"
+                   + (" (yours)" if x.origin == "user" else ""))
+        out.append(f"    why: {x.why}")
+        out.append(f"    source: {x.source}")
+    return "\n".join(out) + "\n"
+
+
+def section_html(doc: dict, heading: str = "h2") -> "Markup":
+    """The "What this means at scale" section: the efficiency chart, each system's inputs, points and missing
+    inputs, and the assumptions listed. Used by `scale --format html`, a system sheet's report and the batch index."""
+    from markupsafe import Markup, escape
+
+    from .curves import curves_of, efficiency_chart
+    marks = doc["assumptions"].get("efficiency_marks") or (0.9, 0.5)
+    chart = efficiency_chart(curves_of(doc), "Scaling efficiency of a data-parallel step (a model)",
+                             "Efficiency against accelerator count, log axis; the square marks where the job leaves "
+                             "the scale-up domain.", marks=marks)
+    training = doc["request"]["training"]
+    h = []
+    h.append(f'<section class="scale" id="scale"><{heading}>What this means at scale (a model, not a measurement)'
+             f'</{heading}><p class="model-note">{escape(doc["note"])}</p>')
+    if chart is not None:
+        h.append(f'<figure class="chart-box">{chart}<figcaption>Efficiency of a data-parallel training step against '
+                 f'accelerator count (compute time over compute plus exposed gradient all-reduce). '
+                 f'† rests on an input you assumed.</figcaption></figure>')
+    for s in doc["systems"]:
+        h.append(f'<h3>{escape(s["sheet"])}</h3><ul class="scale-inputs">')
+        h += [f"<li>{escape(x)}</li>" for x in input_lines(s)]
+        h += [f'<li class="missing"><strong>Missing:</strong> {escape(m["why"])}: {escape(m["ask"])} '
+              f'(or <code>{escape(m["fill"])}</code>)</li>' for m in s["missing"]]
+        h += [f'<li class="note">{escape(n)}</li>' for n in s["notes"]]
+        h.append(f'</ul><p>{escape(marks_sentence(s))}</p>')
+        headers = POINT_HEADERS + (TRAIN_HEADERS if training else [])
+        h.append(f'<table class="scale-points"><caption>{escape(doc["request"]["collective"])} of '
+                 f'{escape(fmt_bytes(doc["request"]["message_bytes"]))} per accelerator (modelled)</caption><thead><tr>'
+                 + "".join(f'<th scope="col">{escape(x)}</th>' for x in headers) + "</tr></thead><tbody>")
+        for p in s["points"]:
+            h.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in point_row(p, training)) + "</tr>")
+        h.append("</tbody></table>")
+    h.append('<details class="assumptions"><summary>Assumptions of the model</summary><table><thead><tr>'
+             '<th scope="col">assumption</th><th scope="col">value</th><th scope="col">why</th>'
+             '<th scope="col">source</th></tr></thead><tbody>')
+    for k, v in doc["assumption_details"].items():
+        val = "not assumed" if v["value"] is None else _val(v["value"]) + (" (yours)" if v["origin"] == "user" else "")
+        h.append(f"<tr><th scope=\"row\"><code>{escape(k)}</code></th><td>{escape(val)}</td><td>{escape(v['why'])}"
+                 f"</td><td>{escape(v['source'])}</td></tr>")
+    h.append("</tbody></table></details></section>")
+    return Markup("".join(h))
+
+
+PAGE_CSS = """body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;max-width:1100px;margin:1.5em auto;padding:0 1em}
+table{border-collapse:collapse;margin:.5em 0 1em}th,td{border:1px solid #c8c8c8;padding:.25em .5em;text-align:left;
+vertical-align:top}caption{text-align:left;font-weight:600}.model-note{background:#fff4d6;border-left:4px solid #b35806;
+padding:.5em .8em}.missing{color:#7f2704}svg{max-width:100%;height:auto}@media print{details{display:block}}"""
+
+
+def render_html(doc: dict) -> str:
+    """A self-contained page: no script, no external resource, every string from a sheet escaped."""
+    from markupsafe import escape
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; '
+            'img-src data:">'
+            f'<title>What the figures mean at scale: {escape(", ".join(s["sheet"] for s in doc["systems"]))}</title>'
+            f'<style>{PAGE_CSS}</style></head><body><h1>What the figures mean at scale</h1>'
+            f'{section_html(doc)}</body></html>\n')
