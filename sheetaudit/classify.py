@@ -119,11 +119,11 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     tech = _first(v["tier_technology"], "tier", clause)
     label_tier = _first(v["tier_label"], "tier", seg.label)
     if tech is None:
-        sentence_tier = _first(v["tier_explicit"], "tier", seg.text)
+        sentence_tier = _first(v["tier_explicit"], "tier", seg.text, seg.row)
         if sentence_tier:
             return sentence_tier
         if label_tier is None:
-            tech = _first(v["tier_technology"], "tier", seg.label, seg.text)
+            tech = _first(v["tier_technology"], "tier", seg.label, seg.text, seg.row)
     if tech == "host" and (m.unit in PORT_UNITS or "rate-name" in m.flags) and not explicit_host(clause):
         tech = "scale-out"   # "200GbE", "NDR200": a port speed is never a host link, whatever PCIe is named nearby
     if tech == "host" and not is_bytes(m.unit) and not m.unit.endswith("T/s") and rx(
@@ -200,7 +200,7 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         return found
     if "signaling" in m.flags:
         return "per-lane"
-    found = _first(v["scope"], "scope", seg.text)
+    found = _first(v["scope"], "scope", seg.text, seg.row)
     if found and not (found == "per-accelerator" and f.tier in ("host",)):
         return found
     if f.tier == "host":
@@ -232,7 +232,7 @@ def _scale_up_scope(f: Figure, m: Mention) -> str:
 def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
-    f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text) or "unspecified"
+    f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text, seg.row) or "unspecified"
     tier = (_first(v["tier_explicit"], "tier", c.text, seg.label)
             or _first(v["tier_technology"], "tier", c.text, seg.label))
     f.tier = "scale-up" if tier == "scale-up" else "scale-out"
@@ -247,7 +247,7 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
         scope = _first(v["power_scope"], "scope", seg.text)
     if scope is None and rx(r"\bTDP\b|热设计功耗").search(f"{seg.label} {c.text}"):
         # a TDP is a component's: the accelerator's under an accelerator heading, else the device's
-        scope = "per-accelerator" if rx(r"GPU|accelerator|NPU|芯片|加速卡|AI 处理器|单卡|每卡").search(
+        scope = "per-accelerator" if rx(rf"{v['accelerator_nouns']}|单卡|每卡").search(
             f"{seg.section or seg.heading} {seg.label}") or ctx.kind == "accelerator" else "per-device"
     if scope is None:
         powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b").search(f"{seg.label} {seg.text}")

@@ -20,6 +20,7 @@ class Segment:
     column: str = ""                # column header (a product variant) where the table has one
     heading: str = ""               # nearest section heading above
     section: str = ""               # the headings above, outermost first ("AI chip / Server 1"), where known
+    row: str = ""                   # the other cells of a table row ("8 卡，1 GB 消息，MCCL"): weaker evidence
     block: int = 0                  # segments of one table / one paragraph / one record share a block id
     bbox: Optional[BBox] = None
     ocr: bool = False

@@ -14,6 +14,7 @@ from .layout import FOOTNOTE_MARKERS, split_sentences
 
 KV_LINE = re.compile(r"^\s*(?P<label>[^:：|]{1,48}?)\s*(?:[:]\s+|：\s*)(?P<value>.+)$")   # 全角冒号 needs no space
 KV_DOTS = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)\s*(?:\.\s*){3,}\s*(?P<value>\S.*)$")
+KV_DASH = re.compile(r"^\s*(?:[-*]\s+)?(?P<label>[^—–|]{1,48}?)\s+[—–]{1,2}\s+(?P<value>\S.*)$")   # "Ports — 2 x 400GbE"
 KV_GAP = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)(?:\t+| {3,})(?P<value>\S.*)$")
 
 
@@ -97,7 +98,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             doc.segments.append(Segment(line.strip(), 1, "footnote", heading=heading, block=block))
             continue
         line = re.sub(r"(\*\*|__|`)", "", line)
-        m = KV_DOTS.match(line) or KV_LINE.match(line) or KV_GAP.match(line)
+        m = KV_DOTS.match(line) or KV_LINE.match(line) or KV_DASH.match(line) or KV_GAP.match(line)
         if m and len(m.group("label").split()) <= 6 and not m.group("label").rstrip().endswith("."):
             flush()
             block += 1
@@ -272,12 +273,13 @@ def _row(doc, cells, header, heading, block, section="", one_row=False):
     for k, c in enumerate(cells[1:], start=1):
         if c:
             col = header[k] if k < len(header) else ""
+            row = " | ".join(x for j, x in enumerate(cells[1:], start=1) if j != k and x and x != "/")
             if sideways:
                 doc.segments.append(Segment(c, 1, "cell", label=col, column=label, heading=heading, block=block,
-                                            section=section))
+                                            section=section, row=row))
             else:
                 doc.segments.append(Segment(c, 1, "cell", label=label, column=col, heading=heading, block=block,
-                                            section=section))
+                                            section=section, row=row))
 
 
 class _HTMLLines(HTMLParser):
