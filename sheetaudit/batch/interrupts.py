@@ -35,6 +35,13 @@ class Interrupts:
                 self._old[sig] = signal.signal(sig, self._on_signal)
         return self
 
+    def hold(self) -> None:
+        """Ignore any further interrupt until the process exits (which it is about to): the outputs are written, and
+        one more Ctrl-C must not turn exit 130 into a traceback or a death by signal."""
+        for sig in self._old:
+            signal.signal(sig, signal.SIG_IGN)
+        self._old.clear()
+
     def __exit__(self, *exc) -> None:
         for sig, old in self._old.items():
             signal.signal(sig, old if old is not None else signal.SIG_DFL)
