@@ -11,14 +11,16 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
 import pytest
 
-from test_batch import SAMPLES, batch
+from test_batch import ROOT, SAMPLES, batch
 from test_batch_isolation import children, records, slow_folder, slow_pdf, start, wait_for  # noqa: F401
 
+sys.path.insert(0, str(ROOT / "tests" / "hostile"))
 OSPREY = "osprey-o4-inference-server.txt"
 KESTREL = "kestrel-k8x-gpu-server.pdf"
 
@@ -171,33 +173,22 @@ def test_problem3_file_emptied_while_queued_never_caches_an_error_for_its_old_co
 def memory_hungry_pdf(path: Path, inflated_mb: int = 150) -> None:
     """A one-page sheet whose embedded Type 1 font program inflates to `inflated_mb` MB (pdfminer inflates it to
     look for the font's encoding): read in full with room to spare, out of memory under a tight --max-memory."""
-    content = b"BT /F1 11 Tf 72 720 Td (Scale-out: 8x 400 Gb/s InfiniBand NDR per node) Tj ET"
+    from make_hostile import raw_pdf, raw_stream, text_ops
     tounicode = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Sheet def "
                  b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <20> <7E> <0020> endbfrange "
                  b"endcmap CMapName currentdict /CMap defineresource pop end end")
-    font = zlib.compress(b"\0" * (inflated_mb * 2**20), 9)
-    objs = [b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-            b"/Resources << /Font << /F1 5 0 R >> >> >>",
-            b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Sheet /FirstChar 32 /LastChar 126 /Widths ["
-            + b" ".join([b"600"] * 95) + b"] /ToUnicode 8 0 R /FontDescriptor 6 0 R >>",
-            b"<< /Type /FontDescriptor /FontName /Sheet /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 "
-            b"/Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile 7 0 R >>",
-            b"<< /Length %d /Length1 16 /Length2 0 /Length3 0 /Filter /FlateDecode >>\nstream\n" % len(font)
-            + font + b"\nendstream",
-            b"<< /Length %d >>\nstream\n" % len(tounicode) + tounicode + b"\nendstream"]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for i, o in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    path.write_bytes(bytes(out))
+    path.write_bytes(raw_pdf([
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        raw_stream(text_ops([b"Scale-out: 8x 400 Gb/s InfiniBand NDR per node"])),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Sheet /FirstChar 32 /LastChar 126 /Widths ["
+        + b" ".join([b"600"] * 95) + b"] /ToUnicode 8 0 R /FontDescriptor 6 0 R >>",
+        b"<< /Type /FontDescriptor /FontName /Sheet /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 "
+        b"/Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile 7 0 R >>",
+        raw_stream(b"\0" * (inflated_mb * 2**20), compress=True, extra=b" /Length1 16 /Length2 0 /Length3 0"),
+        raw_stream(tounicode)]))
 
 
 def test_problem4_memory_limit_hit_is_worded_as_a_limit_and_never_cached(tmp_path):
