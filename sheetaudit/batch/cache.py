@@ -1,6 +1,6 @@
 """Result cache: one gzip'd JSON entry per (file content, rules, tool, options), written atomically.
 
-The key hashes the sha256 of the bytes the worker read (not of a separate read, which a file rewritten meanwhile
+The key hashes the file name's suffix (it picks the reader), the sha256 of the bytes the worker read (not of a separate read, which a file rewritten meanwhile
 would make stale), `rules_hash()`, the tool version together with a digest of the package's own code and templates
 (so an upgrade or a local edit never serves a stale result) and the options that change a result (pages, password,
 facility, thorough, OCR). The limits (--timeout, --max-memory) are not in the key because a result that hit one is
@@ -63,11 +63,12 @@ class Cache:
         self.hits = self.misses = self.corrupt = 0
         self._warned = False
 
-    def get(self, sha256: str) -> dict | None:
-        """The stored result for this content, validated; None (and one warning) for anything else."""
+    def get(self, sha256: str, name: str) -> dict | None:
+        """The stored result for this content under this file name's suffix, validated; None (and one warning) for
+        anything else."""
         if self.dir is None:
             return None
-        key, path = entry_path(self.dir, self.base, sha256)
+        key, path = entry_path(self.dir, self.base, sha256, name)
         p = Path(path)
         try:
             raw = p.read_bytes()
@@ -132,9 +133,10 @@ def _gunzip(raw: bytes, limit: int = 64 * 2**20) -> bytes:
     return out
 
 
-def entry_path(directory: str | Path, base: str, sha256: str) -> tuple[str, str]:
-    """(key, file) of the entry for content `sha256` under the cache's `base` (rules, code and options)."""
-    key = hashlib.sha256(f"{base}\0{sha256}".encode()).hexdigest()
+def entry_path(directory: str | Path, base: str, sha256: str, name: str) -> tuple[str, str]:
+    """(key, file) of the entry for content `sha256` read as file `name` under the cache's `base` (rules, code and
+    options). The name's suffix is in the key: the same bytes named .pdf and .txt are read differently."""
+    key = hashlib.sha256(f"{base}\0{sha256}\0{Path(name).suffix.lower()}".encode()).hexdigest()
     return key, str(Path(directory) / key[:2] / f"{key}.json.gz")
 
 

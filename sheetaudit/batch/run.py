@@ -188,12 +188,13 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
             _set_error(s, "unreadable", f"cannot read: {exc.strerror or exc}")
             progress.finished(s["sheet"], error=True)
             continue
-        hit = cache.get(s["sha256"])
+        hit = cache.get(s["sha256"], s["sheet"])
         if hit is not None and _report_in_place(hit, s, res.outdir):
             _apply(s, hit, cached=True)
             progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
         else:
-            tasks.append((i, s["path"], {"report": str(res.outdir / report_path(s["sheet"])), "sha256": s["sha256"]}))
+            tasks.append((i, s["path"], {"report": str(res.outdir / report_path(s["sheet"])), "name": s["sheet"],
+                                         "sha256": s["sha256"]}))
     return sorted(tasks, key=lambda t: -_size(t[1]))
 
 

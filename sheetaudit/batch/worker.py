@@ -137,7 +137,7 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
     same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == read
     if (options.get("cache_dir") and read and result.get("cacheable")
             and (result.get("status") == "error" or same_file)):
-        key, where = entry_path(options["cache_dir"], options["cache_base"], read)
+        key, where = entry_path(options["cache_dir"], options["cache_base"], read, files["name"])
         try:
             write_entry(where, key, result)
         except OSError as exc:
