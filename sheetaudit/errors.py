@@ -26,8 +26,21 @@ class UsageError(SheetAuditError):
     """Options that do not fit together (for example an output folder inside the input folder)."""
 
 
-class TimeLimitExceeded(InputTooLarge):
+class LimitExceeded(InputTooLarge):
+    """A limit of this run (--timeout, --max-memory) was reached. It says nothing about the file, so it is never
+    cached as the file's result, and its message names the limit and how to raise it (never "damaged")."""
+
+
+class TimeLimitExceeded(LimitExceeded):
     """Reading or auditing one file took longer than the per-file time limit (--timeout)."""
+
+
+class MemoryLimitExceeded(LimitExceeded):
+    """Reading one file needed more memory than the per-file cap (--max-memory) allows."""
+
+
+class OutputNotWritable(SheetAuditError):
+    """The output folder (or a file in it) cannot be created or written: the user's environment, not our bug."""
 
 
 def describe_path(path) -> str:

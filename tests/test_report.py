@@ -8,12 +8,12 @@ import base64
 import hashlib
 import html.parser
 import re
-import time
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
+from cpu_clock import cpu_seconds
 from sheetaudit.model import Audit, Derived, Document, Figure, Finding, Segment
 from sheetaudit.output import charts, evidence
 from sheetaudit.output.html_out import PALETTE, render
@@ -371,9 +371,9 @@ def test_verdict_sentences(sheet, words):
 def test_rendering_is_fast():
     need(ORION)
     a = audited(ORION)
-    t = time.perf_counter()
-    render(a)
-    assert time.perf_counter() - t < 3.0
+    with cpu_seconds() as used:         # CPU seconds: other jobs on the machine do not count against it
+        render(a)
+    assert used() < 3.0
 
 
 def test_cli_writes_the_html_report(tmp_path):

@@ -1,8 +1,12 @@
 """Result cache: one gzip'd JSON entry per (file content, rules, tool, options), written atomically.
 
-The key hashes the file's sha256, `rules_hash()`, the tool version together with a digest of the package's own
-code and templates (so an upgrade or a local edit never serves a stale result) and the options that change a
-result. A corrupt or unreadable entry is ignored with one warning and overwritten by the fresh result.
+The key hashes the file name's suffix (it picks the reader), the sha256 of the bytes the worker read (not of a separate read, which a file rewritten meanwhile
+would make stale), `rules_hash()`, the tool version together with a digest of the package's own code and templates
+(so an upgrade or a local edit never serves a stale result) and the options that change a result (pages, password,
+facility, thorough, OCR). The limits (--timeout, --max-memory) are not in the key because a result that hit one is
+never stored: only what depends on the content alone is. An entry that cannot be read, does not parse or has the
+wrong shape (batch.shape) is ignored with one warning and overwritten by the fresh result. Entries hold data only,
+never a report: a report is always rendered from a fresh audit. Entries unused for MAX_AGE_DAYS are pruned.
 """
 from __future__ import annotations
 
@@ -10,13 +14,17 @@ import gzip
 import hashlib
 import json
 import os
+import time
 import zlib
 from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
 from ..fileio import atomic_write
-FORMAT = 1
+from .shape import validate_result
+
+FORMAT = 2
+MAX_AGE_DAYS = 30          # an entry no run has used for this long is removed at the end of a batch
 
 
 @lru_cache(maxsize=1)
@@ -55,24 +63,13 @@ class Cache:
         self.hits = self.misses = self.corrupt = 0
         self._warned = False
 
-    def key(self, sha256: str) -> str:
-        return hashlib.sha256(f"{self.base}\0{sha256}".encode()).hexdigest()
-
-    def _path(self, key: str) -> Path:
-        return self.dir / key[:2] / f"{key}.json.gz"
-
-    def where(self, sha256: str) -> tuple[str, str] | None:
-        """(key, file) of the entry for this content, for a worker to write it; None without a cache."""
+    def get(self, sha256: str, name: str) -> dict | None:
+        """The stored result for this content under this file name's suffix, validated; None (and one warning) for
+        anything else."""
         if self.dir is None:
             return None
-        key = self.key(sha256)
-        return key, str(self._path(key))
-
-    def get(self, sha256: str) -> dict | None:
-        if self.dir is None:
-            return None
-        key = self.key(sha256)
-        p = self._path(key)
+        key, path = entry_path(self.dir, self.base, sha256, name)
+        p = Path(path)
         try:
             raw = p.read_bytes()
         except FileNotFoundError:
@@ -81,12 +78,17 @@ class Cache:
         except OSError as exc:
             return self._bad(p, f"cannot be read ({exc.strerror or exc})")
         try:
-            entry = json.loads(gzip.decompress(raw).decode("utf-8"))
-            if not (isinstance(entry, dict) and entry.get("key") == key and isinstance(entry.get("result"), dict)):
+            entry = json.loads(_gunzip(raw).decode("utf-8"))
+            if not (isinstance(entry, dict) and entry.get("key") == key):
                 raise ValueError("not a cache entry for this key")
-        except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
-            return self._bad(p, f"is corrupt ({exc})")
+            validate_result(entry.get("result"), sha256)
+        except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            return self._bad(p, f"is corrupt ({str(exc)[:200]})")
         self.hits += 1
+        try:
+            os.utime(p)                       # used: not pruned for another MAX_AGE_DAYS
+        except OSError:
+            pass
         return entry["result"]
 
     def _bad(self, p: Path, why: str):
@@ -97,23 +99,48 @@ class Cache:
             self._warned = True
         return None
 
-    def put(self, sha256: str, result: dict) -> None:
-        if self.dir is None:
-            return
-        key, path = self.where(sha256)
-        try:
-            write_entry(path, key, result)
-        except OSError as exc:
-            self.unwritable(exc)
-
     def unwritable(self, exc) -> None:
         if not self._warned:
             self.warn(f"cache {self.dir} cannot be written ({getattr(exc, 'strerror', None) or exc}): "
                       "results are not cached")
             self._warned = True
 
+    def prune(self, max_age_days: float = MAX_AGE_DAYS) -> int:
+        """Remove entries no run has used for max_age_days, and temporary files a killed worker left; returns the
+        number removed. A cache shared by many output folders stays the size of what is still in use."""
+        if self.dir is None or not self.dir.is_dir():
+            return 0
+        now = time.time()
+        removed = 0
+        for p in self.dir.glob("*/*"):
+            try:
+                age = now - p.stat().st_mtime
+                stale_tmp = p.name.endswith(".tmp") and age > 3600
+                if stale_tmp or (p.name.endswith(".json.gz") and age > max_age_days * 86400):
+                    p.unlink()
+                    removed += 1
+            except OSError:
+                continue
+        return removed
 
-CACHED_FIELDS = ("status", "kind", "error", "contract", "html", "html_error", "warnings")
+
+def _gunzip(raw: bytes, limit: int = 64 * 2**20) -> bytes:
+    """gzip.decompress with a ceiling: a planted entry that inflates to gigabytes is corrupt, not a crash."""
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = d.decompress(raw, limit)
+    if d.unconsumed_tail or not d.eof:
+        raise ValueError("truncated, or larger than any result")
+    return out
+
+
+def entry_path(directory: str | Path, base: str, sha256: str, name: str) -> tuple[str, str]:
+    """(key, file) of the entry for content `sha256` read as file `name` under the cache's `base` (rules, code and
+    options). The name's suffix is in the key: the same bytes named .pdf and .txt are read differently."""
+    key = hashlib.sha256(f"{base}\0{sha256}\0{Path(name).suffix.lower()}".encode()).hexdigest()
+    return key, str(Path(directory) / key[:2] / f"{key}.json.gz")
+
+
+CACHED_FIELDS = ("status", "kind", "error", "contract", "report_sha256", "html_error", "warnings")
 
 
 def write_entry(path: str, key: str, result: dict) -> None:

@@ -37,6 +37,7 @@ def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cac
     batch has run) or a usage error; 130 interrupted (finished results are still written).
     """
     from ..pipeline import load_facility
+    from .interrupts import Interrupts
     from .run import BatchOptions, run_batch, summary_lines
 
     def warn(msg):
@@ -46,13 +47,13 @@ def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cac
                         use_cache=not no_cache, cache_dir=cache_dir,
                         facility=load_facility(facility) if facility else None, password=password,
                         max_pages=max_pages, thorough=thorough, quiet=quiet, xlsx=not no_xlsx)
-    try:
+    with Interrupts() as late:         # an interrupt after the batch (while the summary prints) is only counted
         result = run_batch(folder, outdir, opts, warn=warn)
-    except KeyboardInterrupt:          # while the outputs were being written: they are each complete or absent
-        click.echo("sheetaudit: interrupted", err=True)
-        ctx.exit(130)
-    if not quiet:
-        click.echo("\n".join(summary_lines(result, fail_on)), err=True)
-    if not result.sheets:
-        warn(f"no spec sheet (PDF, .txt, .md, .html) found in {folder}")
-    ctx.exit(result.exit_code(fail_on))
+        if not quiet:
+            click.echo("\n".join(summary_lines(result, fail_on)), err=True)
+        if not result.sheets:
+            warn(f"no spec sheet (PDF, .txt, .md, .html) found in {folder}")
+        code = 130 if late.requested() else result.exit_code(fail_on)
+        if code == 130:
+            late.hold()
+    ctx.exit(code)

@@ -1,10 +1,40 @@
 """Writing files into OUTDIR and the cache: always a temporary file renamed over the target (a reader sees the
-old file or the new one, never half of one), with the usual permissions."""
+old file or the new one, never half of one), with the usual permissions; and the check, before any sheet is
+audited, that OUTDIR can be written at all."""
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 from pathlib import Path
 
+from ..errors import OutputNotWritable, describe_path
 from ..fileio import atomic_write
+
+PROBE_BYTES = 64 * 1024      # a full disk still creates an empty file; it refuses data
+
+
+def check_writable(folder: str | Path) -> None:
+    """Create OUTDIR and write (then remove) a probe file in it, so a folder that cannot be created, a permission
+    problem or a full disk is one plain error before the batch starts, not after every sheet was audited."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".sheetaudit-probe.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(b"\0" * PROBE_BYTES)
+                fh.flush()
+                os.fsync(fh.fileno())
+        finally:
+            os.unlink(probe)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        where = f" ({describe_path(exc.filename)})" if exc.filename and str(exc.filename) != str(folder) else ""
+        raise OutputNotWritable(f"cannot write to the output folder {describe_path(folder)}: {why}{where}") from None
+
+
+def file_digest(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def write_if_changed(path: str | Path, data: str | bytes, durable: bool = True) -> bool:

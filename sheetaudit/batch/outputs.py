@@ -11,7 +11,7 @@ from pathlib import Path
 from .. import __version__
 from .compare import compare, sheet_row
 from ..fileio import atomic_write
-from .files import write_if_changed
+from .files import file_digest, write_if_changed
 
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
 
@@ -81,7 +81,7 @@ def write_outputs(res, opts, warn=None) -> None:
     write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
     reports = [s["report"] for s in res.ok if s.get("report")]
-    hashes = {name: _digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports
+    hashes = {name: file_digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports
               if (out / name).is_file()}
     atomic_write(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
 
@@ -94,10 +94,6 @@ OUTPUT_NAMES = ("audit.json", "comparison.json", "figures.csv", "findings.csv", 
 def tables_xlsx_available() -> bool:
     from .tables import xlsx_available
     return xlsx_available()
-
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _outputs_key(res, xlsx: bool) -> str:
@@ -113,7 +109,7 @@ def _outputs_key(res, xlsx: bool) -> str:
 def _outputs_current(out: Path, manifest: Path, key: str) -> bool:
     try:
         m = json.loads(manifest.read_text(encoding="utf-8"))
-        return m.get("key") == key and all(_digest(out / n) == h for n, h in m["files"].items())
+        return m.get("key") == key and all(file_digest(out / n) == h for n, h in m["files"].items())
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
 

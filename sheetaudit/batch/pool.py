@@ -111,15 +111,19 @@ class Pool:
         return [s.peak_rss_kb for s in self.slots if s.pids]
 
     # -- scheduling ----------------------------------------------------------------------------------------
-    def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, tick: float = 0.25) -> None:
+    def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, should_stop=None,
+            tick: float = 0.25) -> None:
         """Run (task_id, path, ...) tasks; on_done(task_id, result) is called as each finishes, on_drained() once
         when about two rounds of tasks are left (the parent's chance to prepare the outputs while the last files
-        are audited, rather than after them). KeyboardInterrupt propagates after every worker has been killed; results already received are
-        delivered first."""
+        are audited, rather than after them). When should_stop() turns true (checked every tick), or on a
+        KeyboardInterrupt, every worker is killed, the results already received are delivered and
+        KeyboardInterrupt propagates."""
         pending = deque(tasks)
         finished: list = []
         try:
             while pending or any(s.busy for s in self.slots):
+                if should_stop and should_stop():
+                    raise KeyboardInterrupt
                 for slot in self.slots:
                     if not slot.busy and pending:
                         self._dispatch(slot, pending.popleft(), on_start)

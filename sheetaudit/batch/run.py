@@ -1,21 +1,24 @@
 """The whole batch: walk, look up the cache, audit the rest in the pool, compare, write every output atomically.
 
-Library first: `run_batch` returns a BatchResult and raises SheetAuditError subclasses for usage problems; the
-click command only parses options, prints and maps the result to an exit code. Ctrl-C (or SIGTERM) stops the
-workers, and the files finished so far are still written out (and were cached as they finished).
+Library first: `run_batch` returns a BatchResult and raises SheetAuditError subclasses for usage problems (and
+OutputNotWritable, before any sheet is audited, for an output folder it cannot write); the click command only
+parses options, prints and maps the result to an exit code. Ctrl-C or SIGTERM, once or any number of times, stops
+the workers, and the files finished so far are still written out (and were cached as they finished).
 """
 from __future__ import annotations
 
 import hashlib
 import os
-import signal
+import shutil
+import tempfile
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import OutputNotWritable, describe_path
 from .cache import Cache, default_cache_dir, file_sha256
-from .files import write_if_changed
+from .files import check_writable, file_digest
+from .interrupts import Interrupts
 from .outputs import write_outputs
 from .progress import Progress
 from .walk import check_cache_dir, check_outdir, walk
@@ -100,23 +103,29 @@ def _fresh_rules() -> str:
 
 def _warm() -> None:
     """Import the engine in the parent so the workers forked after it (and replacements) start ready."""
-    with signals_deferred():
-        try:
-            from ..output import html_out, json_out  # noqa: F401
-            from .. import pipeline  # noqa: F401
-            from ..read import pdf  # noqa: F401
-            from ..units import registry
-            registry()
-        except Exception:  # noqa: BLE001 - warming is an optimisation; the worker reports any real failure
-            pass
+    try:
+        from ..output import html_out, json_out  # noqa: F401
+        from .. import pipeline  # noqa: F401
+        from ..read import pdf  # noqa: F401
+        from ..units import registry
+        registry()
+    except Exception:  # noqa: BLE001 - warming is an optimisation; the worker reports any real failure
+        pass
 
 
 def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None = None, warn=None) -> BatchResult:
-    """Audit every sheet under `root` into `outdir`. Raises UsageError (overlapping folders) or RulesError before
-    any work; per-file problems are error rows. `warn(message)` is called for each warning (corrupt cache, ...)."""
-    opts = options or BatchOptions()
+    """Audit every sheet under `root` into `outdir`. Raises UsageError (overlapping folders), RulesError or
+    OutputNotWritable before any work; per-file problems are error rows. `warn(message)` is called for each warning
+    (corrupt cache, ...). Interrupts (SIGINT, SIGTERM) stop the audit; the finished sheets are still written."""
+    with Interrupts() as interrupts:
+        return _run(root, outdir, options or BatchOptions(), warn, interrupts)
+
+
+def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> BatchResult:
     from .pool import default_jobs
+    from ..read import ocr_requested
     check_outdir(root, outdir)
+    check_writable(outdir)
     found = walk(root)
     res = BatchResult(root=found.root, outdir=Path(outdir), skipped=found.skipped)
     res.jobs = max(1, opts.jobs or default_jobs())
@@ -129,7 +138,8 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
 
     res.rules_hash = _fresh_rules()
     key_options = {"max_pages": opts.max_pages, "facility": opts.facility, "thorough": opts.thorough,
-                   "password": hashlib.sha256(opts.password.encode()).hexdigest() if opts.password else None}
+                   "password": hashlib.sha256(opts.password.encode()).hexdigest() if opts.password else None,
+                   "ocr": ocr_requested()}
     cache_dir = (opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None
     if cache_dir:
         check_cache_dir(root, cache_dir)
@@ -141,50 +151,71 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
     for path in found.files:
         rel = found.rel(path)
         res.sheets.append({"sheet": rel, "path": os.path.join(str(root), rel), "status": NOT_RUN, "cached": False})
-    tasks = _lookup(found.files, res, cache, progress)
-    if tasks:
-        _audit(tasks, res, opts, cache, progress, key_options)
+    tasks = _lookup(found.files, res, cache, progress, interrupts)
+    if tasks and not res.interrupted:
+        _audit(tasks, res, opts, cache, progress, key_options, interrupts)
     progress.clear()
-    res.cache_hits, res.cache_corrupt = cache.hits, cache.corrupt
+    res.cache_hits = sum(1 for s in res.sheets if s["cached"])
+    res.cache_corrupt = cache.corrupt
     for s in res.sheets:
         if s["status"] == NOT_RUN:
             s["error"] = "not audited: the batch was interrupted"
     res.elapsed = time.monotonic() - started
-    write_outputs(res, opts, warn=_warn)
+    try:
+        write_outputs(res, opts, warn=_warn)
+    except OSError as exc:
+        where = describe_path(exc.filename or outdir)
+        raise OutputNotWritable(f"cannot write {where}: {exc.strerror or exc}") from None
+    if not res.interrupted:
+        cache.prune()
     res.elapsed = time.monotonic() - started
     return res
 
 
-def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progress) -> list[tuple[int, str]]:
-    """Hash every file and take what the cache holds; return the (index, path) tasks left, largest first so the
-    pool's workers finish together."""
+def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progress,
+            interrupts: Interrupts) -> list[tuple[int, str, dict]]:
+    """Hash every file and take what the cache holds; return the (index, path, files) tasks left, largest first so
+    the pool's workers finish together."""
     tasks = []
-    try:
-        for i, path in enumerate(files):
-            s = res.sheets[i]
-            try:
-                s["sha256"] = file_sha256(path)
-            except OSError as exc:
-                _set_error(s, "unreadable", f"cannot read: {exc.strerror or exc}")
-                progress.finished(s["sheet"], error=True)
-                continue
-            hit = cache.get(s["sha256"])
-            if hit is not None:
-                _apply(s, hit, cached=True)
-                _file_report(s, res.outdir)
-                progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
-            else:
-                where = cache.where(s["sha256"])
-                tasks.append((i, s["path"], {"report": str(res.outdir / report_path(s["sheet"])),
-                                             "cache_key": where[0] if where else None,
-                                             "cache": where[1] if where else None, "sha256": s["sha256"]}))
-    except KeyboardInterrupt:
-        res.interrupted = True
-        return []
+    for i, path in enumerate(files):
+        if interrupts.requested():
+            res.interrupted = True
+            return []
+        s = res.sheets[i]
+        try:
+            s["sha256"] = file_sha256(path)
+        except OSError as exc:
+            _set_error(s, "unreadable", f"cannot read: {exc.strerror or exc}")
+            progress.finished(s["sheet"], error=True)
+            continue
+        hit = cache.get(s["sha256"], s["sheet"])
+        if hit is not None and _report_in_place(hit, s, res.outdir):
+            _apply(s, hit, cached=True)
+            progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
+        else:
+            tasks.append((i, s["path"], {"report": str(res.outdir / report_path(s["sheet"])), "name": s["sheet"],
+                                         "sha256": s["sha256"]}))
     return sorted(tasks, key=lambda t: -_size(t[1]))
 
 
-def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress, key_options: dict) -> None:
+def _report_in_place(hit: dict, s: dict, outdir: Path) -> bool:
+    """A cached sheet's report is never taken from the cache: the one a worker rendered from a fresh audit must still
+    be in OUTDIR, as it was written (the entry holds its hash). Otherwise the sheet is audited again to write it."""
+    want = hit.get("report_sha256")
+    if hit["status"] != OK or not want:
+        return True
+    name = report_path(s["sheet"])
+    try:
+        if file_digest(outdir / name) != want:
+            return False
+    except OSError:
+        return False
+    s["report"] = name
+    return True
+
+
+def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress, key_options: dict,
+           interrupts: Interrupts) -> None:
     """Audit the tasks in the pool; each result is filed (cache, report) as it arrives."""
     from .pool import Pool
 
@@ -194,6 +225,14 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
     def on_done(i, result):
         # The worker has already written the sheet's report and its cache entry (that work runs in parallel).
         s = res.sheets[i]
+        read = result.get("sha256")
+        if read and s.get("sha256") and read != s["sha256"]:
+            # The file changed between the parent's hash and the worker's read: the result (and its cache entry)
+            # belongs to the bytes the worker read, and says so.
+            result.setdefault("warnings", []).append(
+                f"the file changed while the batch ran; audited as read ({result.get('size', '?')} bytes, "
+                f"sha256 {read[:12]}...)")
+            s["sha256"] = read
         _apply(s, result, cached=False)
         if result.get("report_written"):
             s["report"] = report_path(s["sheet"])
@@ -202,18 +241,19 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
         progress.finished(s["sheet"], error=s["status"] == ERROR)
 
     _warm()
-    worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout}
+    snapshots = tempfile.mkdtemp(prefix="sheetaudit-batch-")
+    worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout, "snapshots": snapshots,
+                   "cache_dir": str(cache.dir) if cache.dir else None, "cache_base": cache.base}
     hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
     pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
-    old_term = _on_sigterm()
     try:
         pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
-                 on_drained=lambda: _prepare_outputs(opts))
+                 on_drained=lambda: _import_output_libraries(opts), should_stop=interrupts.requested)
     except KeyboardInterrupt:
         res.interrupted = True
     finally:
-        _restore_sigterm(old_term)
         res.peak_rss_kb, res.restarts = pool.peak_rss_kb, pool.restarts
+        shutil.rmtree(snapshots, ignore_errors=True)
 
 
 def _size(path: str) -> int:
@@ -223,58 +263,13 @@ def _size(path: str) -> int:
         return 0
 
 
-def _on_sigterm():
-    def handler(signum, frame):
-        raise KeyboardInterrupt
-    try:
-        return signal.signal(signal.SIGTERM, handler)
-    except ValueError:   # not the main thread: leave SIGTERM alone
-        return None
-
-
-def _restore_sigterm(old):
-    if old is not None:
-        signal.signal(signal.SIGTERM, old)
-
-
 def _set_error(s: dict, kind: str, message: str) -> None:
     s.update(status=ERROR, error_kind=kind, error=message)
 
 
-def _file_report(s: dict, outdir: Path) -> None:
-    """Write the sheet's own report as soon as its result is in, and keep only its name in memory."""
-    html = s.pop("html", None)
-    if s["status"] == OK and html:
-        name = report_path(s["sheet"])
-        write_if_changed(outdir / name, html, durable=False)
-        s["report"] = name               # only once the file is there (Ctrl-C may land in between)
-
-
-def _prepare_outputs(opts: BatchOptions) -> None:
-    """Called once every file is dispatched, while the last files are audited: load what
-    writing the outputs needs (pandas, openpyxl, jinja2) now rather than after the last result. Ctrl-C waits
-    until the imports are done: an import cut in half leaves pandas unusable for writing what was finished."""
-    with signals_deferred():
-        _import_output_libraries(opts)
-
-
-@contextmanager
-def signals_deferred():
-    """Hold Ctrl-C / SIGTERM until the block is done (they are delivered right after): for imports, which a
-    KeyboardInterrupt in the middle leaves half-initialised for the rest of the process."""
-    blocked = {signal.SIGINT, signal.SIGTERM}
-    try:
-        signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
-    except (AttributeError, ValueError):      # not the main thread, or no pthread_sigmask
-        blocked = set()
-    try:
-        yield
-    finally:
-        if blocked:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, blocked)
-
-
 def _import_output_libraries(opts: BatchOptions) -> None:
+    """Called once about two rounds of files are left, while the last files are audited: load what writing the
+    outputs needs (pandas, openpyxl, jinja2) now rather than after the last result."""
     try:
         import pandas  # noqa: F401
         from .index import _env
@@ -293,7 +288,7 @@ def _apply(s: dict, result: dict, cached: bool) -> None:
     if result.get("status") == OK and isinstance(result.get("contract"), dict):
         contract = result["contract"]
         contract.setdefault("source", {})["path"] = s["path"]
-        s.update(status=OK, contract=contract, html=result.get("html"), html_error=result.get("html_error"))
+        s.update(status=OK, contract=contract, html_error=result.get("html_error"))
     else:
         _set_error(s, result.get("kind", "error"), result.get("error") or "unknown error")
 

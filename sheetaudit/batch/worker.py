@@ -1,12 +1,18 @@
 """The child side of the pool: audit one file at a time, under an address-space cap, and send back plain data
-(the contract dict and the sheet's HTML report, or a one-line error). Runs in its own process, so a crash, a hang
-or a memory blow-up here ends this process only; the parent turns it into that file's error row."""
+(the contract dict, or a one-line error); the sheet's report and cache entry are written here. Runs in its own
+process, so a crash, a hang or a memory blow-up here ends this process only; the parent turns it into that file's
+error row.
+
+The worker reads each file once, hashes those bytes and audits a private copy of them, so the result, its report
+and its cache key all describe the same content even when the file is rewritten while the batch runs."""
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import resource
 import signal
+from pathlib import Path
 
 
 def limit_memory(max_memory_mb: int | None) -> None:
@@ -37,6 +43,7 @@ class _Collect(logging.Handler):
 
 def _quiet_process() -> _Collect:
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # the parent handles Ctrl-C and stops the workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)     # (not the parent's handler, inherited through fork)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)                               # stdout belongs to the parent; C libraries' chatter goes
     os.dup2(devnull, 2)                               # nowhere rather than through the progress line
@@ -71,7 +78,7 @@ def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
             return
         task_id, path, files = msg if len(msg) == 3 else (*msg, {})
         handler.messages = []
-        result = file_result(run_one(path, options, max_memory_mb), files)
+        result = file_result(audit_as_read(path, options, max_memory_mb), files, options)
         if handler.messages:
             result["warnings"] = handler.messages
         result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -84,26 +91,65 @@ def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
             return
 
 
-def file_result(result: dict, files: dict) -> dict:
+def audit_as_read(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
+    """Read the file once, audit a private copy of exactly those bytes (in the parent's `snapshots` folder, which the
+    file's owner cannot rewrite meanwhile) and return the result with the sha256 and size of what was read."""
+    from ..errors import UnreadableInput
+    from ..read import read_bytes
+    folder = options.get("snapshots")
+    if not folder:
+        return run_one(path, options, max_memory_mb)
+    try:
+        data = read_bytes(path)
+    except UnreadableInput as exc:          # missing, vanished or unreadable now: not about any content, not cached
+        return {"status": "error", "kind": "unreadable", "error": str(exc)}
+    except MemoryError:
+        return out_of_memory(max_memory_mb)
+    read = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    copy = Path(folder) / str(os.getpid()) / Path(path).name
+    try:
+        copy.parent.mkdir(exist_ok=True)
+        copy.write_bytes(data)
+    except OSError:                         # no room for the copy: audit the file itself, and cache nothing
+        return {**run_one(path, options, max_memory_mb), "cacheable": False, **read}
+    del data
+    try:
+        return {**run_one(str(copy), options, max_memory_mb), **read}
+    finally:
+        copy.unlink(missing_ok=True)
+
+
+def file_result(result: dict, files: dict, options: dict) -> dict:
     """Write the sheet's report and its cache entry here, in parallel with the other workers, and send the
-    parent only what it needs to compare the sheets (the contract, not the HTML)."""
-    from .cache import write_entry
+    parent only what it needs to compare the sheets (the contract, not the HTML). The entry is keyed by the hash
+    of the bytes this worker read, and holds the report's hash, never the report."""
+    from .cache import entry_path, write_entry
     from ..fileio import atomic_write
     html = result.pop("html", None)
     if result.get("status") == "ok" and html and files.get("report"):
+        raw = html.encode("utf-8")
         try:
-            atomic_write(files["report"], html, durable=False)
-            result["report_written"] = True
+            atomic_write(files["report"], raw, durable=False)
+            result.update(report_written=True, report_sha256=hashlib.sha256(raw).hexdigest())
         except OSError as exc:
-            result["html_error"] = f"report not written: {exc.strerror or exc}"
-    same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == files.get("sha256")
-    if files.get("cache") and result.get("cacheable") and (result.get("status") == "error" or same_file):
+            result.update(html_error=f"report not written: {exc.strerror or exc}", cacheable=False)
+    read = result.get("sha256")
+    same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == read
+    if (options.get("cache_dir") and read and result.get("cacheable")
+            and (result.get("status") == "error" or same_file)):
+        key, where = entry_path(options["cache_dir"], options["cache_base"], read, files["name"])
         try:
-            write_entry(files["cache"], files["cache_key"], {**result, "html": html})
+            write_entry(where, key, result)
         except OSError as exc:
             result["cache_error"] = exc.strerror or str(exc)
     result.pop("cacheable", None)
     return result
+
+
+def out_of_memory(max_memory_mb: int | None) -> dict:
+    limit = f"over the {max_memory_mb} MB per-file limit" if max_memory_mb else "the machine's memory"
+    return {"status": "error", "kind": "memory", "recycle": True,
+            "error": f"out of memory ({limit}); raise --max-memory to audit it"}
 
 
 def _time_limit(seconds):
@@ -122,20 +168,18 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
     from .. import errors
     from ..output.json_out import to_contract
     from ..pipeline import audit
-    time_exceeded = getattr(errors, "TimeLimitExceeded", ())
     try:
         with _time_limit(options.get("timeout")):
             extra = {"thorough": True} if options.get("thorough") else {}
             a = audit(path, password=options.get("password"), max_pages=options.get("max_pages"),
                       facility=options.get("facility"), **extra)
         contract = to_contract(a)
-    except time_exceeded as exc:
+    except errors.TimeLimitExceeded as exc:        # limits belong to this run, not to the file: never cached
         return {"status": "error", "kind": "timeout", "error": str(exc) or "timed out"}
+    except (MemoryError, errors.MemoryLimitExceeded):
+        return out_of_memory(max_memory_mb)
     except errors.UnreadableInput as exc:
         return {"status": "error", "kind": "unreadable", "error": str(exc) or type(exc).__name__, "cacheable": True}
-    except MemoryError:
-        return {"status": "error", "kind": "memory", "recycle": True,
-                "error": f"ran out of memory (over the {max_memory_mb} MB per-worker limit, --max-memory)"}
     except RecursionError:
         return {"status": "error", "kind": "internal", "recycle": True,
                 "error": "internal error: structure nested too deeply (RecursionError)"}

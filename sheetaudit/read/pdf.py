@@ -11,7 +11,7 @@ import logging
 import re
 from pathlib import Path
 
-from ..errors import EncryptedInput, SheetAuditError, UnreadableInput
+from ..errors import EncryptedInput, MemoryLimitExceeded, SheetAuditError, UnreadableInput
 from ..limits import check_deadline, set_progress
 from ..model import Document
 from .layout import Item, build_page, overlaps, table_rows
@@ -39,6 +39,8 @@ def _unreadable(exc: BaseException, data: bytes, password: str | None) -> Unread
     from pdfminer.psexceptions import PSEOF
     exc = _unwrap(exc)
     name = type(exc).__name__
+    if isinstance(exc, SheetAuditError):        # the time limit's alarm, raised inside pdfminer and wrapped by it
+        return exc
     if isinstance(exc, PDFPasswordIncorrect) or "Password" in name:
         if password:
             return EncryptedInput("encrypted PDF: wrong password")
@@ -48,11 +50,17 @@ def _unreadable(exc: BaseException, data: bytes, password: str | None) -> Unread
     if isinstance(exc, RecursionError):
         return UnreadableInput("damaged PDF, not repairable (objects nested without end)")
     if isinstance(exc, MemoryError):
-        return UnreadableInput("damaged PDF, not repairable (an object too large to read)")
+        return out_of_memory()
     truncated = isinstance(exc, PSEOF) or b"%%EOF" not in data[-4096:]
     what = "damaged or truncated PDF" if truncated else "damaged PDF, not repairable"
     detail = _detail(exc)
     return UnreadableInput(f"{what} ({detail})" if detail else what)
+
+
+def out_of_memory() -> MemoryLimitExceeded:
+    """A limit of this run, not damage: the same file may read in full under a larger --max-memory."""
+    return MemoryLimitExceeded("out of memory while reading the PDF (the memory limit was reached); "
+                               "raise --max-memory")
 
 
 def _detail(exc: BaseException) -> str:
@@ -230,6 +238,8 @@ def _read(pdf, path, data, password, max_pages, only_pages, ocr) -> Document:
             raise
         except Exception as exc:
             exc = _unwrap(exc)
+            if isinstance(exc, SheetAuditError):    # the time limit's alarm inside pdfplumber: not this page's fault
+                raise exc from None
             why = "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__
             doc.notes.append(f"page {page_no} could not be read ({why})")
             failed.append(page_no)
@@ -243,6 +253,8 @@ def _read(pdf, path, data, password, max_pages, only_pages, ocr) -> Document:
     tried = min(n, max_pages) if max_pages else n
     if only_pages is None and failed and len(failed) >= tried:
         last = doc.notes[-1].replace(" could not be read", "")
+        if last.endswith("(out of memory)"):
+            raise out_of_memory()
         raise UnreadableInput(f"damaged PDF, not repairable (no page could be read; {last})")
     limit = min(n, max_pages) if max_pages else n
     if limit < n:
