@@ -36,6 +36,11 @@ class Rules:
     checks: dict
     steps: dict
     directory: Path
+    comparison: dict = None      # cross-sheet (batch) checks, compare.*
+
+    def explain(self, code: str) -> dict | None:
+        """Any code the tool can print, per-sheet or cross-sheet."""
+        return self.checks.get(code) or (self.comparison or {}).get(code)
 
     def threshold(self, name: str) -> float:
         return float(self.thresholds[name]["value"])
@@ -68,14 +73,14 @@ def load_rules(directory: str | None = None) -> Rules:
         checks_doc = docs["checks.yaml"]
         rules = Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=docs["conventions.yaml"],
                       thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
-                      steps=checks_doc.get("steps", {}), directory=d)
+                      steps=checks_doc.get("steps", {}), directory=d, comparison=checks_doc.get("comparison", {}))
         _validate(rules)
         _store_docs(d, docs)
         return rules
     checks_doc = docs["checks.yaml"]
     return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=docs["conventions.yaml"],
                  thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
-                 steps=checks_doc.get("steps", {}), directory=d)
+                 steps=checks_doc.get("steps", {}), directory=d, comparison=checks_doc.get("comparison", {}))
 
 
 def _cache_path(d: Path) -> Path:
@@ -115,7 +120,7 @@ def _store_docs(d: Path, docs: dict) -> None:
 
 
 def _validate(rules: Rules) -> None:
-    for code, c in rules.checks.items():
+    for code, c in list(rules.checks.items()) + list((rules.comparison or {}).items()):
         for key in ("step", "severity", "title", "why", "fix"):
             if key not in c:
                 raise RulesError(f"rules/checks.yaml: check {code} lacks '{key}'")

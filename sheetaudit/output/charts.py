@@ -21,6 +21,8 @@ from typing import Iterable, Optional
 
 from markupsafe import Markup, escape
 
+from ..numfmt import num as _num, ratio as ratio_text
+
 INK = "#1a1a1a"
 MUTED = "#4d4d4d"
 GRID = "#c8c8c8"
@@ -58,16 +60,6 @@ class Line:
     value: float
     label: str
     dash: str = "6 3"
-
-
-def _num(x: float) -> str:
-    if x == 0:
-        return "0"
-    if abs(x) >= 1000:
-        return f"{x:,.0f}"
-    if abs(x) >= 100:
-        return f"{x:.0f}"
-    return f"{x:.3g}"
 
 
 def text_width(s: str, size: float = 13, bold: bool = True) -> float:
@@ -332,7 +324,7 @@ def bandwidth_groups(doc: dict, width_hint: int = 680) -> list[Group]:
         if not m or not up or not out:
             continue
         vu, vs = _f(m.group(1)), _f(m.group(2))
-        ratio = f" (1/{vu / vs:.0f} of scale-up)" if vs and vu / vs >= 1.5 else ""
+        ratio = f" ({ratio_text(vs / vu)} of scale-up)" if vs and vu / vs >= 1.5 else ""
         groups.append(Group(label=fit(_system(up), width_hint - 8, bold=True) if len(ratios) > 1 else "", bars=[
             Bar("Scale-up, per accelerator", vu, f"{_num(vu)} GB/s", "scale-up",
                 note=f"from {up['text']} ({_where(up)})"),

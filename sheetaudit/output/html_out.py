@@ -22,6 +22,7 @@ from typing import Optional
 from markupsafe import Markup
 
 from ..model import Audit, Figure, Finding
+from ..numfmt import num, ratio
 from . import charts
 from .json_out import to_contract
 from .verdict import counts, verdict
@@ -50,6 +51,7 @@ def _env():
                              autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["num"] = num
+    env.filters["ratio"] = ratio
     return env
 
 
@@ -61,19 +63,6 @@ def asset(name: str) -> str:
 
 def csp_hash(script: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
-
-
-def num(x) -> str:
-    """A normalised number as a reader wants it: 900, 902.8, 65,000, 0.0259."""
-    if not isinstance(x, (int, float)) or isinstance(x, bool):
-        return "" if x is None else str(x)
-    if x == 0:
-        return "0"
-    if abs(x) >= 1000:
-        return f"{x:,.0f}"
-    if abs(x) >= 100:
-        return f"{x:.1f}".rstrip("0").rstrip(".")
-    return f"{x:.4g}"
 
 
 def lang_of(text: str) -> str:
@@ -211,7 +200,7 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     views = []
     for i, f in enumerate(sorted(a.findings, key=lambda x: (SEVERITY_RANK[x.severity],))):
         c = rules.checks.get(f.check, {})
-        views.append(FindingView(f=f, title=c.get("title", f.check), mark=MARKS[f.severity],
+        views.append(FindingView(f=f, title=f.title or c.get("title", f.check), mark=MARKS[f.severity],
                                  places=_places(f, by_id, a.document.kind == "pdf"), anchor=f"finding-{i + 1}"))
     image_note = _attach_images(a, views, resolution, max_images, password) if images else "images were turned off"
     steps = []
