@@ -58,6 +58,20 @@
       });
     });
   }
+  var copy = document.getElementById("copy-questions"), qtext = document.getElementById("questions-text");
+  if (copy && qtext) {
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      qtext.select();
+      var done = function () { copy.textContent = "Copied"; };
+      var fallback = function () { if (document.execCommand("copy")) { done(); } };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(qtext.value).then(done, fallback);
+      } else {
+        fallback();
+      }
+    });
+  }
   var opened = [];
   window.addEventListener("beforeprint", function () {
     opened = [];
