@@ -132,8 +132,19 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
                   for s in ("error", "warning", "info")}
     row["findings"] = {s: int(counts.get(s, 0)) for s in ("error", "warning", "info")}
     row["figures"] = len(figs)
+    row["status"] = contract.get("status") or _status(row["findings"], figs)
     row["compare"] = []
     return row
+
+
+STATUS_ORDER = {"fail": 0, "incomplete": 1, "review": 2, "pass": 3}   # the index sorts worst first
+
+
+def _status(counts: dict, figs: list) -> str:
+    """A contract from before the status field (an old cache entry): the same rule, from its counts."""
+    if not figs:
+        return "incomplete"
+    return "fail" if counts["error"] else "review" if counts["warning"] else "pass"
 
 
 def _norm_str(f):

@@ -185,7 +185,8 @@ def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines:
     bar_h, gap = 22, 8
     for g in groups:
         if g.label:
-            rows.append(f'<text x="4" y="{y + 13}" font-weight="700">{escape(fit(g.label, width - 8, bold=True))}</text>')
+            (over if compact else rows).append(f'<text x="4" y="{y + 13}" font-weight="700"{" " + HALO if compact else ""}>'
+                                               f'{escape(fit(g.label, width - 8, bold=True))}</text>')
             y += 22
         if not g.bars:
             rows.append(f'<text x="{label_w}" y="{y + 15}" fill="{MUTED}" font-style="italic">'
