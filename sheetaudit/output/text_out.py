@@ -25,12 +25,21 @@ def _figure_rows(a: Audit) -> list[tuple]:
     return rows
 
 
+SHRINK = ((3, 8), (5, 9), (1, 8), (4, 11), (2, 9))   # (column, narrowest) in the order a narrow terminal takes them
+
+
 def _table(rows: list[tuple], cols: int) -> list[str]:
     widths = [w for _, w in TABLE]
     # give the printed text what the terminal has beyond the fixed columns, up to the widest cell
     spare = cols - (sum(widths) + len(widths) - 1)
     widest = max([width(r[3]) for r in rows] + [widths[3]])
-    widths[3] = max(8, min(widest, widths[3] + max(spare, -16)))
+    widths[3] = max(widths[3], min(widest, widths[3] + spare))
+    for i, narrowest in SHRINK:
+        over = sum(widths) + len(widths) - 1 - cols
+        if over <= 0:
+            break
+        widths[i] = max(narrowest, widths[i] - over)
+
     def line(cells):
         return " ".join(pad(str(c), w) for c, w in zip(cells, widths)).rstrip()
     return [line([h for h, _ in TABLE])] + [line(r) for r in rows]
