@@ -132,7 +132,7 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
                   for s in ("error", "warning", "info")}
     row["findings"] = {s: int(counts.get(s, 0)) for s in ("error", "warning", "info")}
     row["figures"] = len(figs)
-    row["status"] = contract.get("status") or _status(row["findings"], figs)
+    row["status"] = contract.get("status") or _status(row["findings"], figs, contract.get("source") or {})
     row["compare"] = []
     return row
 
@@ -140,9 +140,10 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
 STATUS_ORDER = {"fail": 0, "incomplete": 1, "review": 2, "pass": 3}   # the index sorts worst first
 
 
-def _status(counts: dict, figs: list) -> str:
-    """A contract from before the status field (an old cache entry): the same rule, from its counts."""
-    if not figs:
+def _status(counts: dict, figs: list, source: dict) -> str:
+    """A contract from before the status field (an old cache entry): the same rule, from what it holds."""
+    unread = set(source.get("no_text_pages") or []) - set(source.get("ocr_pages") or [])
+    if not figs or unread:
         return "incomplete"
     return "fail" if counts["error"] else "review" if counts["warning"] else "pass"
 
