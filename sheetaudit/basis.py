@@ -7,23 +7,14 @@ A value the audit derived (divided from a total, read through the sheet's scale-
 """
 from __future__ import annotations
 
+from .numfmt import num as fmt_num, ratio as fmt_ratio, significant
+
 
 def norm(f: dict):
     """A figure's normalised number, or None (cooling methods and unparsed values are not numbers)."""
     n = f.get("normalized") or {}
     v = n.get("value")
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-
-
-def fmt_num(v: float | None) -> str:
-    if v is None:
-        return ""
-    a = abs(v)
-    if a >= 100:
-        return f"{v:,.0f}"
-    if a >= 10:
-        return f"{v:.1f}".rstrip("0").rstrip(".")
-    return f"{v:.3g}"
 
 
 def _sig(v: float, digits: int = 3) -> float:
@@ -104,9 +95,9 @@ def interconnect(contract: dict) -> dict:
             ratio = cell(r, "derived", "", engine.get("arithmetic", ""))
     if ratio is None and up and out and up["value"]:
         r = out["value"] / up["value"]
-        ratio = cell(round(r, 4), "derived", "",
+        ratio = cell(significant(r), "derived", "",
                      f"scale-out {fmt_num(out['value'])} GB/s / scale-up {fmt_num(up['value'])} GB/s = {r:.3f}"
-                     f" (1/{1 / r:.1f})" if r else "")
+                     f" ({fmt_ratio(r)})" if r else "")
     return {"scale_up": up, "scale_out": out, "ratio": ratio,
             "port": _largest(figs, "bandwidth", "scale-out", "per-port"),
             "domain": _largest(figs, "domain_size", "scale-up")}

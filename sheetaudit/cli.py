@@ -278,21 +278,40 @@ def _contract(ctx, path: str, timeout: float, max_memory: int) -> dict:
     return to_contract(_audit_file(ctx, path, timeout, max_memory))
 
 
+def _where(step) -> str:
+    """Which part of the audit a check belongs to, in words: a step of the four, or the sheet itself."""
+    return f"step {step}" if step in (1, 2, 3, 4) else "sheet"
+
+
 @main.command()
 @click.argument("code", required=False)
 def rules(code):
-    """List every check, or explain one CODE (why it matters, how to fix)."""
+    """List every check (per sheet and across sheets), or explain one CODE (why it matters, how to fix)."""
     from .rules import load_rules
     r = load_rules()
     if code:
-        c = r.checks.get(code)
+        c = r.explain(code)
         if c is None:
             raise click.UsageError(f"no check {code!r}; run 'sheetaudit rules' for the list")
-        click.echo(f"{code}  (step {c['step']}, {c['severity']})\n{c['title']}\n\nWhy it matters: {c['why']}\n"
-                   f"How to fix / what to ask: {c['fix']}\nFires on: {c['example_fail']}\nPasses: {c['example_pass']}")
+        scope = ("across sheets, raised by 'sheetaudit audit'" if code in (r.comparison or {})
+                 else "on the sheet itself" if _where(c["step"]) == "sheet" else "per sheet")
+        text = f"{code}  ({scope}; {_where(c['step'])}, {c['severity']})\n{c['title']}\n\nWhy it matters: {c['why']}\n" \
+               f"How to fix / what to ask: {c['fix']}"
+        if c.get("on_ports"):
+            text += f"\nOn a switch or NIC sheet: {c['on_ports']['title']}. {c['on_ports']['fix']}"
+        if "example_fail" in c:
+            text += f"\nFires on: {c['example_fail']}\nPasses: {c['example_pass']}"
+        click.echo(text)
         return
-    for name, c in r.checks.items():
-        click.echo(f"{name:<34} step {c['step']}  {c['severity']:<8} {c['title']}")
+    sections = (("Checks on the sheet itself (could it be read?)", [(k, c) for k, c in r.checks.items()
+                                                                 if _where(c["step"]) == "sheet"]),
+                ("The four-step check, per sheet", [(k, c) for k, c in r.checks.items() if _where(c["step"]) != "sheet"]),
+                ("Across sheets ('sheetaudit audit FOLDER': what a side-by-side reading gets wrong)",
+                 list((r.comparison or {}).items())))
+    for i, (title, items) in enumerate(sections):
+        click.echo(("\n" if i else "") + title + ":")
+        for name, c in items:
+            click.echo(f"  {name:<34} {_where(c['step']):<7} {c['severity']:<8} {c['title']}")
 
 
 @main.command()

@@ -109,7 +109,8 @@ class Derived:
     figures: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"name": self.name, "value": round(self.value, 4), "unit": self.unit,
+        from .numfmt import significant   # significant digits: a 1/48 ratio keeps what its text says
+        return {"name": self.name, "value": significant(self.value), "unit": self.unit,
                 "arithmetic": self.arithmetic, "figures": self.figures}
 
 
@@ -125,10 +126,13 @@ class Finding:
     pages: list[int] = field(default_factory=list)
     derived: list[Derived] = field(default_factory=list)
     models: list[str] = field(default_factory=list)   # the models of a multi-model sheet it concerns
+    title: str = ""                  # the check's title as worded for this sheet (ports on a switch sheet)
 
     def to_json(self) -> dict:
         d = {"check": self.check, "step": self.step, "severity": self.severity, "figures": self.figures,
              "message": self.message, "why": self.why, "fix": self.fix}
+        if self.title:
+            d["title"] = self.title
         if self.pages:
             d["pages"] = self.pages
         if self.derived:

@@ -1,5 +1,10 @@
-"""How the audit prints a number in messages and arithmetic: 4 significant digits, never scientific notation
-(0.125, 3.938, 450, 6,400, 65,000). Shared by the normaliser and the checks, which both explain numbers."""
+"""How the audit prints a number, everywhere: messages, arithmetic, reports, the batch index, charts and the
+terminal. One module so that a value reads the same in a cell, its tooltip and the sheet's report.
+
+- `fmt`: arithmetic in messages, 4 significant digits, never scientific (0.125, 3.938, 450, 6,400, 65,000);
+- `num`: a value shown to a reader (the same, with 100-999 to one decimal: 902.8; thousands separated);
+- `ratio`: a scale-out : scale-up ratio, "1/48.0" below one, "1.5x" above.
+"""
 
 
 def fmt(x: float) -> str:
@@ -7,3 +12,28 @@ def fmt(x: float) -> str:
     if abs(x) >= 1000:
         return f"{x:,.0f}"
     return f"{x:.4g}"
+
+
+def num(x) -> str:
+    """A normalised number as a reader wants it: 900, 902.8, 65,000, 0.0259; '' for None, text as is."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return "" if x is None else str(x)
+    if x == 0:
+        return "0"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    if abs(x) >= 100:
+        return f"{x:.1f}".rstrip("0").rstrip(".")
+    return f"{x:.4g}"
+
+
+def ratio(r) -> str:
+    """One ratio, one text: the sheet's report, the index cell and its tooltip all print it through here."""
+    if not isinstance(r, (int, float)) or not r:
+        return ""
+    return f"1/{1 / r:.1f}" if r < 1 else f"{r:.1f}x"
+
+
+def significant(x: float, digits: int = 6) -> float:
+    """A stored value rounded to significant digits (not decimals), so that a small ratio keeps its precision."""
+    return float(f"{x:.{digits}g}") if x else x

@@ -38,6 +38,11 @@ class Rules:
     steps: dict
     directory: Path
     technologies: dict = None     # rules/technologies.yaml as parsed; sheetaudit.technologies reads it
+    comparison: dict = None      # cross-sheet (batch) checks, compare.*
+
+    def explain(self, code: str) -> dict | None:
+        """Any code the tool can print, per-sheet or cross-sheet."""
+        return self.checks.get(code) or (self.comparison or {}).get(code)
 
     def threshold(self, name: str) -> float:
         return float(self.thresholds[name]["value"])
@@ -83,7 +88,8 @@ def _rules(docs: dict, d: Path) -> Rules:
     conventions = {**docs["conventions.yaml"], **conventions_view(kb)}
     return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=conventions,
                  thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
-                 steps=checks_doc.get("steps", {}), directory=d, technologies=kb)
+                 steps=checks_doc.get("steps", {}), directory=d, technologies=kb,
+                 comparison=checks_doc.get("comparison", {}))
 
 
 def _cache_path(d: Path) -> Path:
@@ -125,7 +131,7 @@ def _store_docs(d: Path, docs: dict) -> None:
 def _validate(rules: Rules) -> None:
     from .technologies import validate
     validate(rules.technologies)
-    for code, c in rules.checks.items():
+    for code, c in list(rules.checks.items()) + list((rules.comparison or {}).items()):
         for key in ("step", "severity", "title", "why", "fix"):
             if key not in c:
                 raise RulesError(f"rules/checks.yaml: check {code} lacks '{key}'")

@@ -7,7 +7,8 @@ import os
 import pytest
 
 import sheetaudit
-from sheetaudit.batch.compare import CHECKS, compare, printed_as, sheet_row
+from sheetaudit.batch.compare import compare, printed_as, sheet_row
+from sheetaudit.rules import load_rules
 from sheetaudit.batch.tables import neutralise
 from sheetaudit.batch.walk import check_outdir, walk
 from sheetaudit.errors import UsageError
@@ -74,7 +75,7 @@ def test_side_by_side_mistakes_are_flagged(contracts):
     beta_row = items[1][0]
     assert "compare.rack-power-omitted" in beta_row["compare"]
     for f in found.values():                              # every code is declared with its why and fix
-        assert f["why"] == CHECKS[f["check"]]["why"] and f["fix"] and f["step"] in (1, 2, 3, 4)
+        assert f["why"] == load_rules().comparison[f["check"]]["why"] and f["fix"] and f["step"] in (1, 2, 3, 4)
 
 
 def test_sheets_on_the_same_basis_raise_no_basis_findings(contracts):

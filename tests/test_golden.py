@@ -19,7 +19,8 @@ def summarise(path: Path) -> dict:
     doc = sheetaudit.to_contract(sheetaudit.audit(path))
     figs = [{k: f.get(k) for k in ("quantity", "text", "tier", "direction", "scope", "basis", "normalized", "page")}
             for f in doc["figures"]]
-    return {"sheet": path.name, "figures": figs, "checks": sorted({f["check"] for f in doc["findings"]})}
+    return {"sheet": path.name, "status": doc["status"], "figures": figs,
+            "checks": sorted({f["check"] for f in doc["findings"]})}
 
 
 @pytest.mark.parametrize("path", SHEETS, ids=[p.name for p in SHEETS])

@@ -100,13 +100,31 @@ def test_report_has_verdict_every_finding_and_every_figure(sheet):
         assert steps[n]["why"] in text
 
 
-def test_findings_most_severe_first_within_a_step():
+def test_questions_then_findings_most_severe_first():
+    """The first screen answers 'can we buy this, and what must we ask?': the verdict, then every question for
+    the vendor, most severe first, each linking to its evidence; then the findings by severity."""
     need(ORION)
     html = report(ORION)
-    step4 = html[html.index('id="step-4"'):]
-    assert step4.index('data-check="power.rack-density"') < step4.index('data-check="power.liquid-cooling-required"')
-    step2 = html[html.index('id="step-2"'):html.index('id="step-3"')]
-    assert step2.index("bandwidth.direction-unspecified") < step2.index('data-check="bandwidth.bidirectional"')
+    page = Parsed(html)
+    sections = [t.get("id") or t.get("class") for t in page.all("section")]
+    assert sections[:3] == ["verdict verdict-fail", "ask", "findings"]
+    rank = {"error": 0, "warning": 1, "info": 2}
+    asked = [rank[t["data-severity"]] for t in page.all("li") if "data-severity" in t]
+    assert asked and asked == sorted(asked) and asked[0] == 0
+    findings = html[html.index('id="findings"'):html.index('id="glance"')]
+    assert findings.index('data-check="power.rack-density"') < findings.index('data-check="tier.aggregate-figure"')
+    shown = [rank[m] for m in re.findall(r'<article class="finding finding-(\w+)"', findings)]
+    assert shown == sorted(shown)
+    anchors = {t["id"] for t in page.all("article")}
+    ask = html[html.index('id="ask"'):html.index('id="findings"')]
+    assert set(re.findall(r'href="#(finding-\d+)"', ask)) <= anchors
+    # copyable as plain text: one line per question, most severe first
+    text = html[html.index('id="questions-text"'):]
+    text = text[text.index(">") + 1:text.index("</textarea>")]
+    assert text.splitlines()[0].startswith("1. ") and "[error:" in text.splitlines()[0]
+    # the four steps stay as the way to browse: each lists its findings by link
+    step4 = html[html.index('id="step-4"'):html.index('id="figures"')]
+    assert "Rack power above the air-cooling limit" in step4
 
 
 def test_evidence_images_arithmetic_and_question_for_each_finding():
@@ -123,7 +141,7 @@ def test_evidence_images_arithmetic_and_question_for_each_finding():
     assert "900 GB/s per direction" in text
     for f in a.findings:
         assert f.fix in text
-    assert "What to ask the vendor" in text
+    assert "Ask the vendor" in text
     # the highlighted figure in the quote
     assert "<mark>1.8 TB/s</mark>" in html
 
@@ -252,7 +270,7 @@ def test_untrusted_text_is_escaped_everywhere():
     assert '<script>alert("x")</script>' in text and "{{ 7*7 }}" in text
     assert html.count("<script") == 1
     # the charts carry the hostile labels as text too
-    assert len(page.all("svg")) == 3
+    assert len(page.all("svg")) == 6    # each chart wide, and laid out for a phone
     assert "hall <script>" in text
 
 

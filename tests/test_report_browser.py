@@ -218,8 +218,8 @@ def test_sheet_report_in_browser(browser, sheet, tmp_path):
     assert page(f"{VISIBLE}(document.getElementById('verdict'))")
     verdict = page("document.getElementById('verdict').textContent")
     assert len(verdict) > 20 and verdict.endswith(".")
-    assert page("document.querySelector('main section').id || document.querySelector('main section').className") \
-        in ("verdict",), "the verdict is the first section"
+    assert page("document.querySelector('main section').classList.contains('verdict')"), \
+        "the verdict is the first section"
     # every finding code of the sheet is shown, each as a visible finding
     codes = {f["check"] for f in data["findings"]}
     shown = set(page("Array.from(document.querySelectorAll('article.finding')).map(a => a.dataset.check)"))
@@ -232,10 +232,11 @@ def test_sheet_report_in_browser(browser, sheet, tmp_path):
     assert imgs, "no evidence image"
     assert all(i["ok"] and i["vis"] and len(i["alt"]) > 20 and i["src"] == "data:image/png;base64," for i in imgs)
     # charts: drawn and visible, with a title for assistive technology
-    svgs = page("""Array.from(document.querySelectorAll('svg.chart')).map(s => ({vis: (%s)(s),
-        title: (s.querySelector('title') || {}).textContent, marks: s.querySelectorAll('rect.bar, .pt').length}))"""
-                % VISIBLE)
-    assert svgs and all(s["vis"] and s["title"] and s["marks"] > 0 for s in svgs)
+    # charts: each drawn and visible in the layout for this width, with a title for assistive technology
+    svgs = page("""Array.from(document.querySelectorAll('.chart-box')).map(box => Array.from(box.querySelectorAll('svg.chart'))
+        .filter(s => (%s)(s)).map(s => ({title: (s.querySelector('title') || {}).textContent,
+        marks: s.querySelectorAll('rect.bar, .pt').length})))""" % VISIBLE)
+    assert svgs and all(len(box) == 1 and box[0]["title"] and box[0]["marks"] > 0 for box in svgs)
     # the figure table: a row per figure, sortable with the script
     assert page("document.querySelectorAll('#figures-table tbody tr').length") == len(data["figures"])
     assert page("!document.getElementById('figure-tools').hidden")
@@ -271,7 +272,7 @@ def test_print_opens_every_collapsed_section(browser, tmp_path):
         with pdfplumber.open(ARTIFACTS / name) as pdf:
             assert abs(pdf.pages[0].width - width) < 2
             text = "".join(p.extract_text() or "" for p in pdf.pages)
-            assert "What to ask the vendor" in text and "Every figure read" in text
+            assert "Ask the vendor" in text and "Every figure read" in text
             # nothing runs off the right edge of the paper
             assert all(c["x1"] <= p.width + 0.5 for p in pdf.pages for c in p.chars)
     browser.open(out)   # back to screen for the next test
@@ -309,6 +310,64 @@ def test_text_input_report_without_images(browser, tmp_path):
     assert browser.js("document.querySelectorAll('article.finding blockquote').length") > 0
     assert browser.console_errors() == [] and browser.requests(out) == []
     browser.screenshot(ARTIFACTS / "cormorant-c8x-platform.png")
+
+
+# What a page looks like at one width: how far it overflows the viewport sideways, and every chart text smaller
+# than 11 px as rendered (its font size times the scale the SVG is drawn at; hidden layouts are skipped).
+LAYOUT = """(function () {
+  var small = [], charts = 0;
+  Array.prototype.forEach.call(document.querySelectorAll('svg.chart'), function (svg) {
+    var r = svg.getBoundingClientRect();
+    if (r.width < 2) { return; }
+    charts += 1;
+    var scale = r.width / svg.viewBox.baseVal.width;
+    Array.prototype.forEach.call(svg.querySelectorAll('text'), function (t) {
+      var px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < 11) { small.push(t.textContent + ': ' + px.toFixed(1) + ' px'); }
+    });
+  });
+  var wide = Array.prototype.filter.call(document.querySelectorAll('body *'), function (e) {
+    var r = e.getBoundingClientRect(); return r.right > window.innerWidth + 1 && !e.closest('.table-wrap, .wrap');
+  }).map(function (e) { return e.tagName + '.' + e.className; }).slice(0, 5);
+  return {overflow: document.documentElement.scrollWidth - window.innerWidth, wide: wide, charts: charts,
+          small: small};
+})()"""
+
+
+def layout(b: Browser) -> dict:
+    return b.js(LAYOUT)
+
+
+@pytest.fixture(scope="module", params=[1280, 390], ids=["1280px", "390px"])
+def sized(request):
+    exe = find_chromium()
+    if not exe:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    pytest.importorskip("websocket", reason="websocket-client is not installed (pip install -e '.[dev]')")
+    b = Browser(exe, width=request.param, height=900)
+    yield b
+    b.close()
+
+
+@pytest.mark.parametrize("sheet", PDF_SHEETS, ids=lambda p: p.stem)
+def test_report_fits_the_screen_and_chart_text_stays_legible(sized, sheet, tmp_path):
+    """At 1280 px and on a 390 px phone: no sideways scrolling of the page, chart text at least 11 px as drawn,
+    and the first thing after the verdict is the list of questions for the vendor, most severe first."""
+    out = tmp_path / f"{sheet.stem}.html"
+    write_report(sheet, out)
+    sized.open(out)
+    got = layout(sized)
+    assert got["overflow"] <= 0 and got["wide"] == [], got
+    assert got["charts"] >= 1 and got["small"] == [], got["small"][:5]
+    order = sized.js("Array.from(document.querySelectorAll('main > section')).slice(0, 2).map(s => s.id || s.className)")
+    assert order[1] == "ask"
+    rank = {"error": 0, "warning": 1}
+    asked = sized.js("Array.from(document.querySelectorAll('#ask li[data-severity]')).map(l => l.dataset.severity)")
+    assert asked and [rank[a] for a in asked] == sorted(rank[a] for a in asked)
+    assert sized.js(f"{VISIBLE}(document.querySelector('#ask ol'))")
+    assert sized.js("document.getElementById('status').dataset.status") in ("fail", "review", "pass", "incomplete")
+    assert sized.console_errors() == []
+    sized.screenshot(ARTIFACTS / f"{sheet.stem}-{sized.width}px.png")
 
 
 if __name__ == "__main__":  # screenshot any report: python tests/test_report_browser.py in.html out.png [--print x.pdf]

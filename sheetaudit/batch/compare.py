@@ -8,7 +8,8 @@ its arithmetic and is marked as derived.
 from __future__ import annotations
 
 from ..basis import cell as _cell
-from ..basis import fmt_num, interconnect
+from ..basis import interconnect
+from ..numfmt import num as fmt_num, ratio as fmt_ratio, significant  # noqa: F401  (the index imports them from here)
 from ..basis import norm as _norm
 
 SYSTEM_KINDS = ("server", "rack", "pod")
@@ -16,52 +17,15 @@ BASES = ("hardware", "end-to-end", "unspecified")
 BASIS_WORDS = {"hardware": "hardware (port-to-port/ASIC)", "end-to-end": "end-to-end (through the software stack)",
                "unspecified": "basis unstated"}
 
-# Cross-sheet checks, as data (the per-sheet checks live in rules/checks.yaml).
-CHECKS = {
-    "compare.latency-mixed-basis": {
-        "step": 3, "severity": "warning", "title": "Latencies of different bases side by side",
-        "why": "A switch ASIC's port-to-port latency (hundreds of ns) and an end-to-end latency through NICs and the "
-               "software stack (microseconds) measure different paths; ranking them in one column favours the vendor "
-               "that quotes the narrower measurement.",
-        "fix": "Compare hardware with hardware and end-to-end with end-to-end (the index keeps them in separate "
-               "columns); ask each vendor for the basis it did not state, with message size and software stack."},
-    "compare.scope-mismatch": {
-        "step": 1, "severity": "warning", "title": "Figures of different scopes side by side",
-        "why": "A per-port, per-node, per-switch or per-domain total set beside a per-accelerator figure inflates or "
-               "deflates one vendor many times over.",
-        "fix": "Compare the per-accelerator columns; ask vendors that give only totals how many accelerators (or "
-               "ports) share them."},
-    "compare.direction-mixed": {
-        "step": 2, "severity": "info", "title": "Bandwidths printed on different direction bases",
-        "why": "One vendor's bidirectional total is twice another's per-direction figure for the same link; set side "
-               "by side as printed, the first looks twice as fast.",
-        "fix": "Read the normalised columns (every bandwidth per direction), never the printed figures; ask vendors "
-               "whose sheets state no direction which one they mean."},
-    "compare.rack-power-omitted": {
-        "step": 4, "severity": "warning", "title": "A system sheet gives no rack power where others do",
-        "why": "Rack power decides whether the data centre can feed and cool the purchase; a sheet that omits it "
-               "looks cheaper to run only because the figure is missing.",
-        "fix": "Ask the vendor for the rack's maximum power at full load and the nodes per rack it assumes."},
-    "compare.domain-size-omitted": {
-        "step": 1, "severity": "warning", "title": "Scale-up domain size missing where others state it",
-        "why": "Scale-up bandwidth only matters inside the domain it joins: 8 GPUs over NVLink and 72 GPUs over NVLink "
-               "support very different tensor and expert parallelism.",
-        "fix": "Ask how many accelerators share one scale-up (NVLink/UALink/HCCS/ICI) domain."},
-    "compare.cooling-omitted": {
-        "step": 4, "severity": "info", "title": "Cooling method missing where others state it",
-        "why": "Air and liquid cooling need different facilities; an unstated method hides a facility change.",
-        "fix": "Ask whether the system is air-cooled or needs direct liquid cooling (and at what inlet temperature)."},
-}
+def _checks() -> dict:
+    """The cross-sheet checks, declared with the per-sheet ones in rules/checks.yaml (section `comparison`)."""
+    from ..rules import load_rules
+    return load_rules().comparison
+
 
 
 def fmt_latency(ns: float) -> str:
     return f"{fmt_num(ns)} ns" if ns < 1000 else f"{fmt_num(ns / 1000)} µs"
-
-
-def fmt_ratio(r: float | None) -> str:
-    if not r:
-        return ""
-    return f"1/{1 / r:.1f}" if r < 1 else f"{r:.2g}x"
 
 
 def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
@@ -98,8 +62,20 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
                   for s in ("error", "warning", "info")}
     row["findings"] = {s: int(counts.get(s, 0)) for s in ("error", "warning", "info")}
     row["figures"] = len(figs)
+    row["status"] = contract.get("status") or _status(row["findings"], figs, contract.get("source") or {})
     row["compare"] = []
     return row
+
+
+STATUS_ORDER = {"fail": 0, "incomplete": 1, "review": 2, "pass": 3}   # the index sorts worst first
+
+
+def _status(counts: dict, figs: list, source: dict) -> str:
+    """A contract from before the status field (an old cache entry): the same rule, from what it holds."""
+    unread = set(source.get("no_text_pages") or []) - set(source.get("ocr_pages") or [])
+    if not figs or unread:
+        return "incomplete"
+    return "fail" if counts["error"] else "review" if counts["warning"] else "pass"
 
 
 def _norm_str(f):
@@ -128,7 +104,7 @@ def _names(rows):
 
 
 def _finding(code, message, rows):
-    c = CHECKS[code]
+    c = _checks()[code]
     for r in rows:
         if code not in r["compare"]:
             r["compare"].append(code)

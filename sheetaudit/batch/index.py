@@ -9,7 +9,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
-from .compare import BASES, fmt_num, fmt_ratio
+from ..output.verdict import STATUS_TEXT
+from .compare import BASES, STATUS_ORDER, fmt_num, fmt_ratio
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -49,6 +50,7 @@ def _env():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env.filters["fmt_num_f"] = fmt_num
     return env
 
 
@@ -57,8 +59,10 @@ def report_href(report: str) -> str:
 
 
 def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list:
-    """Pictures for the side-by-side reading: bandwidth per accelerator per direction, rack power vs the limit."""
-    from ..output.charts import Bar, Group, Line, bar_chart
+    """Pictures for the side-by-side reading: bandwidth per accelerator per direction, rack power vs the limit,
+    and every system's scaling curve. Each is (title, wide svg, phone svg); across sheets an outlier (a misread
+    total) gets a broken bar."""
+    from ..output.charts import OUTLIER, Bar, Group, Line, bar_chart
     from ..rules import load_rules
     out = []
     bw = []
@@ -72,22 +76,28 @@ def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list
         if so:
             bars.append(Bar("scale-out", float(so["value"]), kind="scale-out"))
         bw.append(Group(r["sheet"], bars))
+    charts = []
     if bw:
-        out.append(("Bandwidth per accelerator, per direction", bar_chart(bw, "GB/s", "Bandwidth per accelerator, per direction",
-                             "Scale-up and scale-out bandwidth of each sheet on one basis (bytes, one direction, "
-                             "one accelerator); sheets that state neither are left out.", klass="index-bw")))
-    scale = _scale_chart(systems)
-    if scale is not None:
-        out.append(scale)
+        title = "Bandwidth per accelerator, per direction"
+        charts.append((title, lambda compact: bar_chart(
+            bw, "GB/s", title, "Scale-up and scale-out bandwidth of each sheet on one basis (bytes, one direction, "
+            "one accelerator); sheets that state neither are left out.", klass="index-bw", compact=compact,
+            outlier=OUTLIER)))
     limit = load_rules().threshold("air_cooling_limit_kw")
     power = [Group(r["sheet"], [Bar("rack", float(r["rack_power"]["value"]),
                                     kind="rack-derived" if r["rack_power"].get("how") == "derived" else "rack")])
              for r in rows if r.get("rack_power")]
     if power:
-        out.append(("Rack power against the air-cooling limit", bar_chart(power, "kW", "Rack power against the air-cooling limit",
-                             "Rack power per sheet (hatched where derived from node power) against the "
-                             f"{limit:g} kW air-cooling limit.", lines=[Line(limit, f"air-cooling limit {limit:g} kW")],
-                             klass="index-power")))
+        title = "Rack power against the air-cooling limit"
+        charts.append((title, lambda compact: bar_chart(
+            power, "kW", title, "Rack power per sheet (hatched where derived from node power) against the "
+            f"{fmt_num(limit)} kW air-cooling limit.", lines=[Line(limit, f"air-cooling limit {fmt_num(limit)} kW")],
+            klass="index-power", compact=compact, outlier=OUTLIER)))
+    for title, draw in charts:
+        out.append((title, draw(False), draw(True)))
+    scale = _scale_chart(systems)
+    if scale is not None:
+        out.append((scale[0], scale[1], scale[1]))
     return out
 
 
@@ -128,5 +138,6 @@ def render_index(ctx: dict) -> str:
         r["report_href"] = report_href(r["report"]) if r.get("report") else None
         rows.append(r)
     return _env().get_template("index.html.j2").render(
-        **{**ctx, "rows": rows}, cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio, bases=BASES, script=SORT_JS,
+        **{**ctx, "rows": rows}, cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio,
+        fmt_num=fmt_num, bases=BASES, status_text=STATUS_TEXT, status_order=STATUS_ORDER, script=SORT_JS,
         script_hash=script_hash())

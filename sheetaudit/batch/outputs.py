@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import __version__
-from .compare import compare, sheet_row
+from .compare import compare, fmt_num, sheet_row
 from ..fileio import atomic_write
 from .files import file_digest, write_if_changed
 
@@ -77,7 +77,8 @@ def write_outputs(res, opts, warn=None) -> None:
            "rows": rows, "skipped_files": res.skipped, "interrupted": res.interrupted, "not_run": len(not_run),
            "version": __version__, "rules_hash": res.rules_hash, "root": str(res.root), "xlsx": xlsx,
            "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-           "verdict": verdict(res), "systems": [(s["sheet"], s["contract"]) for s in sorted(res.ok, key=lambda s: s["sheet"])]}
+           "verdict": verdict(res), "systems": [(s["sheet"], s["contract"]) for s in sorted(res.ok, key=lambda s: s["sheet"])],
+           "statuses": {st: sum(1 for r in rows if r.get("status") == st) for st in ("fail", "incomplete", "review", "pass")}}
     write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
     reports = [s["report"] for s in res.ok if s.get("report")]
@@ -134,8 +135,8 @@ def verdict(res) -> str:
     ups = [(s["row"]["scale_up"]["value"], s["sheet"]) for s in ok if s.get("row") and s["row"]["scale_up"]]
     if len(ups) >= 2:
         hi, lo = max(ups), min(ups)
-        parts.append(f"per accelerator and per direction, scale-up bandwidth ranges from {lo[0]:g} GB/s ({lo[1]}) "
-                     f"to {hi[0]:g} GB/s ({hi[1]})")
+        parts.append(f"per accelerator and per direction, scale-up bandwidth ranges from {fmt_num(lo[0])} GB/s "
+                     f"({lo[1]}) to {fmt_num(hi[0])} GB/s ({hi[1]})")
     if res.comparison:
         parts.append(f"{len(res.comparison)} thing(s) a side-by-side reading would get wrong (see below)")
     if not parts:

@@ -1,6 +1,8 @@
 """The one-screen summary printed on stderr at the end of a batch."""
 from __future__ import annotations
 
+from ..output.verdict import STATUS_TEXT
+from .compare import STATUS_ORDER
 from .progress import printable
 
 NOT_RUN = "not-run"
@@ -23,11 +25,16 @@ def summary_lines(res, fail_on: str) -> list[str]:
         lines.append(printable(f"  ✖ {s['sheet']}: {s.get('error')}"))
     if len(res.failed) > 8:
         lines.append(f"  … and {len(res.failed) - 8} more failed file(s): see index.html")
-    worst = sorted((s for s in res.ok), key=lambda s: (-s["row"]["findings"]["error"], -s["row"]["findings"]["warning"]))
-    for s in worst[:5]:
-        f = s["row"]["findings"]
-        if f["error"] or f["warning"]:
-            lines.append(printable(f"  {s['sheet']}: {f['error']} error, {f['warning']} warning"))
+    rows = [s["row"] for s in res.ok if s.get("row")]
+    states = {st: sum(1 for r in rows if r.get("status") == st) for st in STATUS_ORDER}
+    lines.append("status: " + ", ".join(f"{n} {STATUS_TEXT[st][0]}" for st, n in states.items() if n))
+    worst = sorted(rows, key=lambda r: (STATUS_ORDER.get(r.get("status"), 9), -r["findings"]["error"],
+                                        -r["findings"]["warning"]))
+    for r in worst[:5]:
+        f = r["findings"]
+        if r.get("status") != "pass":
+            lines.append(printable(f"  {STATUS_TEXT.get(r.get('status'), ('?',))[0]:<10} {r['sheet']}: "
+                                   f"{f['error']} error, {f['warning']} warning"))
     for f in res.comparison[:6]:
         mark = {"error": "✖", "warning": "▲", "info": "ℹ"}.get(f["severity"], "-")
         lines.append(f"  {mark} {f['check']}: {f['title']} ({len(f['sheets'])} sheet(s))")

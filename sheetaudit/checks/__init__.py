@@ -14,7 +14,8 @@ def finding(code: str, message: str, figures: list[Figure] = (), derived: list[D
     c = load_rules().check(code)
     return Finding(check=code, step=c["step"], severity=c["severity"], message=message, why=c["why"],
                    fix=c["fix"], figures=[f.id for f in figures],
-                   pages=sorted({f.page for f in figures}), derived=list(derived), models=list(models))
+                   pages=sorted({f.page for f in figures}), derived=list(derived), models=list(models),
+                   title=c["title"])
 
 
 def named(f: Figure) -> str:
@@ -48,10 +49,11 @@ def merge_models(findings: list[Finding]) -> list[Finding]:
 
 def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
     from . import plausibility, sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
+    from .present import fit_to_sheet, merge_repeats
     findings: list[Finding] = []
     for module in (sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power, plausibility):
         findings.extend(module.run(figs, sheet, doc, facility))
-    findings = merge_models(findings)
+    findings = fit_to_sheet(merge_repeats(merge_models(findings), figs), sheet.kind)
     findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, SEVERITY_ORDER[f.severity]))
     raised = {f.check for f in findings}
     passed = [code for code in load_rules().checks if code not in raised]

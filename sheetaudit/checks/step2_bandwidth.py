@@ -6,6 +6,7 @@ import re
 
 from ..model import Derived
 from ..normalise import same_model
+from ..numfmt import ratio as ratio_text
 from . import bw, finding, fmt, named
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
@@ -110,11 +111,11 @@ def _ratio(figs, sheet):
         seen.add((round(vu, 3), round(vs, 3)))
         ratio = vs / vu
         d = Derived("scale-out : scale-up per accelerator, per direction", ratio, "ratio",
-                    f"scale-out {as_}; scale-up {au}; {fmt(vs)} / {fmt(vu)} = {ratio:.3f} (1/{vu / vs:.1f})" if vs else
+                    f"scale-out {as_}; scale-up {au}; {fmt(vs)} / {fmt(vu)} = {ratio:.3f} ({ratio_text(ratio)})" if vs else
                     f"scale-out {as_}; scale-up {au}", [fu.id, fs.id])
         out.append(finding("bandwidth.scale-ratio",
                            f"Per accelerator, per direction: scale-up {fmt(vu)} GB/s, scale-out {fmt(vs)} GB/s; "
-                           f"scale-out is 1/{vu / vs:.1f} of scale-up." if vs else "Scale-out bandwidth is zero.",
+                           f"scale-out is {ratio_text(ratio)} of scale-up." if vs else "Scale-out bandwidth is zero.",
                            [fu, fs], [d, Derived("scale-up per accelerator, per direction", vu, "GB/s", au, [fu.id]),
                                       Derived("scale-out per accelerator, per direction", vs, "GB/s", as_, [fs.id])]))
     return out

@@ -21,6 +21,8 @@ from typing import Iterable, Optional
 
 from markupsafe import Markup, escape
 
+from ..numfmt import num as _num, ratio as ratio_text
+
 INK = "#1a1a1a"
 MUTED = "#4d4d4d"
 GRID = "#c8c8c8"
@@ -60,29 +62,22 @@ class Line:
     dash: str = "6 3"
 
 
-def _num(x: float) -> str:
-    if x == 0:
-        return "0"
-    if abs(x) >= 1000:
-        return f"{x:,.0f}"
-    if abs(x) >= 100:
-        return f"{x:.0f}"
-    return f"{x:.3g}"
-
-
 def text_width(s: str, size: float = 13, bold: bool = True) -> float:
-    """Rough rendered width in px: enough to keep labels inside the chart without a font to measure with."""
+    """Rendered width in px, on the generous side (DejaVu Sans, the widest usual fallback): enough to keep
+    labels inside the chart without a font to measure with."""
     w = 0.0
     for ch in s:
         if ord(ch) >= 0x2E80:
             w += 1.0
         elif ch in "il.,:;|!' ":
-            w += 0.32
+            w += 0.34
+        elif ch.isdigit():
+            w += 0.64
         elif ch.isupper() or ch in "mwMW%":
-            w += 0.72
+            w += 0.78
         else:
-            w += 0.56
-    return w * size * (1.06 if bold else 1.0)
+            w += 0.61
+    return w * size * (1.08 if bold else 1.0)
 
 
 def fit(s: str, px: float, size: float = 13, bold: bool = False) -> str:
@@ -141,62 +136,105 @@ def _open(uid: str, width: int, height: int, title: str, desc: str, klass: str) 
             _defs(uid)]
 
 
+HALO = 'stroke="#ffffff" stroke-width="4" paint-order="stroke"'
+OUTLIER = 10.0       # across sheets, a bar this many times the next largest breaks instead of squeezing the others
+COMPACT_WIDTH = 340  # the phone layout: labels over the bars, drawn at its own size (text stays >= 12 px)
+
+
+def _axis_top(values: list[float], lines: list[Line], max_value: Optional[float],
+              outlier: Optional[float]) -> tuple[float, float]:
+    """(axis maximum, break value): an outlier gets a broken bar so the others keep their length."""
+    vals = sorted({v for v in values if v > 0}, reverse=True)
+    floor = max([ln.value for ln in lines] + [max_value or 0, 1e-9])
+    if outlier and len(vals) >= 2 and vals[0] > outlier * max(vals[1], floor):
+        top = _nice_max(max(vals[1], floor) * 1.25)
+        return top, top
+    return _nice_max(max(vals[:1] + [floor]) * 1.05), math.inf
+
+
 def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines: Iterable[Line] = (),
-              width: int = 680, klass: str = "bars", max_value: Optional[float] = None) -> Markup:
-    """Horizontal bars on one linear axis starting at zero; optional vertical reference lines."""
-    uid = _uid(klass, title, desc, groups, lines)
+              width: int = 680, klass: str = "bars", max_value: Optional[float] = None,
+              compact: bool = False, outlier: Optional[float] = None) -> Markup:
+    """Horizontal bars on one linear axis starting at zero; optional vertical reference lines. With `outlier`
+    (charts across sheets, where one misread total can be 100x the rest), a bar more than that many times the
+    next largest is drawn broken (a zig-zag at the axis end, its value printed), never squeezing the rest; within
+    one sheet the true proportion (scale-up against scale-out) is the point and is kept.
+    compact: the phone layout, each label on its own line above its bar."""
+    uid = _uid(klass, title, desc, groups, lines, compact)
     lines = list(lines)
-    label_w = 230
+    small = 12 if compact else 11
+    if compact:
+        width = min(width, COMPACT_WIDTH)
+    label_w = 6 if compact else 230
     plot_w = width - label_w - 24
-    top_v = max([b.value for g in groups for b in g.bars] + [ln.value for ln in lines] + [max_value or 0, 1e-9])
-    top_v = _nice_max(top_v * 1.05)
+    top_v, brk = _axis_top([b.value for g in groups for b in g.bars], lines, max_value, outlier)
     for _ in range(3):   # leave room at the right for the value printed past each bar's end
-        need = max([label_w + plot_w * max(0.0, b.value) / top_v + 6 + text_width(b.text or (_num(b.value) + " " + unit))
-                    for g in groups for b in g.bars] + [0.0])
-        if need <= width - 4:
+        need = max([label_w + plot_w * min(max(0.0, b.value), top_v) / top_v + 6
+                    + text_width(b.text or (_num(b.value) + " " + unit)) for g in groups for b in g.bars] + [0.0])
+        if need <= width - 8:
             break
-        plot_w -= need - (width - 4)
+        plot_w -= need - (width - 8)
+    plot_w = max(plot_w, 60)
 
     def x(v: float) -> float:
-        return label_w + plot_w * max(0.0, v) / top_v
+        return label_w + plot_w * min(max(0.0, v), top_v) / top_v
 
     rows: list[str] = []
+    over: list[str] = []
     y = 14 + 16 * len(lines)
     bar_h, gap = 22, 8
     for g in groups:
         if g.label:
-            rows.append(f'<text x="4" y="{y + 13}" font-weight="700">{escape(g.label)}</text>')
+            (over if compact else rows).append(f'<text x="4" y="{y + 13}" font-weight="700"{" " + HALO if compact else ""}>'
+                                               f'{escape(fit(g.label, width - 8, bold=True))}</text>')
             y += 22
         if not g.bars:
             rows.append(f'<text x="{label_w}" y="{y + 15}" fill="{MUTED}" font-style="italic">'
-                        f'{escape(g.empty or "not stated")}</text>')
+                        f'{escape(fit(g.empty or "not stated", width - label_w - 4))}</text>')
             y += bar_h + gap
             continue
         for b in g.bars:
             fill, stroke = _fill(b.kind, uid)
-            h = bar_h + (14 if b.note else 0)
-            rows.append(f'<text x="{label_w - 8}" y="{y + 15}" text-anchor="end">{escape(fit(b.label, label_w - 12))}</text>')
-            if b.note:
-                rows.append(f'<text x="{label_w - 8}" y="{y + 30}" text-anchor="end" font-size="11" '
-                            f'fill="{MUTED}">{escape(fit(b.note, label_w - 12, 11))}</text>')
+            if compact:   # over the plot: drawn last, with a white halo, so reference lines never cut them
+                over.append(f'<text x="{label_w}" y="{y + 13}" {HALO}>{escape(fit(b.label, width - 12))}</text>')
+                y += 17
+                if b.note:
+                    over.append(f'<text x="{label_w}" y="{y + 12}" font-size="{small}" fill="{MUTED}" {HALO}>'
+                                f'{escape(fit(b.note, width - 12, small))}</text>')
+                    y += 15
+                h = bar_h
+            else:
+                h = bar_h + (14 if b.note else 0)
+                rows.append(f'<text x="{label_w - 8}" y="{y + 15}" text-anchor="end">{escape(fit(b.label, label_w - 12))}</text>')
+                if b.note:
+                    rows.append(f'<text x="{label_w - 8}" y="{y + 30}" text-anchor="end" font-size="{small}" '
+                                f'fill="{MUTED}">{escape(fit(b.note, label_w - 12, small))}</text>')
             w = max(1.5, x(b.value) - label_w)
             rows.append(f'<rect class="bar bar-{escape(b.kind)}" x="{label_w}" y="{y + 2}" width="{w:.1f}" '
                         f'height="{bar_h - 4}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
+            if b.value > brk:   # the break: a white zig-zag across the bar near its end
+                xb = label_w + w - 14
+                rows.append(f'<path class="break" d="M{xb:.1f} {y}l5 {bar_h / 2:.0f}l-5 {bar_h / 2:.0f}m6 -{bar_h:.0f}'
+                            f'l5 {bar_h / 2:.0f}l-5 {bar_h / 2:.0f}" fill="none" stroke="#ffffff" stroke-width="3"/>'
+                            f'<title>axis broken: {escape(_num(b.value))} {escape(unit)} is off the scale</title>')
             rows.append(f'<text x="{label_w + w + 6:.1f}" y="{y + 15}" font-weight="700">'
                         f'{escape(b.text or (_num(b.value) + " " + unit))}</text>')
             y += h + gap
     axis_y = y + 2
     height = axis_y + 36
     out = _open(uid, width, height, title, desc, klass)
-    for t in _ticks(top_v):
+    for t in _ticks(top_v, 3 if compact else 5):
         xt = x(t)
         out.append(f'<line x1="{xt:.1f}" y1="{8 + 16 * len(lines)}" x2="{xt:.1f}" y2="{axis_y}" '
                    f'stroke="{GRID}" stroke-width="1"/>')
-        out.append(f'<text x="{xt:.1f}" y="{axis_y + 14}" text-anchor="middle" font-size="11" '
-                   f'fill="{MUTED}">{_num(t)}</text>')
+        out.append(f'<text x="{xt:.1f}" y="{axis_y + 14}" text-anchor="{"start" if compact and t == 0 else "middle"}" '
+                   f'font-size="{small}" fill="{MUTED}">{_num(t)}</text>')
     out.append(f'<line x1="{label_w}" y1="{axis_y}" x2="{label_w + plot_w}" y2="{axis_y}" stroke="{MUTED}"/>')
-    out.append(f'<text x="{label_w + plot_w / 2:.1f}" y="{axis_y + 30}" text-anchor="middle" font-size="11" '
-               f'fill="{MUTED}">{escape(unit)}</text>')
+    broken = f"; axis broken above {_num(top_v)}" if brk < math.inf and any(
+        b.value > brk for g in groups for b in g.bars) else ""
+    out.append(f'<text x="{label_w if compact else label_w + plot_w / 2:.1f}" y="{axis_y + 30}" '
+               f'text-anchor="{"start" if compact else "middle"}" font-size="{small}" '
+               f'fill="{MUTED}">{escape(fit(unit + broken, width - label_w - 4, small))}</text>')
     out.extend(rows)
     for i, ln in enumerate(lines):
         xl = x(ln.value)
@@ -206,8 +244,10 @@ def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines:
                    f'stroke-width="5"/>')   # a halo keeps the line visible across a dark bar, also in grey
         out.append(f'<line class="ref" x1="{xl:.1f}" y1="{8 + 16 * i}" x2="{xl:.1f}" y2="{axis_y}" '
                    f'stroke="{INK}" stroke-width="2" stroke-dasharray="{escape(ln.dash)}"/>')
+        room = (xl - 8) if anchor == "end" else (width - xl - 8)
         out.append(f'<text x="{xl + dx:.1f}" y="{19 + 16 * i}" text-anchor="{anchor}" font-size="12" '
-                   f'font-weight="700">{escape(ln.label)}</text>')
+                   f'font-weight="700">{escape(fit(ln.label, room, 12, bold=True))}</text>')
+    out.extend(over)
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -233,16 +273,21 @@ def _fmt_ns(v: float) -> str:
 
 
 def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str = "", width: int = 680,
-              klass: str = "dots", low: float = 10.0, high: float = 10000.0, fmt=_fmt_ns) -> Markup:
+              klass: str = "dots", low: float = 10.0, high: float = 10000.0, fmt=_fmt_ns,
+              compact: bool = False) -> Markup:
     """Points on one logarithmic axis, rows grouped under headings (group label, points, text when empty).
 
     The axis spans at least [low, high] so figures from different sheets or bases sit on one scale.
+    compact: the phone layout, each label on its own line above its point.
     """
-    uid = _uid(klass, title, desc, groups)
+    uid = _uid(klass, title, desc, groups, compact)
+    small = 12 if compact else 11
+    if compact:
+        width = min(width, COMPACT_WIDTH)
     vals = [p.value for _, pts, _ in groups for p in pts if p.value > 0]
     lo = 10 ** math.floor(math.log10(min(vals + [low])))
     hi = 10 ** math.ceil(math.log10(max(vals + [high])))
-    label_w = 230
+    label_w = 10 if compact else 230
     plot_w = width - label_w - 24
 
     def _end(v: float) -> float:
@@ -261,7 +306,7 @@ def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str 
     rows: list[str] = []
     y = 12
     for name, pts, empty in groups:
-        rows.append(f'<text x="4" y="{y + 13}" font-weight="700">{escape(name)}</text>')
+        rows.append(f'<text x="4" y="{y + 13}" font-weight="700">{escape(fit(name, width - 8, bold=True))}</text>')
         y += 22
         if not pts:
             rows.append(f'<text x="{label_w}" y="{y + 13}" fill="{MUTED}" font-style="italic">'
@@ -271,7 +316,12 @@ def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str 
         for p in pts:
             fill, stroke, _ = STYLES.get(p.kind, STYLES["hardware"])
             cx = x(p.value)
-            rows.append(f'<text x="{label_w - 8}" y="{y + 13}" text-anchor="end">{escape(fit(p.label, label_w - 12))}</text>')
+            if compact:
+                rows.append(f'<text x="{label_w}" y="{y + 12}">{escape(fit(p.label, width - 16))}</text>')
+                y += 17
+            else:
+                rows.append(f'<text x="{label_w - 8}" y="{y + 13}" text-anchor="end">'
+                            f'{escape(fit(p.label, label_w - 12))}</text>')
             rows.append(f'<line x1="{label_w}" y1="{y + 9}" x2="{cx:.1f}" y2="{y + 9}" stroke="{stroke}" '
                         f'stroke-width="2"/>')
             shape = (f'<rect class="pt pt-{escape(p.kind)}" x="{cx - 6:.1f}" y="{y + 3}" width="12" height="12" '
@@ -290,8 +340,8 @@ def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str 
     while d <= hi * 1.0001:
         xt = x(d)
         out.append(f'<line x1="{xt:.1f}" y1="6" x2="{xt:.1f}" y2="{height - 26}" stroke="{GRID}"/>')
-        out.append(f'<text x="{xt:.1f}" y="{height - 10}" text-anchor="middle" font-size="11" '
-                   f'fill="{MUTED}">{escape(fmt(d))}</text>')
+        out.append(f'<text x="{xt:.1f}" y="{height - 10}" text-anchor="{"start" if compact and d == lo else "middle"}" '
+                   f'font-size="{small}" fill="{MUTED}">{escape(fmt(d))}</text>')
         d *= 10
     out.extend(rows)
     out.append("</svg>")
@@ -336,7 +386,7 @@ def bandwidth_groups(doc: dict, width_hint: int = 680) -> list[Group]:
         if not m or not up or not out:
             continue
         vu, vs = _f(m.group(1)), _f(m.group(2))
-        ratio = f" (1/{vu / vs:.0f} of scale-up)" if vs and vu / vs >= 1.5 else ""
+        ratio = f" ({ratio_text(vs / vu)} of scale-up)" if vs and vu / vs >= 1.5 else ""
         groups.append(Group(label=fit(_system(up), width_hint - 8, bold=True) if len(ratios) > 1 else "", bars=[
             Bar("Scale-up, per accelerator", vu, f"{_num(vu)} GB/s", "scale-up",
                 note=f"from {up['text']} ({_where(up)})"),
@@ -370,7 +420,7 @@ def bandwidth_groups(doc: dict, width_hint: int = 680) -> list[Group]:
                   "no per-accelerator scale-out bandwidth stated")]
 
 
-def bandwidth_chart(doc: dict, width: int = 680) -> Optional[Markup]:
+def bandwidth_chart(doc: dict, width: int = 680, compact: bool = False) -> Optional[Markup]:
     groups = bandwidth_groups(doc, width)
     if not groups:
         return None
@@ -381,7 +431,7 @@ def bandwidth_chart(doc: dict, width: int = 680) -> Optional[Markup]:
         if not g.bars:
             parts.append(f"{g.label}: {g.empty}")
     return bar_chart(groups, "GB/s per direction", "Bandwidth per accelerator, per direction",
-                     "; ".join(parts) + ".", width=width, klass="chart-bandwidth")
+                     "; ".join(parts) + ".", width=width, klass="chart-bandwidth", compact=compact)
 
 
 BASIS_GROUPS = (("hardware", "Hardware latency (switch ASIC, port to port)", "none stated"),
@@ -411,14 +461,14 @@ def latency_points(doc: dict) -> list[tuple[str, list[Point], str]]:
     return out
 
 
-def latency_chart(doc: dict, width: int = 680) -> Optional[Markup]:
+def latency_chart(doc: dict, width: int = 680, compact: bool = False) -> Optional[Markup]:
     groups = latency_points(doc)
     if not groups:
         return None
     desc = "; ".join(f"{name}: " + (", ".join(f"{p.label} {p.text}" for p in pts) or empty)
                      for name, pts, empty in groups)
     return dot_chart(groups, "Latencies on one scale, grouped by what they measure", desc + ".", width=width,
-                     klass="chart-latency")
+                     klass="chart-latency", compact=compact)
 
 
 _QUAL = re.compile(r"\b(max(?:imum)?|peak|typ(?:ical)?|nominal|average|idle|min(?:imum)?)\b|(最大|峰值|典型|平均)", re.I)
@@ -439,9 +489,24 @@ def _qualifier(f: dict) -> str:
     return {"最大": "maximum", "峰值": "peak", "典型": "typical", "平均": "average"}.get(w, _QUAL_WORD.get(w, w))
 
 
+def distinct_labels(bars: list[Bar], wheres: list[str]) -> list[Bar]:
+    """Two bars of one chart never carry the same label: a repeated one names where its figure is printed,
+    then counts."""
+    labels = [b.label for b in bars]
+    for i, b in enumerate(bars):
+        if labels.count(b.label) > 1 and i < len(wheres) and wheres[i]:
+            b.label = f"{b.label} ({wheres[i][:24]})"
+    seen: dict[str, int] = {}
+    for b in bars:
+        seen[b.label] = seen.get(b.label, 0) + 1
+        if seen[b.label] > 1 or [x.label for x in bars].count(b.label) > 1:
+            b.label = f"{b.label} #{seen[b.label]}"
+    return bars
+
+
 def power_bars(doc: dict) -> list[Bar]:
     figs = _figs(doc)
-    bars, seen = [], set()
+    bars, seen, wheres = [], set(), []
     for f in doc.get("figures", []):
         n = f.get("normalized") or {}
         if f.get("quantity") == "power" and f.get("scope") == "per-rack" and isinstance(n.get("value"), (int, float)):
@@ -451,17 +516,19 @@ def power_bars(doc: dict) -> list[Bar]:
             q = _qualifier(f)
             bars.append(Bar(f"Rack{', ' + q if q else ''}, as stated", n["value"], f"{f['text']}", "rack",
                             note=_where(f)[:40]))
+            wheres.append((f.get("label") or "").strip() or f"page {f.get('page')}")
     for d in doc.get("derived", []):
         if d.get("name", "").startswith("rack power") and d.get("unit") == "kW" and round(d["value"], 2) not in seen:
             src = figs.get((d.get("figures") or [""])[0], {})
             m = re.search(r"x (\d+) nodes", d.get("arithmetic", ""))
             how = f"{m.group(1)} x {src.get('text', 'node power')}" if m else "from node power"
             bars.append(Bar("Rack, derived", d["value"], f"{_num(d['value'])} kW", "rack-derived", note=how))
-    return bars
+            wheres.append(how)
+    return distinct_labels(bars, wheres)
 
 
 def power_chart(doc: dict, air_limit_kw: float = 40.0, facility: Optional[dict] = None,
-                width: int = 680) -> Optional[Markup]:
+                width: int = 680, compact: bool = False) -> Optional[Markup]:
     bars = power_bars(doc)
     if not bars:
         return None
@@ -472,4 +539,4 @@ def power_chart(doc: dict, air_limit_kw: float = 40.0, facility: Optional[dict] 
         lines.append(Line(float(cap), f"{name}: {_num(float(cap))} kW per rack", dash="2 3"))
     desc = "; ".join(f"{b.label}: {b.text}" for b in bars) + "; " + "; ".join(ln.label for ln in lines) + "."
     return bar_chart([Group("", bars)], "kW per rack", "Rack power against the air-cooling limit", desc,
-                     lines=lines, width=width, klass="chart-power")
+                     lines=lines, width=width, klass="chart-power", compact=compact)

@@ -22,9 +22,11 @@ from typing import Optional
 from markupsafe import Markup
 
 from ..model import Audit, Figure, Finding
+from ..numfmt import num, ratio
 from . import charts
 from .json_out import to_contract
-from .verdict import counts, verdict
+from .message import split_list
+from .verdict import STATUS_TEXT, counts, status, unread, verdict
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SEVERITIES = ("error", "warning", "info")
@@ -50,6 +52,7 @@ def _env():
                              autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["num"] = num
+    env.filters["ratio"] = ratio
     return env
 
 
@@ -63,17 +66,31 @@ def csp_hash(script: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
 
 
-def num(x) -> str:
-    """A normalised number as a reader wants it: 900, 902.8, 65,000, 0.0259."""
-    if not isinstance(x, (int, float)) or isinstance(x, bool):
-        return "" if x is None else str(x)
-    if x == 0:
-        return "0"
-    if abs(x) >= 1000:
-        return f"{x:,.0f}"
-    if abs(x) >= 100:
-        return f"{x:.1f}".rstrip("0").rstrip(".")
-    return f"{x:.4g}"
+# Words that are lower case inside a Title Case product name ("Series A and B", "Server for AI") and function words
+# that open a tagline ("The AI factory in a rack.", "One rack, one domain ...").
+_NAME_JOINERS = {"and", "or", "of", "for", "with", "to", "in", "on", "by", "vs", "vs.", "the", "a", "an", "&", "-", "--",
+                 "|", "/", "x"}
+_TAGLINE_OPENERS = {"The", "A", "An", "One", "Two", "Three", "Four", "Our", "Your", "Built", "Designed", "Made",
+                    "Meet", "Introducing", "Powering", "From", "Where", "When", "Why", "How", "What", "Now"}
+
+
+def title_parts(title: str) -> tuple[str, str]:
+    """A sheet's title as (product name, tagline): readers split the first heading block into one line, which runs
+    the name into the marketing sentence under it ("... AI Rack One rack, one NVLink domain, ...")."""
+    words = (title or "").split()
+    if len(words) < 5:
+        return title or "", ""
+    cut = None
+    for i, w in enumerate(words[2:], start=2):
+        if w in _TAGLINE_OPENERS:
+            cut = i
+            break
+        if w[:1].islower() and w.lower() not in _NAME_JOINERS and words[i - 1][:1].isupper():
+            cut = i - 1
+            break
+    if cut is None or cut < 2 or len(words) - cut < 3:
+        return title, ""
+    return " ".join(words[:cut]), " ".join(words[cut:])
 
 
 def lang_of(text: str) -> str:
@@ -149,6 +166,40 @@ class FindingView:
         return ", ".join(dict.fromkeys(f"{x.text} (p{x.page})" for p in self.places for x in p.figures))
 
 
+INCOMPLETE_CHECKS = ("sheet.no-text", "sheet.no-figures")
+
+
+@dataclass
+class Question:
+    """One thing to ask the vendor, with the findings that raise it (most severe first)."""
+    severity: str
+    mark: tuple
+    title: str
+    fix: str
+    views: list[FindingView] = field(default_factory=list)
+
+
+def ask_list(views: list[FindingView]) -> list[Question]:
+    """Every question for the vendor, most severe first; findings asking the same question share one item."""
+    out: dict[tuple, Question] = {}
+    for v in sorted(views, key=lambda v: SEVERITY_RANK[v.f.severity]):
+        if v.f.severity not in ("error", "warning"):
+            continue
+        q = out.setdefault((v.title, v.f.fix), Question(v.f.severity, v.mark, v.title, v.f.fix))
+        q.views.append(v)
+    return list(out.values())
+
+
+def questions_text(questions: list[Question]) -> str:
+    """The list as plain text, to paste into a mail to the vendor."""
+    lines = []
+    for i, q in enumerate(questions, 1):
+        where = "; ".join(t for v in q.views for t in [v.figure_texts] if t)
+        lines.append(f"{i}. {q.fix}" + (f" (about: {where[:160]})" if where else "") +
+                     f" [{q.mark[1].lower()}: {q.title}]")
+    return "\n".join(lines)
+
+
 def _places(finding: Finding, by_id: dict[str, Figure], paged: bool = True) -> list[Place]:
     places: dict[tuple, Place] = {}
     for fid in dict.fromkeys(finding.figures):
@@ -211,7 +262,7 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     views = []
     for i, f in enumerate(sorted(a.findings, key=lambda x: (SEVERITY_RANK[x.severity],))):
         c = rules.checks.get(f.check, {})
-        views.append(FindingView(f=f, title=c.get("title", f.check), mark=MARKS[f.severity],
+        views.append(FindingView(f=f, title=f.title or c.get("title", f.check), mark=MARKS[f.severity],
                                  places=_places(f, by_id, a.document.kind == "pdf"), anchor=f"finding-{i + 1}"))
     image_note = _attach_images(a, views, resolution, max_images, password) if images else "images were turned off"
     steps = []
@@ -236,24 +287,28 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     chart_doc = dict(doc, figures=[dict(d, heading=f.heading, column=f.segment.column if f.segment else "")
                                    for d, f in zip(doc["figures"], a.figures)])
     chart_list = []
-    for cid, title, svg, how in (
-            ("chart-bandwidth", "Bandwidth per accelerator, per direction", charts.bandwidth_chart(chart_doc),
+    power_how = (f"A rack above about {num(limit)} kW cannot be cooled by air; it needs liquid cooling and matching "
+                 "power distribution." + (" A hatched bar is derived from node power and a typical number of nodes "
+                                          "per rack, not stated by the vendor."
+                                          if any(b.kind == "rack-derived" for b in charts.power_bars(chart_doc)) else ""))
+    for cid, title, draw, how in (
+            ("chart-bandwidth", "Bandwidth per accelerator, per direction", charts.bandwidth_chart,
              "Both tiers on one basis: bytes per second, one direction, for one accelerator. Scale-up joins the "
              "accelerators of one domain; scale-out is the network between domains. The ratio decides how "
              "training is split across domains."),
-            ("chart-latency", "Latencies, grouped by what they measure", charts.latency_chart(chart_doc),
+            ("chart-latency", "Latencies, grouped by what they measure", charts.latency_chart,
              "One logarithmic scale. A hardware latency (switch chip, port to port) and an end-to-end latency "
              "(host to host through the software stack) measure different paths: compare within a group only."),
             ("chart-power", "Rack power against the air-cooling limit" + (" and your facility" if (
                 a.facility or {}).get("rack_power_kw") is not None else ""),
-             charts.power_chart(chart_doc, limit, a.facility),
-             f"A rack above about {num(limit)} kW cannot be cooled by air; it needs liquid cooling and matching "
-             "power distribution." + (" A hatched bar is derived from node power and a typical number of nodes "
-                                      "per rack, not stated by the vendor."
-                                      if any(b.kind == "rack-derived" for b in charts.power_bars(chart_doc)) else ""))):
+             lambda doc, compact=False: charts.power_chart(doc, limit, a.facility, compact=compact), power_how)):
+        svg = draw(chart_doc)
         if svg is not None:
-            chart_list.append({"id": cid, "title": title, "svg": svg, "how": how})
-    questions = [v for v in views if v.f.severity in ("error", "warning")]
+            chart_list.append({"id": cid, "title": title, "svg": svg, "how": how,
+                               "compact": draw(chart_doc, compact=True)})
+    questions = ask_list(views)
+    st = status(a)
+    name, tagline = title_parts(a.document.title or Path(a.document.path).name or "spec sheet")
     from ..scale.whatif import for_report
     from .scale_out import section_html
     scale_doc = for_report([(Path(a.document.path).name, doc)])
@@ -262,11 +317,14 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     return {
         "doc": doc, "audit": a, "verdict": verdict(a), "counts": counts(a), "marks": MARKS, "steps": steps,
         "findings": views, "charts": chart_list, "questions": questions, "figures": a.figures,
-        "value_line": value_line, "facts": facts, "lang_of": lang_of, "title": a.document.title or Path(
-            a.document.path).name or "spec sheet", "filename": Path(a.document.path).name,
+        "questions_text": questions_text(questions), "status": st, "status_text": STATUS_TEXT[st],
+        "unread": unread(a), "incomplete_findings": [v for v in views if v.f.check in INCOMPLETE_CHECKS],
+        "split_list": split_list, "value_line": value_line, "facts": facts, "lang_of": lang_of, "title": name,
+        "tagline": tagline, "filename": Path(a.document.path).name,
         "quantities": sorted({f.quantity for f in a.figures}), "css": Markup(asset("report.css")), "script": Markup(script),
         "script_hash": csp_hash(script), "image_note": image_note, "n_images": n_images, "resolution": resolution,
-        "facility": a.facility, "air_limit": limit, "scale": section_html(scale_doc) if scale_doc else None, "back_href": back_href, "passed_total": len(a.passed),
+        "steps_by_n": {s["n"]: s for s in steps}, "facility": a.facility, "air_limit": limit,
+        "scale": section_html(scale_doc) if scale_doc else None, "back_href": back_href, "passed_total": len(a.passed),
     }
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..model import Audit
+from .verdict import counts, status, unread
 
 SCHEMA = "sheetaudit/1"
 
@@ -18,6 +19,7 @@ def to_contract(a: Audit) -> dict:
         "source": {"path": doc.path, "sha256": doc.sha256, "pages": doc.pages, "kind": doc.kind,
                    "title": doc.title, "no_text_pages": doc.no_text_pages, "ocr_pages": doc.ocr_pages,
                    "notes": doc.notes},
+        "status": status(a),
         "sheet_kind": a.sheet_kind,
         "figures": [f.to_json() for f in a.figures],
         "findings": [f.to_json() for f in a.findings],
@@ -28,10 +30,7 @@ def to_contract(a: Audit) -> dict:
 
 
 def summary(a: Audit) -> dict:
-    counts = {"error": 0, "warning": 0, "info": 0}
-    for f in a.findings:
-        counts[f.severity] += 1
-    return {"findings": counts, "figures": len(a.figures)}
+    return {"findings": counts(a), "figures": len(a.figures), "unread": unread(a)}
 
 
 def dumps(a: Audit) -> str:
@@ -40,4 +39,5 @@ def dumps(a: Audit) -> str:
 
 def error_record(path: str | Path, message: str) -> dict:
     """What a batch records for a file it could not read: the contract's shape with an error."""
-    return {"schema": SCHEMA, "source": {"path": str(path)}, "error": message, "figures": [], "findings": []}
+    return {"schema": SCHEMA, "source": {"path": str(path)}, "status": "incomplete", "error": message, "figures": [],
+            "findings": []}

@@ -1,26 +1,80 @@
-"""Terminal summary: verdict, findings by severity, a table of normalised figures with page numbers."""
+"""Terminal summary: the status word first, the verdict, findings most severe first (wrapped to the terminal,
+figures one per line), what was not read, and a table of normalised figures with page numbers."""
 from __future__ import annotations
 
 from ..model import Audit
-from .verdict import verdict
+from ..numfmt import num
+from .message import split_list
+from .termtext import columns, pad, width, wrap
+from .verdict import SEVERITY_RANK, STATUS_TEXT, counts, status, unread, verdict
 
 MARK = {"error": "✖ error", "warning": "▲ warning", "info": "● info"}
+# (header, columns) of the figure table; the last column takes what the terminal has left
+TABLE = (("id", 5), ("quantity", 11), ("tier", 10), ("as printed", 24), ("normalised", 14), ("scope/basis", 16),
+         ("page", 4))
 
 
-def render(a: Audit) -> str:
-    lines = [f"{a.document.path}  ({a.sheet_kind}, {a.document.pages} page(s))", "", verdict(a), ""]
-    for sev in ("error", "warning", "info"):
-        for f in [x for x in a.findings if x.severity == sev]:
-            lines.append(f"{MARK[sev]:<10} [{f.check}] {f.message}")
-    if a.findings:
-        lines.append("")
-    lines.append(f"{'id':<5} {'quantity':<11} {'tier':<10} {'as printed':<26} {'normalised':<16} {'scope/basis':<16} page")
+def _figure_rows(a: Audit) -> list[tuple]:
+    rows = []
     for f in a.figures:
         n = f.normalized or {}
         val = n.get("value")
-        norm = f"{val:g} {n.get('unit') or ''}".strip() if isinstance(val, (int, float)) else str(val)
+        norm = f"{num(val)} {n.get('unit') or ''}".strip() if isinstance(val, (int, float)) else str(val)
         extra = f.basis if f.quantity == "latency" else (f.scope or "")
-        lines.append(f"{f.id:<5} {f.quantity:<11} {str(f.tier or '-'):<10} {f.text[:26]:<26} {norm:<16} {extra:<16} {f.page}")
+        rows.append((f.id, f.quantity, str(f.tier or "-"), f.text, norm, extra or "", str(f.page)))
+    return rows
+
+
+SHRINK = ((3, 8), (5, 9), (1, 8), (4, 11), (2, 9))   # (column, narrowest) in the order a narrow terminal takes them
+
+
+def _table(rows: list[tuple], cols: int) -> list[str]:
+    widths = [w for _, w in TABLE]
+    # give the printed text what the terminal has beyond the fixed columns, up to the widest cell
+    spare = cols - (sum(widths) + len(widths) - 1)
+    widest = max([width(r[3]) for r in rows] + [widths[3]])
+    widths[3] = max(widths[3], min(widest, widths[3] + spare))
+    for i, narrowest in SHRINK:
+        over = sum(widths) + len(widths) - 1 - cols
+        if over <= 0:
+            break
+        widths[i] = max(narrowest, widths[i] - over)
+
+    def line(cells):
+        return " ".join(pad(str(c), w) for c, w in zip(cells, widths)).rstrip()
+    return [line([h for h, _ in TABLE])] + [line(r) for r in rows]
+
+
+def _n(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def render(a: Audit, cols: int | None = None) -> str:
+    cols = cols or columns()
+    st = status(a)
+    word, meaning = STATUS_TEXT[st]
+    c = counts(a)
+    pages = a.document.pages
+    lines = wrap(f"{meaning}.", cols, first=f"{word}: ", rest=" " * (len(word) + 2))
+    lines += wrap(f"{a.document.path}  ({a.sheet_kind} sheet, {_n(pages, 'page')}, "
+                  f"{_n(len(a.figures), 'figure')}; {_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, "
+                  f"{c['info']} info)", cols)
+    lines.append("")
+    lines += wrap(verdict(a), cols)
+    for what in unread(a):
+        lines += wrap(f"Not read: {what}.", cols, rest="  ")
+    lines.append("")
+    hang = " " * 11
+    for f in sorted(a.findings, key=lambda x: SEVERITY_RANK[x.severity]):
+        lead, items, tail = split_list(f.message)
+        lines += wrap(f"[{f.check}] {lead}".rstrip(), cols, first=f"{MARK[f.severity]:<10} ", rest=hang)
+        for item in items:
+            lines += wrap(item, cols, first=hang + "- ", rest=hang + "  ")
+        if tail:
+            lines += wrap(tail, cols, first=hang, rest=hang)
+    if a.findings:
+        lines.append("")
+    lines += _table(_figure_rows(a), cols)
     for note in a.document.notes:
-        lines.append(f"note: {note}")
+        lines += wrap(f"note: {note}", cols, rest="  ")
     return "\n".join(lines) + "\n"

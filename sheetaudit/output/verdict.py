@@ -6,7 +6,10 @@ from a figure or a derived value the report shows with its evidence.
 """
 from __future__ import annotations
 
+import re
+
 from ..model import Audit
+from ..numfmt import num, ratio
 
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 # findings whose substance the sentence already states
@@ -14,8 +17,37 @@ COVERED = {"power.rack-density", "power.liquid-cooling-required", "bandwidth.sca
            "power.facility-exceeded", "power.missing", "sheet.no-text", "sheet.no-figures"}
 
 
-def _kw(x: float) -> str:
-    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+# The audit's status (CONTRACT.md, "The audit's status"): one word a script or a buyer can act on, and how a
+# person reads it. "incomplete" is never shown as clean, whatever the findings on the pages that were read.
+STATUS_TEXT = {
+    "fail": ("FAIL", "at least one error: do not buy on these figures until the vendor answers"),
+    "review": ("REVIEW", "no error, but questions for the vendor before a decision"),
+    "pass": ("PASS", "no warning or error"),
+    "incomplete": ("INCOMPLETE", "the audit could not read the whole sheet; what it did not read was not checked"),
+}
+_UNREAD_NOTE = re.compile(r"not read|could not be read|read the first \d+ of")
+
+
+def unread(a: Audit) -> list[str]:
+    """What the audit could not read, in words; empty when it read the whole sheet."""
+    doc = a.document
+    out = []
+    pages = [p for p in doc.no_text_pages if p not in doc.ocr_pages]
+    if pages:
+        whole = len(pages) == doc.pages
+        out.append("the whole file has no text layer" if whole else
+                   f"page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))} "
+                   f"ha{'ve' if len(pages) > 1 else 's'} no text layer and w{'ere' if len(pages) > 1 else 'as'} not read by OCR")
+    out.extend(n for n in doc.notes if _UNREAD_NOTE.search(n))
+    return out
+
+
+def status(a: Audit) -> str:
+    """fail | review | pass | incomplete: incomplete wins whenever pages went unread or no figure was found."""
+    if unread(a) or any(f.check == "sheet.no-figures" for f in a.findings):
+        return "incomplete"
+    c = counts(a)
+    return "fail" if c["error"] else "review" if c["warning"] else "pass"
 
 
 def counts(a: Audit) -> dict[str, int]:
@@ -31,14 +63,11 @@ def _ratio_clause(a: Audit) -> str:
         return ""
     lo, hi = min(ratios), max(ratios)
     if lo >= 1.5:
-        share = f"{lo:.1f}x" if round(lo, 1) == round(hi, 1) else f"{lo:.1f}x to {hi:.1f}x"
+        share = ratio(lo) if ratio(lo) == ratio(hi) else f"{ratio(lo)} to {ratio(hi)}"
         return f"scale-out bandwidth per accelerator is {share} its scale-up bandwidth (check the tiers)"
     if hi >= 0.67:
         return "scale-out bandwidth per accelerator is about equal to its scale-up bandwidth"
-    if round(1 / lo) == round(1 / hi):
-        share = f"1/{1 / hi:.0f}"
-    else:
-        share = f"1/{1 / hi:.0f} to 1/{1 / lo:.0f}"
+    share = ratio(hi) if ratio(lo) == ratio(hi) else f"{ratio(hi)} to {ratio(lo)}"
     return f"scale-out bandwidth per accelerator is only {share} of its scale-up bandwidth"
 
 
@@ -52,18 +81,18 @@ def _power_clause(a: Audit, limit: float) -> str:
     facility = ""
     if "power.facility-exceeded" in codes:
         fac = a.facility or {}
-        what = [f"{_kw(float(fac['rack_power_kw']))} kW per rack" if isinstance(fac.get("rack_power_kw"), (int, float))
+        what = [f"{num(float(fac['rack_power_kw']))} kW per rack" if isinstance(fac.get("rack_power_kw"), (int, float))
                 else "", f"{fac['cooling']} cooling" if isinstance(fac.get("cooling"), str) else ""]
         what = ", ".join(w for w in what if w)
         facility = f"; it exceeds {fac.get('name') or 'your facility'}" + (f" ({what})" if what else "")
     if rack:
         kw = max(f.normalized["value"] for f in rack)
         need = "needs liquid cooling" if (liquid or kw > limit) else "can be air-cooled"
-        return f"the rack draws up to {_kw(kw)} kW and {need}{facility}"
+        return f"the rack draws up to {num(kw)} kW and {need}{facility}"
     if derived:
-        over = f", above the {_kw(limit)} kW air-cooling limit" if derived.value > limit else ""
+        over = f", above the {num(limit)} kW air-cooling limit" if derived.value > limit else ""
         liq = ", and it needs liquid cooling" if liquid else ""
-        return (f"a rack of typical density would draw about {_kw(derived.value)} kW (from node power)"
+        return (f"a rack of typical density would draw about {num(derived.value)} kW (from node power)"
                 f"{over}{liq}{facility}")
     if liquid:
         return f"it needs liquid cooling{facility}"
@@ -88,7 +117,7 @@ def verdict(a: Audit) -> str:
                   key=lambda f: SEVERITY_RANK[f.severity])
     if rest and (rest[0].severity == "error" or len(parts) < 2):
         top = rest[0]
-        title = load_rules().checks.get(top.check, {}).get("title", top.check)
+        title = top.title or load_rules().checks.get(top.check, {}).get("title", top.check)
         n = sum(1 for f in a.findings if f.check == top.check)
         more = f" ({n} times)" if n > 1 else ""
         lead = "the main problem" if top.severity == "error" else "the main caveat"

@@ -58,6 +58,32 @@
       });
     });
   }
+  /* In a batch, this report is OUTDIR/reports/<sheet's path>.html: link back to OUTDIR/index.html. */
+  var back = document.getElementById("back-to-index");
+  if (back) {
+    var here = decodeURIComponent(location.pathname), name = back.getAttribute("data-report");
+    var at = here.lastIndexOf("/reports/");
+    if (at >= 0 && here.slice(-name.length - 1) === "/" + name) {
+      var depth = here.slice(at + 9).split("/").length - 1, up = "../";
+      while (depth-- > 0) { up += "../"; }
+      back.querySelector("a").setAttribute("href", up + "index.html");
+      back.hidden = false;
+    }
+  }
+  var copy = document.getElementById("copy-questions"), qtext = document.getElementById("questions-text");
+  if (copy && qtext) {
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      qtext.select();
+      var done = function () { copy.textContent = "Copied"; };
+      var fallback = function () { if (document.execCommand("copy")) { done(); } };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(qtext.value).then(done, fallback);
+      } else {
+        fallback();
+      }
+    });
+  }
   var opened = [];
   window.addEventListener("beforeprint", function () {
     opened = [];
