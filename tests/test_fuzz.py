@@ -20,14 +20,18 @@ from hypothesis import strategies as st
 from sheetaudit.checks import run_checks
 from sheetaudit.classify import classify
 from sheetaudit.context import sheet_context
-from sheetaudit.find import find_mentions
+from sheetaudit.find import STANDARD_G, find_mentions
 from sheetaudit.model import Document, Segment
 from sheetaudit.normalise import normalise
 from sheetaudit.rules import load_rules
-from sheetaudit.units import convert
+from sheetaudit.units import canonical_rates, convert
 
 RULES = load_rules()
-SPELLINGS = [(q, s) for q in ("bandwidth", "latency", "power") for s in RULES.units[q]]
+# Every listed spelling, and every canonical rate the grammar produces (rules/units.yaml rate_grammar).
+SPELLINGS = ([(q, s) for q in ("bandwidth", "latency", "power") for s in RULES.units[q]]
+             + [("bandwidth", s) for s in canonical_rates()])
+# A bare "400G" is a rate only at a port or lane speed (find.STANDARD_G); any other number before it is a size.
+PORT_SPEEDS = sorted(STANDARD_G)
 EXAMPLES = int(os.environ.get("SHEETAUDIT_FUZZ_EXAMPLES", "150"))      # raise it for a long local run
 FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
@@ -109,6 +113,8 @@ def test_unit_spellings_round_trip(spelling, number):
     """Every spelling in rules/units.yaml, printed after a number, is found with a value and unit that convert to
     the same amount as the spelling itself."""
     quantity, unit = spelling
+    if unit == "G":
+        number = str(PORT_SPEEDS[len(number) % len(PORT_SPEEDS)])
     expected = convert(quantity, float(number), unit)
     for ctx in CONTEXTS:
         ms = [m for m in find_mentions(doc_of([("", ctx.format(v=number, s=unit))])) if m.quantity == quantity]
@@ -121,8 +127,9 @@ def test_unit_spellings_round_trip(spelling, number):
 
 @pytest.mark.parametrize("quantity,unit", SPELLINGS)
 def test_every_spelling_is_found(quantity, unit):
+    v = "25" if unit == "G" else "12.5"
     for ctx in CONTEXTS:
-        if any(m.quantity == quantity for m in find_mentions(doc_of([("", ctx.format(v="12.5", s=unit))]))):
+        if any(m.quantity == quantity for m in find_mentions(doc_of([("", ctx.format(v=v, s=unit))]))):
             return
     pytest.fail(f"12.5 {unit} is not found as {quantity}")
 

@@ -57,11 +57,11 @@ FIGURE = Obj(
      "direction": Opt(str), "scope": Opt(str), "basis": Opt(str), "page": int, "context": str,
      "normalized": Opt(Obj({"value": (NUMBER, str), "unit": Opt(str)}))},
     {"technology": str, "arithmetic": str, "reading": str, "label": str, "bound": str, "column": str,
-     "heading": str, "count": int, "bbox": ListOf(NUMBER), "ocr": bool, "flags": ListOf(str)})
+     "heading": str, "count": int, "bbox": ListOf(NUMBER), "ocr": bool, "flags": ListOf(str), "model": str})
 FINDING = Obj(
     {"check": NONEMPTY, "step": Opt((int, str)), "severity": OneOf(*SEVERITIES), "figures": ListOf(str), "message": str,
      "why": str, "fix": str},
-    {"pages": ListOf(int), "derived": ListOf(DERIVED)})
+    {"pages": ListOf(int), "derived": ListOf(DERIVED), "title": str, "models": ListOf(str)})
 CONTRACT = Obj({
     "schema": OneOf("sheetaudit/1"),
     "tool": Obj({"name": str, "version": str}),
@@ -72,8 +72,8 @@ CONTRACT = Obj({
     "findings": ListOf(FINDING),
     "derived": ListOf(DERIVED),
     "passed": ListOf(str),
-    "summary": Obj({"findings": Obj({s: int for s in SEVERITIES}), "figures": int}),
-})
+    "summary": Obj({"findings": Obj({s: int for s in SEVERITIES}), "figures": int}, {"unread": ListOf(int)}),
+}, {"status": OneOf("pass", "review", "fail", "incomplete")})
 OK_RESULT = Obj({"status": OneOf("ok"), "contract": CONTRACT},
                 {"html_error": Opt(str), "report_sha256": Opt(HEX), "warnings": ListOf(str)})
 ERROR_RESULT = Obj({"status": OneOf("error"), "kind": OneOf(*CACHED_ERROR_KINDS), "error": NONEMPTY},
@@ -100,7 +100,7 @@ def validate_result(result, sha256: str) -> None:
         if f["quantity"] != "cooling" and n is not None and not _is_number(n["value"]):
             raise ValueError(f"contract.figures[{i}].normalized.value: not a number")
     counts = {s: sum(1 for f in c["findings"] if f["severity"] == s) for s in SEVERITIES}
-    if c["summary"] != {"findings": counts, "figures": len(c["figures"])}:
+    if {k: c["summary"][k] for k in ("findings", "figures")} != {"findings": counts, "figures": len(c["figures"])}:
         raise ValueError("contract.summary: does not count the findings and figures the contract holds")
 
 
