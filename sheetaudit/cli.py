@@ -91,9 +91,8 @@ def _same_file(output: str, sheet: str) -> bool:
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
 @click.option("--password", help="Password of an encrypted PDF.")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages.")
-@click.option("--thorough", is_flag=True,
-              help="Analyse the layout of every page. By default a long PDF is first read as plain text and only "
-                   "the pages that can change the result are analysed; the findings are the same, only slower.")
+@click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
+              help="Deprecated and ignored: every page is read in full (kept so that scripts passing it still run).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
               help="Give up on the sheet after this many seconds (0: no limit).")
 @click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
@@ -102,7 +101,7 @@ def _same_file(output: str, sheet: str) -> bool:
               help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
                    "figures read so are marked OCR-read.")
 @click.pass_context
-def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thorough, timeout, max_memory, ocr):
+def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeout, max_memory, ocr):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     import os
     from .errors import SheetAuditError, UsageError, describe_path
@@ -118,7 +117,7 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
     try:
         with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):
-            result = audit(sheet, password=password, max_pages=max_pages, facility=fac, thorough=thorough)
+            result = audit(sheet, password=password, max_pages=max_pages, facility=fac)
     except SheetAuditError as exc:
         raise type(exc)(f"{name}: {exc}") from None
     except (KeyboardInterrupt, MemoryError, RecursionError) as exc:

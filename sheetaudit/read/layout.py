@@ -312,7 +312,7 @@ def overlaps(obj: dict, box) -> bool:
 
 def table_rows(table, text_of) -> list[list[tuple[str, tuple]]]:
     """A pdfplumber table's rows as (text, cell box) pairs, text_of(box) giving a cell's text; rows with no
-    text are dropped. The reader and the page prefilter read cells alike, from different characters."""
+    text are dropped."""
     rows = []
     for row in table.rows:
         cells = [(text_of(cell), cell) for cell in row.cells if cell is not None]

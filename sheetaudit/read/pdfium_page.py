@@ -1,0 +1,357 @@
+"""One PDF page through pdfium: its words, the edges of its ruled tables, and how much of it is a picture.
+
+Words are grouped as pdfplumber's extract_words (x and y tolerance 3, split on size and font) grouped
+pdfminer's characters, so read.layout sees the pages it was written for:
+
+- a word is a run of non-space characters of pdfium's page text, taken with bulk calls (the page's text in
+  one call; per word, the text object of its first and last character and their loose boxes) instead of
+  ~4 ctypes calls per character. A run that crosses text objects (a superscript set in the same run) is
+  split where the object changes; runs that pdfium parted with a space of its own (not printed) but that
+  stand within 3 points, on one line in one font, are joined again, as pdfplumber would;
+- a word's size is its text object's font size scaled by the object's matrix, and its box runs from the
+  baseline plus the font's descent up one size, as pdfminer sizes a character;
+- edges are the horizontal and vertical segments of path objects (lines, rectangles, cell borders).
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pypdfium2.raw as R
+
+X_TOLERANCE = 3.0       # pdfplumber's default word and line tolerances
+Y_TOLERANCE = 3.0
+MAX_PATH_SEGMENTS = 20_000   # a page's vector art beyond this many segments draws no table worth the time
+_WORD = re.compile(r"[^\s\x00\ufffe\uffff]+")
+
+
+@dataclass
+class Word:
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    fontname: str
+    first: int = 0          # index of its first character on pdfium's text page
+    last: int = 0           # ... and of its last
+    last_x0: float = 0.0    # where its last character starts
+
+    def __getitem__(self, key):      # pdfplumber-style access: w["x0"] (layout.overlaps, the evidence crops)
+        return getattr(self, key)
+
+
+def _addr(handle) -> int:
+    return ctypes.cast(handle, ctypes.c_void_p).value or 0
+
+
+def _matrix(obj, parent: tuple | None) -> tuple:
+    """The object's matrix (a, b, c, d, e, f) to page space: its own, then its enclosing form's."""
+    m = R.FS_MATRIX()
+    own = (m.a, m.b, m.c, m.d, m.e, m.f) if R.FPDFPageObj_GetMatrix(obj, m) else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    if parent is None:
+        return own
+    a1, b1, c1, d1, e1, f1 = own
+    a2, b2, c2, d2, e2, f2 = parent
+    return (a1 * a2 + b1 * c2, a1 * b2 + b1 * d2, c1 * a2 + d1 * c2, c1 * b2 + d1 * d2,
+            e1 * a2 + f1 * c2 + e2, e1 * b2 + f1 * d2 + f2)
+
+
+@lru_cache(maxsize=64)
+def _standard_descent(name: str) -> float | None:
+    """pdfminer sizes a standard-14 font's characters from its AFM metrics, not from the font program."""
+    try:
+        from pdfminer.fontmetrics import FONT_METRICS
+    except ImportError:     # pragma: no cover
+        return None
+    metrics = FONT_METRICS.get(name)
+    if not metrics or "Descent" not in metrics[0]:
+        return None
+    return float(metrics[0]["Descent"]) / 1000
+
+
+class PdfiumPage:
+    """A pdfium page's content in pdfplumber's coordinates (x from the left, top from the media box's top)."""
+
+    def __init__(self, page):
+        self.page = page
+        left, bottom, right, top = (float(v) for v in page.get_mediabox())
+        if not (right > left and top > bottom) or not all(math.isfinite(v) for v in (left, bottom, right, top)):
+            # pdfium lays out a page without a usable media box on its default page size
+            left, bottom, (right, top) = 0.0, 0.0, page.get_size()
+        self.top = top
+        self.bbox = (left, 0.0, right, top - bottom)
+        self.objects: dict[int, tuple] = {}      # text object address -> (size, font name, bottom or None)
+        self.edges: list[dict] = []
+        self.image_area = 0.0
+        self._fonts: dict[int, tuple[str, float]] = {}
+        self._segments = 0
+        self._seen: set[tuple] = set()      # characters read one by one, to drop those printed twice in place
+        self._rect = R.FS_RECTF()
+        self.textpage = page.get_textpage()
+        self._scan(page)
+
+    @property
+    def crop(self) -> tuple[float, float, float, float]:
+        """The crop box (what a viewer shows, and what render() draws) in the words' coordinates."""
+        left, bottom, right, top = (float(v) for v in self.page.get_cropbox())
+        return left, self.top - top, right, self.top - bottom
+
+    def render(self, resolution: float):
+        """The page as a PIL image at `resolution` dpi, with the position (x, top) of its top-left corner in
+        the words' coordinates."""
+        x0, top, _, _ = self.crop
+        return self.page.render(scale=resolution / 72.0).to_pil(), x0, top
+
+    def close(self) -> None:
+        try:
+            self.textpage.close()
+        finally:
+            self.page.close()
+
+    # -- page objects: text sizes and fonts, path edges, image area
+    def _scan(self, page) -> None:
+        forms: dict[int, tuple] = {}        # nesting level -> matrix of the form object open at that level
+        for obj in page.get_objects(max_depth=8):
+            kind, level = obj.type, getattr(obj, "level", 0)
+            raw = obj.raw
+            m = _matrix(raw, forms.get(level - 1) if level > 0 else None)
+            if kind == R.FPDF_PAGEOBJ_TEXT:
+                size = ctypes.c_float()
+                size = (round(size.value * (math.hypot(m[2], m[3]) or 1.0), 3)
+                        if R.FPDFTextObj_GetFontSize(raw, ctypes.byref(size)) else 0.0)
+                font, descent = self._font(raw)
+                # pdfminer's character box: from the baseline plus the font's descent, one font size high
+                bottom = self.top - (m[5] + descent * size) if m[3] > 0 and abs(m[1]) < 1e-6 else None
+                self.objects[_addr(raw)] = (size, font, bottom)
+            elif kind == R.FPDF_PAGEOBJ_PATH:
+                self._path_edges(raw, m)
+            elif kind == R.FPDF_PAGEOBJ_IMAGE:
+                xs, ys = (m[0] + m[4], m[2] + m[4], m[4], m[0] + m[2] + m[4]), (m[1] + m[5], m[3] + m[5], m[5],
+                                                                                   m[1] + m[3] + m[5])
+                self.image_area += max(0.0, (max(xs) - min(xs)) * (max(ys) - min(ys)))
+            elif kind == R.FPDF_PAGEOBJ_FORM:
+                forms[level] = m
+
+    def _font(self, obj) -> tuple[str, float]:
+        """The font's base name and its descent per point of size, as pdfminer reads it."""
+        font = R.FPDFTextObj_GetFont(obj)
+        key = _addr(font)
+        if key not in self._fonts:
+            name, descent = "", -0.2
+            if font:
+                n = R.FPDFFont_GetBaseFontName(font, None, 0)
+                if n > 0:
+                    buf = ctypes.create_string_buffer(n)
+                    R.FPDFFont_GetBaseFontName(font, buf, n)
+                    name = buf.value.decode("utf-8", "replace")
+                afm = _standard_descent(name)
+                if afm is not None:
+                    descent = afm
+                else:
+                    d = ctypes.c_float()
+                    if R.FPDFFont_GetDescent(font, ctypes.c_float(1.0), ctypes.byref(d)):
+                        descent = d.value
+            self._fonts[key] = (name, descent)
+        return self._fonts[key]
+
+    def _path_edges(self, obj, m: tuple) -> None:
+        n = R.FPDFPath_CountSegments(obj)
+        self._segments += max(0, n)
+        if n <= 0 or self._segments > MAX_PATH_SEGMENTS:
+            return
+        x, y = ctypes.c_float(), ctypes.c_float()
+        px_, py_ = ctypes.byref(x), ctypes.byref(y)
+        prev = start = None
+        for i in range(n):
+            seg = R.FPDFPath_GetPathSegment(obj, i)
+            if not R.FPDFPathSegment_GetPoint(seg, px_, py_):
+                continue
+            pt = (m[0] * x.value + m[2] * y.value + m[4], m[1] * x.value + m[3] * y.value + m[5])
+            if R.FPDFPathSegment_GetType(seg) == R.FPDF_SEGMENT_MOVETO:
+                start = pt
+            elif prev is not None:
+                self._edge(prev, pt)
+            prev = pt
+            if start is not None and R.FPDFPathSegment_GetClose(seg):
+                self._edge(pt, start)
+
+    def _edge(self, a, b) -> None:
+        (x0, y0), (x1, y1) = a, b
+        if abs(y0 - y1) < 0.01 and abs(x0 - x1) >= 1:
+            top = self.top - y0
+            self.edges.append({"x0": min(x0, x1), "x1": max(x0, x1), "top": top, "bottom": top,
+                               "width": abs(x1 - x0), "height": 0.0, "orientation": "h", "object_type": "line"})
+        elif abs(x0 - x1) < 0.01 and abs(y0 - y1) >= 1:
+            top, bottom = self.top - max(y0, y1), self.top - min(y0, y1)
+            self.edges.append({"x0": x0, "x1": x0, "top": top, "bottom": bottom, "width": 0.0,
+                               "height": bottom - top, "orientation": "v", "object_type": "line"})
+
+    # -- text
+    def text(self) -> str:
+        """The page's characters, one per index of pdfium's text page ('' for an empty page)."""
+        tp = self.textpage.raw
+        n = R.FPDFText_CountChars(tp)
+        if n <= 0:
+            return ""
+        buf = (ctypes.c_ushort * (n + 1))()
+        got = R.FPDFText_GetText(tp, 0, n, buf)
+        text = bytes(memoryview(buf).cast("B")[:2 * max(0, got - 1)]).decode("utf-16-le", "surrogatepass")
+        if len(text) != n:      # pdfium left out or added a character, or a pair of surrogates joined: ask each
+            text = "".join(chr(R.FPDFText_GetUnicode(tp, i)) for i in range(n))
+        if "\ufffe" in text:      # pdfium's mark for a hyphen that ends a line (and for nothing else we read)
+            text = "".join("-" if ch == "\ufffe" and R.FPDFText_IsHyphen(tp, i) == 1 else ch
+                           for i, ch in enumerate(text))
+        return text
+
+    def words(self) -> list[Word]:
+        text = self.text()
+        if not text:
+            return []
+        tp = self.textpage.raw
+        is_generated = R.FPDFText_IsGenerated
+        words: list[Word] = []
+        prev_end = -1
+        for m in _WORD.finditer(text):
+            s, e = m.start(), m.end() - 1
+            # a run parted from the previous one by pdfium's own space only (not a printed one) may join it
+            attached = prev_end >= 0 and all(is_generated(tp, i) == 1 for i in range(prev_end + 1, s))
+            for w in self._run(text, s, e):
+                last = words[-1] if words else None
+                # pdfplumber starts a new word when a character starts left of the previous one's start or more
+                # than the tolerance right of its end, or when the size or font changes
+                if (last is not None and attached and last.size == w.size and last.fontname == w.fontname
+                        and abs(last.top - w.top) <= Y_TOLERANCE and last.last_x0 <= w.x0 <= last.x1 + X_TOLERANCE):
+                    last.text += w.text
+                    last.x1, last.last_x0, last.last = max(last.x1, w.x1), w.last_x0, w.last
+                    last.top, last.bottom = min(last.top, w.top), max(last.bottom, w.bottom)
+                else:
+                    words.append(w)
+                attached = True
+            prev_end = e
+        return _dedupe(words)
+
+    def _piece(self, text: str, a: int, b: int, obj: int) -> Word | None:
+        """Characters a..b of one text object, as one word."""
+        tp, rect = self.textpage.raw, self._rect
+        if not R.FPDFText_GetLooseCharBox(tp, a, rect):
+            return None
+        x0, x1, box_bottom, last_x0 = rect.left, rect.right, rect.bottom, rect.left
+        if b != a and R.FPDFText_GetLooseCharBox(tp, b, rect):
+            x1, last_x0 = rect.right, rect.left
+        info = self.objects.get(obj)
+        size, font, bottom = info if info else (float(R.FPDFText_GetFontSize(tp, a)), "", None)
+        if bottom is None:
+            bottom = self.top - box_bottom
+        return Word(text[a:b + 1], x0, bottom - size, x1, bottom, size, font, a, b, last_x0)
+
+    def _run(self, text: str, s: int, e: int) -> list[Word]:
+        """A run of non-space characters as words: one, read with a handful of calls, when it is one text object
+        drawn left to right; else character by character (a superscript in another object, a word printed twice
+        in place for a bold look), as pdfplumber would group the characters after dropping repeated ones."""
+        tp = self.textpage.raw
+        get_object = R.FPDFText_GetTextObject
+        obj = _addr(get_object(tp, s))
+        if obj == _addr(get_object(tp, e)):
+            w = self._piece(text, s, e, obj)
+            # a run half as wide as its characters need is printed twice over (or is all narrow letters)
+            if w is None or s == e or (w.last_x0 > w.x0 and w.x1 - w.x0 >= 0.33 * w.size * (e - s + 1)):
+                return [w] if w else []
+        out: list[Word] = []
+        for i in range(s, e + 1):
+            w = self._piece(text, i, i, _addr(get_object(tp, i)))
+            if w is None:
+                continue
+            key = (w.text, round(w.x0), round(w.top), w.size, w.fontname)     # pdfplumber's dedupe_chars
+            if key in self._seen:
+                continue
+            self._seen.add(key)
+            last = out[-1] if out else None
+            if (last is not None and last.size == w.size and last.fontname == w.fontname
+                    and abs(last.top - w.top) <= Y_TOLERANCE and last.last_x0 <= w.x0 <= last.x1 + X_TOLERANCE):
+                last.text += w.text
+                last.x1, last.last_x0, last.last = max(last.x1, w.x1), w.x0, i
+                last.top, last.bottom = min(last.top, w.top), max(last.bottom, w.bottom)
+            else:
+                out.append(w)
+        return out
+
+    def chars(self, word: Word) -> list[dict]:
+        """A word's characters with their boxes (for the evidence crops: one call per character, few words)."""
+        tp = self.textpage.raw
+        rect = R.FS_RECTF()
+        out = []
+        for i in range(word.first, word.last + 1):
+            u = R.FPDFText_GetUnicode(tp, i)
+            if u in (0, 0xFFFE, 0xFFFF) or chr(u).isspace() or not R.FPDFText_GetLooseCharBox(tp, i, rect):
+                continue
+            out.append({"text": "-" if u == 2 else chr(u), "x0": rect.left, "x1": rect.right,
+                        "top": word.top, "bottom": word.bottom})
+        return out
+
+
+def _dedupe(words: list[Word]) -> list[Word]:
+    """Words printed twice in place (a bold look, a layer drawn twice) kept once, as pdfplumber's dedupe_chars
+    keeps one of the characters of the same text, font and size within a point of each other."""
+    seen: set[tuple] = set()
+    out = []
+    for w in words:
+        key = (w.text, round(w.x0), round(w.top), w.size, w.fontname)
+        if key not in seen:
+            seen.add(key)
+            out.append(w)
+    return out
+
+
+def find_tables(edges: list[dict], words: list[Word]) -> list[tuple[tuple, list]]:
+    """Ruled tables from the page's edges, by pdfplumber's table finder (its default 'lines' strategy):
+    [(bbox, rows of (cell text, cell box))], tables of one column left out."""
+    if len(edges) < 4:
+        return []
+    from pdfplumber.table import TableFinder
+
+    from .layout import overlaps, table_rows
+
+    class _Edges:       # all that TableFinder reads of a page under the "lines" strategy
+        bbox = (-1e6, -1e6, 1e6, 1e6)
+
+    _Edges.edges = edges
+    try:
+        tables = TableFinder(_Edges()).tables
+    except Exception:   # a malformed drawing must not cost the page its text
+        return []
+    out = []
+    for t in tables:
+        inside = [w for w in words if overlaps(w, t.bbox)]
+        # a word belongs to the cell that holds its centre (pdfplumber, by character, may part a word that
+        # runs over a cell's border between two cells)
+        rows = table_rows(t, lambda cell: cell_text([w for w in inside if _centre_in(w, cell)]))
+        if rows and max(len(r) for r in rows) >= 2:
+            out.append((t.bbox, rows))
+    return out
+
+
+def _centre_in(w: Word, box) -> bool:
+    cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+
+
+def cell_text(words: list[Word]) -> str:
+    """A cell's words as pdfplumber's extract_text lays them out: lines top to bottom, words left to right."""
+    lines: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (w.top, w.x0)):
+        if lines and w.top - lines[-1][0].top <= Y_TOLERANCE:
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    return "\n".join(" ".join(w.text for w in sorted(ln, key=lambda w: w.x0)) for ln in lines).strip()
+
+
+def open_pdf(source, password: str | None = None):
+    """A pypdfium2 document from a path or bytes (any error is pdfium's, for the caller to word)."""
+    import pypdfium2 as pdfium
+    return pdfium.PdfDocument(source, password=password or None)
