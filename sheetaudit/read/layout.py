@@ -310,17 +310,6 @@ def overlaps(obj: dict, box) -> bool:
     return obj["x1"] > box[0] and obj["x0"] < box[2] and obj["bottom"] > box[1] and obj["top"] < box[3]
 
 
-def table_rows(table, text_of) -> list[list[tuple[str, tuple]]]:
-    """A pdfplumber table's rows as (text, cell box) pairs, text_of(box) giving a cell's text; rows with no
-    text are dropped."""
-    rows = []
-    for row in table.rows:
-        cells = [(text_of(cell), cell) for cell in row.cells if cell is not None]
-        if any(c for c, _ in cells):
-            rows.append(cells)
-    return rows
-
-
 def _stat_caption(leaf: Leaf, nxt: Leaf | None, body: float) -> str | None:
     """The caption under a headline figure ("14.4 TB/s" over "GPU-to-GPU bandwidth in every node"), or None."""
     if leaf.kv or nxt is None or nxt.kv or any(i.is_table for i in leaf.items + nxt.items):

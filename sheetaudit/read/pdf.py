@@ -125,10 +125,10 @@ def _read(pdf, path, max_pages, only_pages, ocr) -> Document:
 
 def _items(content, words) -> list[Item]:
     """The page's ruled tables, and its words outside them, as layout Items."""
-    from .pdfium_page import find_tables
+    from .pdfium_page import tables
     items: list[Item] = []
     boxes = []
-    for bbox, rows in find_tables(content.edges, words):
+    for bbox, rows in tables(content, words):
         boxes.append(bbox)
         items.append(Item(*bbox, table=rows))
     for w in words:

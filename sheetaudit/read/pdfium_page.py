@@ -18,7 +18,6 @@ import ctypes
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 import pypdfium2.raw as R
 
@@ -61,17 +60,15 @@ def _matrix(obj, parent: tuple | None) -> tuple:
             e1 * a2 + f1 * c2 + e2, e1 * b2 + f1 * d2 + f2)
 
 
-@lru_cache(maxsize=64)
-def _standard_descent(name: str) -> float | None:
-    """pdfminer sizes a standard-14 font's characters from its AFM metrics, not from the font program."""
-    try:
-        from pdfminer.fontmetrics import FONT_METRICS
-    except ImportError:     # pragma: no cover
-        return None
-    metrics = FONT_METRICS.get(name)
-    if not metrics or "Descent" not in metrics[0]:
-        return None
-    return float(metrics[0]["Descent"]) / 1000
+# pdfminer sizes the characters of a standard-14 font (and of the Arial, Courier New and Times New Roman names
+# it maps to them) from the font's AFM metrics, not from the font program: their descents, per point of size.
+_AFM_DESCENT = {
+    **{f"Courier{s}": -0.194 for s in ("", "-Bold", "-BoldOblique", "-Oblique")},
+    **{f"Helvetica{s}": -0.207 for s in ("", "-Bold", "-BoldOblique", "-Oblique")},
+    **{f"Times-{s}": -0.217 for s in ("Roman", "Bold", "BoldItalic", "Italic")},
+    **{f"{family}{s}": d for family, d in (("Arial", -0.207), ("CourierNew", -0.194), ("TimesNewRoman", -0.217))
+       for s in ("", ",Italic", ",Bold", ",BoldItalic")},
+}
 
 
 class PdfiumPage:
@@ -86,7 +83,8 @@ class PdfiumPage:
         self.top = top
         self.bbox = (left, 0.0, right, top - bottom)
         self.objects: dict[int, tuple] = {}      # text object address -> (size, font name, bottom or None)
-        self.edges: list[dict] = []
+        self.h_edges: list[tuple[float, float, float]] = []     # (top, x0, x1) of each horizontal segment
+        self.v_edges: list[tuple[float, float, float]] = []     # (x, top, bottom) of each vertical one
         self.image_area = 0.0
         self._fonts: dict[int, tuple[str, float]] = {}
         self._segments = 0
@@ -149,7 +147,7 @@ class PdfiumPage:
                     buf = ctypes.create_string_buffer(n)
                     R.FPDFFont_GetBaseFontName(font, buf, n)
                     name = buf.value.decode("utf-8", "replace")
-                afm = _standard_descent(name)
+                afm = _AFM_DESCENT.get(name)
                 if afm is not None:
                     descent = afm
                 else:
@@ -183,13 +181,9 @@ class PdfiumPage:
     def _edge(self, a, b) -> None:
         (x0, y0), (x1, y1) = a, b
         if abs(y0 - y1) < 0.01 and abs(x0 - x1) >= 1:
-            top = self.top - y0
-            self.edges.append({"x0": min(x0, x1), "x1": max(x0, x1), "top": top, "bottom": top,
-                               "width": abs(x1 - x0), "height": 0.0, "orientation": "h", "object_type": "line"})
+            self.h_edges.append((self.top - y0, min(x0, x1), max(x0, x1)))
         elif abs(x0 - x1) < 0.01 and abs(y0 - y1) >= 1:
-            top, bottom = self.top - max(y0, y1), self.top - min(y0, y1)
-            self.edges.append({"x0": x0, "x1": x0, "top": top, "bottom": bottom, "width": 0.0,
-                               "height": bottom - top, "orientation": "v", "object_type": "line"})
+            self.v_edges.append((x0, self.top - max(y0, y1), self.top - min(y0, y1)))
 
     # -- text
     def text(self) -> str:
@@ -307,31 +301,23 @@ def _dedupe(words: list[Word]) -> list[Word]:
     return out
 
 
-def find_tables(edges: list[dict], words: list[Word]) -> list[tuple[tuple, list]]:
-    """Ruled tables from the page's edges, by pdfplumber's table finder (its default 'lines' strategy):
-    [(bbox, rows of (cell text, cell box))], tables of one column left out."""
-    if len(edges) < 4:
-        return []
-    from pdfplumber.table import TableFinder
-
-    from .layout import overlaps, table_rows
-
-    class _Edges:       # all that TableFinder reads of a page under the "lines" strategy
-        bbox = (-1e6, -1e6, 1e6, 1e6)
-
-    _Edges.edges = edges
-    try:
-        tables = TableFinder(_Edges()).tables
-    except Exception:   # a malformed drawing must not cost the page its text
-        return []
+def tables(page: PdfiumPage, words: list[Word]) -> list[tuple[tuple, list]]:
+    """The page's ruled tables (read.tables): [(bbox, rows of (cell text, cell box))], rows without text and
+    tables of one column left out."""
+    from .layout import overlaps
+    from .tables import find_tables
     out = []
-    for t in tables:
-        inside = [w for w in words if overlaps(w, t.bbox)]
-        # a word belongs to the cell that holds its centre (pdfplumber, by character, may part a word that
-        # runs over a cell's border between two cells)
-        rows = table_rows(t, lambda cell: cell_text([w for w in inside if _centre_in(w, cell)]))
+    for bbox, grid in find_tables(page.h_edges, page.v_edges):
+        inside = [w for w in words if overlaps(w, bbox)]
+        rows = []
+        for row in grid:
+            # a word belongs to the cell that holds its centre (pdfplumber, by character, may part a word
+            # that runs over a cell's border between two cells)
+            cells = [(cell_text([w for w in inside if _centre_in(w, cell)]), cell) for cell in row if cell]
+            if any(text for text, _ in cells):
+                rows.append(cells)
         if rows and max(len(r) for r in rows) >= 2:
-            out.append((t.bbox, rows))
+            out.append((bbox, rows))
     return out
 
 
