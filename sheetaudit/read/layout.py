@@ -67,22 +67,25 @@ def _body_size(items: list[Item]) -> float:
 
 def _lines(items: list[Item]) -> list[list[Item]]:
     """Cluster words into lines by their vertical position, each line left to right."""
-    words = sorted((i for i in items if not i.is_table), key=lambda i: (i.top, i.x0))
+    words = sorted((i for i in items if i.table is None), key=lambda i: (i.top, i.x0))
     lines: list[list[Item]] = []
+    tops: list[float] = []
+    ref_top = ref_bottom = 0.0          # the extent of the last line, kept as it grows
     for w in words:
         if lines:
-            ref = lines[-1]
-            ref_top = min(x.top for x in ref)
-            ref_bottom = max(x.bottom for x in ref)
             overlap = min(ref_bottom, w.bottom) - max(ref_top, w.top)
             if overlap > 0.5 * min(w.bottom - w.top, ref_bottom - ref_top):
-                ref.append(w)
+                lines[-1].append(w)
+                ref_top, ref_bottom = min(ref_top, w.top), max(ref_bottom, w.bottom)
+                tops[-1] = ref_top
                 continue
         lines.append([w])
+        tops.append(w.top)
+        ref_top, ref_bottom = w.top, w.bottom
     for line in lines:
         line.sort(key=lambda i: i.x0)
-    lines.sort(key=lambda ln: min(i.top for i in ln))
-    return lines
+    order = sorted(range(len(lines)), key=tops.__getitem__)
+    return [lines[k] for k in order]
 
 
 def _line_text(line: list[Item]) -> str:

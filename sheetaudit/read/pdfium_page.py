@@ -48,6 +48,11 @@ def _addr(handle) -> int:
     return ctypes.cast(handle, ctypes.c_void_p).value or 0
 
 
+# FPDFText_GetTextObject answering with the object's address as an int (the binding's pointer result would
+# need a ctypes.cast per character to compare: a tenth of the time of reading a page of prose)
+_object_at = ctypes.CFUNCTYPE(ctypes.c_void_p, R.FPDF_TEXTPAGE, ctypes.c_int)(_addr(R.FPDFText_GetTextObject))
+
+
 def _matrix(obj, parent: tuple | None) -> tuple:
     """The object's matrix (a, b, c, d, e, f) to page space: its own, then its enclosing form's."""
     m = R.FS_MATRIX()
@@ -212,20 +217,14 @@ class PdfiumPage:
         prev_end = -1
         for m in _WORD.finditer(text):
             s, e = m.start(), m.end() - 1
-            # a run parted from the previous one by pdfium's own space only (not a printed one) may join it
-            attached = prev_end >= 0 and all(is_generated(tp, i) == 1 for i in range(prev_end + 1, s))
-            for w in self._run(text, s, e):
+            for k, w in enumerate(self._run(text, s, e)):
                 last = words[-1] if words else None
-                # pdfplumber starts a new word when a character starts left of the previous one's start or more
-                # than the tolerance right of its end, or when the size or font changes
-                if (last is not None and attached and last.size == w.size and last.fontname == w.fontname
-                        and abs(last.top - w.top) <= Y_TOLERANCE and last.last_x0 <= w.x0 <= last.x1 + X_TOLERANCE):
-                    last.text += w.text
-                    last.x1, last.last_x0, last.last = max(last.x1, w.x1), w.last_x0, w.last
-                    last.top, last.bottom = min(last.top, w.top), max(last.bottom, w.bottom)
+                # a run parted from the previous one by pdfium's own space only (not a printed one) may join it
+                if (last is not None and _continues(last, w)
+                        and (k > 0 or all(is_generated(tp, i) == 1 for i in range(prev_end + 1, s)))):
+                    _absorb(last, w)
                 else:
                     words.append(w)
-                attached = True
             prev_end = e
         return _dedupe(words)
 
@@ -248,28 +247,23 @@ class PdfiumPage:
         drawn left to right; else character by character (a superscript in another object, a word printed twice
         in place for a bold look), as pdfplumber would group the characters after dropping repeated ones."""
         tp = self.textpage.raw
-        get_object = R.FPDFText_GetTextObject
-        obj = _addr(get_object(tp, s))
-        if obj == _addr(get_object(tp, e)):
+        obj = _object_at(tp, s)
+        if obj == _object_at(tp, e):
             w = self._piece(text, s, e, obj)
             # a run half as wide as its characters need is printed twice over (or is all narrow letters)
             if w is None or s == e or (w.last_x0 > w.x0 and w.x1 - w.x0 >= 0.33 * w.size * (e - s + 1)):
                 return [w] if w else []
         out: list[Word] = []
         for i in range(s, e + 1):
-            w = self._piece(text, i, i, _addr(get_object(tp, i)))
+            w = self._piece(text, i, i, _object_at(tp, i) or 0)
             if w is None:
                 continue
             key = (w.text, round(w.x0), round(w.top), w.size, w.fontname)     # pdfplumber's dedupe_chars
             if key in self._seen:
                 continue
             self._seen.add(key)
-            last = out[-1] if out else None
-            if (last is not None and last.size == w.size and last.fontname == w.fontname
-                    and abs(last.top - w.top) <= Y_TOLERANCE and last.last_x0 <= w.x0 <= last.x1 + X_TOLERANCE):
-                last.text += w.text
-                last.x1, last.last_x0, last.last = max(last.x1, w.x1), w.x0, i
-                last.top, last.bottom = min(last.top, w.top), max(last.bottom, w.bottom)
+            if out and _continues(out[-1], w):
+                _absorb(out[-1], w)
             else:
                 out.append(w)
         return out
@@ -286,6 +280,19 @@ class PdfiumPage:
             out.append({"text": "-" if u == 2 else chr(u), "x0": rect.left, "x1": rect.right,
                         "top": word.top, "bottom": word.bottom})
         return out
+
+
+def _continues(last: Word, w: Word) -> bool:
+    """pdfplumber's rule: a character continues a word unless it starts left of the previous character's start
+    or more than the tolerance right of its end, or sits on another line, or changes size or font."""
+    return (last.size == w.size and last.fontname == w.fontname and abs(last.top - w.top) <= Y_TOLERANCE
+            and last.last_x0 <= w.x0 <= last.x1 + X_TOLERANCE)
+
+
+def _absorb(last: Word, w: Word) -> None:
+    last.text += w.text
+    last.x1, last.last_x0, last.last = max(last.x1, w.x1), w.last_x0, w.last
+    last.top, last.bottom = min(last.top, w.top), max(last.bottom, w.bottom)
 
 
 def _dedupe(words: list[Word]) -> list[Word]:
