@@ -76,7 +76,7 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
     out: dict[str, Evidence] = {}
     if not by_page:
         return out
-    from ..read.pdfium_page import PdfiumPage, open_pdf
+    from ..read.pdfium_page import open_pdf
     try:
         pdf = open_pdf(path, password)
         n = len(pdf)
@@ -89,7 +89,7 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
                 continue
             page = None
             try:
-                page = PdfiumPage(pdf[page_no - 1])
+                page = pdf.page(page_no - 1)
                 out.update(_render_page(page, by_page[page_no], resolution))
             except Exception as exc:  # a page that will not render costs its images, never the report
                 log.info("evidence images skipped for %s page %d: %s", path, page_no, exc)

@@ -25,7 +25,7 @@ _STREAM_FILTERS = {b"FlateDecode", b"Fl", b"LZWDecode", b"ASCIIHexDecode", b"AHx
 
 def _unreadable(exc: BaseException, data: bytes, password: str | None) -> UnreadableInput:
     """One line that says what is wrong with the file, from pdfium's error code."""
-    import pypdfium2.raw as R
+    import pypdfium2_raw as R
     code = getattr(exc, "err_code", None)
     if code == R.FPDF_ERR_PASSWORD:
         if password:
@@ -69,7 +69,6 @@ def read_pdf(path: Path, data: bytes, password: str | None = None, max_pages: in
 
 
 def _read(pdf, path, max_pages, only_pages, ocr) -> Document:
-    from .pdfium_page import PdfiumPage
     doc = Document(path=str(path), sha256="", pages=len(pdf), kind="pdf")
     n = doc.pages
     if n == 0:
@@ -85,7 +84,7 @@ def _read(pdf, path, max_pages, only_pages, ocr) -> Document:
         set_progress(f"reading page {page_no}")
         content = None
         try:
-            content = PdfiumPage(pdf[page_no - 1])
+            content = pdf.page(page_no - 1)
             x0, top, x1, bottom = content.bbox
             doc.page_sizes[page_no] = (x1 - x0, bottom - top)
             words = content.words()

@@ -19,7 +19,7 @@ import math
 import re
 from dataclasses import dataclass
 
-import pypdfium2.raw as R
+import pypdfium2_raw as R    # pdfium's C API; pypdfium2's helper layer costs ~20 ms of imports a run
 
 X_TOLERANCE = 3.0       # pdfplumber's default word and line tolerances
 Y_TOLERANCE = 3.0
@@ -76,15 +76,69 @@ _AFM_DESCENT = {
 }
 
 
+class PdfiumError(Exception):
+    """pdfium refused a document or a page; err_code is FPDF_GetLastError()'s (R.FPDF_ERR_PASSWORD, ...)."""
+
+    def __init__(self, what: str, err_code: int):
+        super().__init__(f"{what} (pdfium error {err_code})")
+        self.err_code = err_code
+
+
+_initialised = False
+
+
+class Pdf:
+    """A PDF document held by pdfium, read from bytes (kept alive here while pdfium reads them)."""
+
+    def __init__(self, data: bytes, password: str | None = None):
+        global _initialised
+        if not _initialised:
+            R.FPDF_InitLibrary()
+            _initialised = True
+        self._data = data
+        self.raw = R.FPDF_LoadMemDocument64(data, len(data), (password or "").encode("utf-8") or None)
+        if not self.raw:
+            raise PdfiumError("cannot load the document", R.FPDF_GetLastError())
+
+    def __len__(self) -> int:
+        return max(0, R.FPDF_GetPageCount(self.raw))
+
+    def page(self, index: int) -> "PdfiumPage":
+        handle = R.FPDF_LoadPage(self.raw, index)
+        if not handle:
+            raise PdfiumError(f"cannot load page {index + 1}", R.FPDF_GetLastError())
+        return PdfiumPage(handle)
+
+    def close(self) -> None:
+        if self.raw:
+            R.FPDF_CloseDocument(self.raw)
+            self.raw = None
+
+
+def _box(getter, page) -> tuple[float, float, float, float] | None:
+    box = [ctypes.c_float() for _ in range(4)]
+    if not getter(page, *(ctypes.byref(v) for v in box)):
+        return None
+    return tuple(float(v.value) for v in box)
+
+
 class PdfiumPage:
     """A pdfium page's content in pdfplumber's coordinates (x from the left, top from the media box's top)."""
 
     def __init__(self, page):
         self.page = page
-        left, bottom, right, top = (float(v) for v in page.get_mediabox())
+        self.textpage = None
+        try:
+            self._open(page)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, page) -> None:
+        left, bottom, right, top = _box(R.FPDFPage_GetMediaBox, page) or (0.0, 0.0, 612.0, 792.0)
         if not (right > left and top > bottom) or not all(math.isfinite(v) for v in (left, bottom, right, top)):
             # pdfium lays out a page without a usable media box on its default page size
-            left, bottom, (right, top) = 0.0, 0.0, page.get_size()
+            left, bottom, right, top = 0.0, 0.0, R.FPDF_GetPageWidthF(page), R.FPDF_GetPageHeightF(page)
         self.top = top
         self.bbox = (left, 0.0, right, top - bottom)
         self.objects: dict[int, tuple] = {}      # text object address -> (size, font name, bottom or None)
@@ -95,34 +149,62 @@ class PdfiumPage:
         self._segments = 0
         self._seen: set[tuple] = set()      # characters read one by one, to drop those printed twice in place
         self._rect = R.FS_RECTF()
-        self.textpage = page.get_textpage()
+        self.textpage = R.FPDFText_LoadPage(page)
+        if not self.textpage:
+            raise PdfiumError("cannot read the page's text", R.FPDF_GetLastError())
         self._scan(page)
 
     @property
     def crop(self) -> tuple[float, float, float, float]:
         """The crop box (what a viewer shows, and what render() draws) in the words' coordinates."""
-        left, bottom, right, top = (float(v) for v in self.page.get_cropbox())
+        left, bottom, right, top = _box(R.FPDFPage_GetCropBox, self.page) or _box(R.FPDFPage_GetMediaBox, self.page) \
+            or (self.bbox[0], 0.0, self.bbox[2], self.top)
         return left, self.top - top, right, self.top - bottom
 
     def render(self, resolution: float):
-        """The page as a PIL image at `resolution` dpi, with the position (x, top) of its top-left corner in
-        the words' coordinates."""
+        """The page as a PIL image (RGB) at `resolution` dpi, with the position (x, top) of its top-left corner
+        in the words' coordinates."""
+        from PIL import Image
+        scale = resolution / 72.0
+        width = max(1, round(R.FPDF_GetPageWidthF(self.page) * scale))
+        height = max(1, round(R.FPDF_GetPageHeightF(self.page) * scale))
+        bitmap = R.FPDFBitmap_Create(width, height, 0)
+        if not bitmap:
+            raise MemoryError(f"no bitmap of {width} x {height} pixels")
+        try:
+            R.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
+            R.FPDF_RenderPageBitmap(bitmap, self.page, 0, 0, width, height, 0, R.FPDF_ANNOT)
+            stride = R.FPDFBitmap_GetStride(bitmap)
+            pixels = ctypes.string_at(R.FPDFBitmap_GetBuffer(bitmap), stride * height)
+        finally:
+            R.FPDFBitmap_Destroy(bitmap)
+        image = Image.frombuffer("RGBX", (width, height), pixels, "raw", "BGRX", stride, 1).convert("RGB")
         x0, top, _, _ = self.crop
-        return self.page.render(scale=resolution / 72.0).to_pil(), x0, top
+        return image, x0, top
 
     def close(self) -> None:
-        try:
-            self.textpage.close()
-        finally:
-            self.page.close()
+        if self.textpage:
+            R.FPDFText_ClosePage(self.textpage)
+            self.textpage = None
+        if self.page:
+            R.FPDF_ClosePage(self.page)
+            self.page = None
 
     # -- page objects: text sizes and fonts, path edges, image area
+    def _objects(self, parent, count: int, get, outer: tuple | None = None, depth: int = 0):
+        """(object, type, matrix to page space) of every page object, those of a form object (to a depth of 8)
+        right after their form."""
+        for i in range(max(0, count)):
+            obj = get(parent, i)
+            if not obj:
+                continue
+            kind, m = R.FPDFPageObj_GetType(obj), _matrix(obj, outer)
+            yield obj, kind, m
+            if kind == R.FPDF_PAGEOBJ_FORM and depth < 8:
+                yield from self._objects(obj, R.FPDFFormObj_CountObjects(obj), R.FPDFFormObj_GetObject, m, depth + 1)
+
     def _scan(self, page) -> None:
-        forms: dict[int, tuple] = {}        # nesting level -> matrix of the form object open at that level
-        for obj in page.get_objects(max_depth=8):
-            kind, level = obj.type, getattr(obj, "level", 0)
-            raw = obj.raw
-            m = _matrix(raw, forms.get(level - 1) if level > 0 else None)
+        for raw, kind, m in self._objects(page, R.FPDFPage_CountObjects(page), R.FPDFPage_GetObject):
             if kind == R.FPDF_PAGEOBJ_TEXT:
                 size = ctypes.c_float()
                 size = (round(size.value * (math.hypot(m[2], m[3]) or 1.0), 3)
@@ -137,8 +219,6 @@ class PdfiumPage:
                 xs, ys = (m[0] + m[4], m[2] + m[4], m[4], m[0] + m[2] + m[4]), (m[1] + m[5], m[3] + m[5], m[5],
                                                                                    m[1] + m[3] + m[5])
                 self.image_area += max(0.0, (max(xs) - min(xs)) * (max(ys) - min(ys)))
-            elif kind == R.FPDF_PAGEOBJ_FORM:
-                forms[level] = m
 
     def _font(self, obj) -> tuple[str, float]:
         """The font's base name and its descent per point of size, as pdfminer reads it."""
@@ -193,7 +273,7 @@ class PdfiumPage:
     # -- text
     def text(self) -> str:
         """The page's characters, one per index of pdfium's text page ('' for an empty page)."""
-        tp = self.textpage.raw
+        tp = self.textpage
         n = R.FPDFText_CountChars(tp)
         if n <= 0:
             return ""
@@ -211,7 +291,7 @@ class PdfiumPage:
         text = self.text()
         if not text:
             return []
-        tp = self.textpage.raw
+        tp = self.textpage
         is_generated = R.FPDFText_IsGenerated
         words: list[Word] = []
         prev_end = -1
@@ -230,7 +310,7 @@ class PdfiumPage:
 
     def _piece(self, text: str, a: int, b: int, obj: int) -> Word | None:
         """Characters a..b of one text object, as one word."""
-        tp, rect = self.textpage.raw, self._rect
+        tp, rect = self.textpage, self._rect
         if not R.FPDFText_GetLooseCharBox(tp, a, rect):
             return None
         x0, x1, box_bottom, last_x0 = rect.left, rect.right, rect.bottom, rect.left
@@ -246,7 +326,7 @@ class PdfiumPage:
         """A run of non-space characters as words: one, read with a handful of calls, when it is one text object
         drawn left to right; else character by character (a superscript in another object, a word printed twice
         in place for a bold look), as pdfplumber would group the characters after dropping repeated ones."""
-        tp = self.textpage.raw
+        tp = self.textpage
         obj = _object_at(tp, s)
         if obj == _object_at(tp, e):
             w = self._piece(text, s, e, obj)
@@ -270,7 +350,7 @@ class PdfiumPage:
 
     def chars(self, word: Word) -> list[dict]:
         """A word's characters with their boxes (for the evidence crops: one call per character, few words)."""
-        tp = self.textpage.raw
+        tp = self.textpage
         rect = R.FS_RECTF()
         out = []
         for i in range(word.first, word.last + 1):
@@ -344,7 +424,9 @@ def cell_text(words: list[Word]) -> str:
     return "\n".join(" ".join(w.text for w in sorted(ln, key=lambda w: w.x0)) for ln in lines).strip()
 
 
-def open_pdf(source, password: str | None = None):
-    """A pypdfium2 document from a path or bytes (any error is pdfium's, for the caller to word)."""
-    import pypdfium2 as pdfium
-    return pdfium.PdfDocument(source, password=password or None)
+def open_pdf(source, password: str | None = None) -> Pdf:
+    """A document from a path or bytes (PdfiumError when pdfium refuses it)."""
+    if not isinstance(source, (bytes, bytearray)):
+        with open(source, "rb") as fh:
+            source = fh.read()
+    return Pdf(bytes(source), password)
