@@ -18,7 +18,7 @@ FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
     """A word, or a whole ruled table, placed on the page."""
     x0: float

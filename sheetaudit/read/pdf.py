@@ -130,10 +130,13 @@ def _items(content, words) -> list[Item]:
     for bbox, rows in tables(content, words):
         boxes.append(bbox)
         items.append(Item(*bbox, table=rows))
+    bold: dict[str, bool] = {}
     for w in words:
-        cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
-        if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
-            continue
-        items.append(Item(w.x0, w.top, w.x1, w.bottom, text=w.text, size=float(w.size),
-                          bold=bool(BOLD.search(w.fontname or ""))))
+        if boxes:
+            cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+            if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
+                continue
+        if w.fontname not in bold:
+            bold[w.fontname] = bool(BOLD.search(w.fontname or ""))
+        items.append(Item(w.x0, w.top, w.x1, w.bottom, w.text, float(w.size), bold[w.fontname]))
     return items

@@ -23,11 +23,11 @@ import pypdfium2_raw as R    # pdfium's C API; pypdfium2's helper layer costs ~2
 
 X_TOLERANCE = 3.0       # pdfplumber's default word and line tolerances
 Y_TOLERANCE = 3.0
-MAX_PATH_SEGMENTS = 20_000   # a page's vector art beyond this many segments draws no table worth the time
+MAX_PATH_SEGMENTS = 50_000   # segments of path objects read for edges on one page (corpus pages: at most 2,219)
 _WORD = re.compile(r"[^\s\x00\ufffe\uffff]+")
 
 
-@dataclass
+@dataclass(slots=True)
 class Word:
     text: str
     x0: float
@@ -296,12 +296,14 @@ class PdfiumPage:
         words: list[Word] = []
         prev_end = -1
         for m in _WORD.finditer(text):
-            s, e = m.start(), m.end() - 1
+            s, e = m.span()
+            e -= 1
             for k, w in enumerate(self._run(text, s, e)):
                 last = words[-1] if words else None
                 # a run parted from the previous one by pdfium's own space only (not a printed one) may join it
                 if (last is not None and _continues(last, w)
-                        and (k > 0 or all(is_generated(tp, i) == 1 for i in range(prev_end + 1, s)))):
+                        and (k > 0 or (is_generated(tp, s - 1) == 1 if s - prev_end == 2
+                                       else all(is_generated(tp, i) == 1 for i in range(prev_end + 1, s))))):
                     _absorb(last, w)
                 else:
                     words.append(w)
@@ -328,11 +330,11 @@ class PdfiumPage:
         in place for a bold look), as pdfplumber would group the characters after dropping repeated ones."""
         tp = self.textpage
         obj = _object_at(tp, s)
-        if obj == _object_at(tp, e):
+        if s == e or obj == _object_at(tp, e):
             w = self._piece(text, s, e, obj)
             # a run half as wide as its characters need is printed twice over (or is all narrow letters)
             if w is None or s == e or (w.last_x0 > w.x0 and w.x1 - w.x0 >= 0.33 * w.size * (e - s + 1)):
-                return [w] if w else []
+                return (w,) if w else ()
         out: list[Word] = []
         for i in range(s, e + 1):
             w = self._piece(text, i, i, _object_at(tp, i) or 0)
@@ -391,26 +393,25 @@ def _dedupe(words: list[Word]) -> list[Word]:
 def tables(page: PdfiumPage, words: list[Word]) -> list[tuple[tuple, list]]:
     """The page's ruled tables (read.tables): [(bbox, rows of (cell text, cell box))], rows without text and
     tables of one column left out."""
-    from .layout import overlaps
     from .tables import find_tables
     out = []
     for bbox, grid in find_tables(page.h_edges, page.v_edges):
-        inside = [w for w in words if overlaps(w, bbox)]
+        # a word belongs to the cell that holds its centre (pdfplumber, by character, may part a word that runs
+        # over a cell's border between two cells)
+        x0, top, x1, bottom = bbox
+        centres = [((w.x0 + w.x1) / 2, (w.top + w.bottom) / 2, w) for w in words
+                   if w.x1 > x0 and w.x0 < x1 and w.bottom > top and w.top < bottom]
         rows = []
         for row in grid:
-            # a word belongs to the cell that holds its centre (pdfplumber, by character, may part a word
-            # that runs over a cell's border between two cells)
-            cells = [(cell_text([w for w in inside if _centre_in(w, cell)]), cell) for cell in row if cell]
+            row = [c for c in row if c]
+            row_top, row_bottom = min(c[1] for c in row), max(c[3] for c in row)
+            band = [(x, y, w) for x, y, w in centres if row_top <= y <= row_bottom]
+            cells = [(cell_text([w for x, y, w in band if c[0] <= x <= c[2] and c[1] <= y <= c[3]]), c) for c in row]
             if any(text for text, _ in cells):
                 rows.append(cells)
         if rows and max(len(r) for r in rows) >= 2:
             out.append((bbox, rows))
     return out
-
-
-def _centre_in(w: Word, box) -> bool:
-    cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
-    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
 def cell_text(words: list[Word]) -> str:
