@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed of `sheetaudit check` against plain pdfplumber and plain pypdfium2 reads, measured in one run.
 
-    python benchmarks/bench_speed.py [--repeat 3] [--keep DIR] [--source CHECKOUT] [--skip-short]
+    python benchmarks/bench_speed.py [--repeat 3] [--keep DIR] [--source CHECKOUT] [--skip-short] [--skip-long]
 
 Prints, each as a ratio to a plain pdfplumber extract_text() of every page of the same file (and, for
 reference, to a plain pypdfium2 get_text_range() of every page), in CPU time and in wall time:

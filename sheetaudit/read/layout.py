@@ -77,13 +77,16 @@ def _lines(items: list[Item]) -> list[list[Item]]:
     lines: list[list[Item]] = []
     tops: list[float] = []
     ref_top = ref_bottom = 0.0          # the extent of the last line, kept as it grows
-    for w in words:
+    for w in words:       # (comparisons written out: min() and max() calls were a third of a page's layout)
+        top, bottom = w.top, w.bottom
         if lines:
-            overlap = min(ref_bottom, w.bottom) - max(ref_top, w.top)
-            if overlap > 0.5 * min(w.bottom - w.top, ref_bottom - ref_top):
+            overlap = (ref_bottom if ref_bottom < bottom else bottom) - (ref_top if ref_top > top else top)
+            if overlap > 0.5 * min(bottom - top, ref_bottom - ref_top):
                 lines[-1].append(w)
-                ref_top, ref_bottom = min(ref_top, w.top), max(ref_bottom, w.bottom)
-                tops[-1] = ref_top
+                if top < ref_top:
+                    ref_top = tops[-1] = top
+                if bottom > ref_bottom:
+                    ref_bottom = bottom
                 continue
         lines.append([w])
         tops.append(w.top)

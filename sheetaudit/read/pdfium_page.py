@@ -51,6 +51,7 @@ def _addr(handle) -> int:
 # FPDFText_GetTextObject answering with the object's address as an int (the binding's pointer result would
 # need a ctypes.cast per character to compare: a tenth of the time of reading a page of prose)
 _object_at = ctypes.CFUNCTYPE(ctypes.c_void_p, R.FPDF_TEXTPAGE, ctypes.c_int)(_addr(R.FPDFText_GetTextObject))
+_loose_box = R.FPDFText_GetLooseCharBox
 
 
 def _matrix(obj, parent: tuple | None) -> tuple:
@@ -149,6 +150,7 @@ class PdfiumPage:
         self._segments = 0
         self._seen: set[tuple] = set()      # characters read one by one, to drop those printed twice in place
         self._rect = R.FS_RECTF()
+        self._rect_ref = ctypes.byref(self._rect)
         self.textpage = R.FPDFText_LoadPage(page)
         if not self.textpage:
             raise PdfiumError("cannot read the page's text", R.FPDF_GetLastError())
@@ -312,11 +314,11 @@ class PdfiumPage:
 
     def _piece(self, text: str, a: int, b: int, obj: int) -> Word | None:
         """Characters a..b of one text object, as one word."""
-        tp, rect = self.textpage, self._rect
-        if not R.FPDFText_GetLooseCharBox(tp, a, rect):
+        tp, rect, ref = self.textpage, self._rect, self._rect_ref
+        if not _loose_box(tp, a, ref):
             return None
         x0, x1, box_bottom, last_x0 = rect.left, rect.right, rect.bottom, rect.left
-        if b != a and R.FPDFText_GetLooseCharBox(tp, b, rect):
+        if b != a and _loose_box(tp, b, ref):
             x1, last_x0 = rect.right, rect.left
         info = self.objects.get(obj)
         size, font, bottom = info if info else (float(R.FPDFText_GetFontSize(tp, a)), "", None)
