@@ -3,6 +3,8 @@
     guide(path, pages=200, figure_pages=(12, 97, 173))   a product guide: prose, ruled tables, running
                                                           header and footer; figures only on figure_pages
     sheet(path)                                           a 2-page spec sheet: spec table, prose, footnotes
+    manual(path, pages=400)                               a service manual: a small dimensions and weight
+                                                          table on every page (figure-like, but no audit figure)
 
 The filler pages read like a product guide (installation, firmware, warranty, part numbers, dimensions,
 memory capacities, dates, version numbers) but print no bandwidth, latency, power, accelerator count or
@@ -170,9 +172,38 @@ def sheet(path: str | Path, seed: int = 7) -> Path:
     return path
 
 
+def manual(path: str | Path, pages: int = 400, seed: int = 8) -> Path:
+    """A service manual of `pages` pages, each a procedure with a small ruled table of the parts it handles,
+    their dimensions and weights: numbers with units on every page, none of them a bandwidth, latency, power,
+    accelerator count or cooling method."""
+    rng = random.Random(seed)
+    path = Path(path)
+    title = "Cormorant C8 Service Manual"
+    parts = ["Fan module", "Drive carrier", "Power supply blank", "Riser card", "Rail kit", "Bezel",
+             "Cable arm", "DIMM blank", "Air baffle", "Midplane cover"]
+    story: list = [Paragraph(title, H1)]
+    for p in range(1, pages + 1):
+        story += [Paragraph(f"{p}. Replacing the {rng.choice(parts).lower()} ({rng.choice(TOPICS).lower()})", H2),
+                  Paragraph(_paragraph(rng, 4), BODY)]
+        rows = [[Paragraph(h, CELLB) for h in ("Part", "Dimensions (W x D x H)", "Weight")]]
+        for name in rng.sample(parts, 3):
+            rows.append([Paragraph(name, CELL),
+                         Paragraph(f"{rng.randint(20, 450)} x {rng.randint(20, 700)} x {rng.randint(5, 90)} mm", CELL),
+                         Paragraph(f"{rng.randint(1, 90) / 10:.1f} kg", CELL)])
+        t = Table(rows, colWidths=[50 * mm, 70 * mm, 30 * mm])
+        t.setStyle(GRID)
+        story += [t, Spacer(1, 4), Paragraph(_paragraph(rng, 3), BODY)]
+        if p < pages:
+            story.append(PageBreak())
+    doc = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
+                            bottomMargin=18 * mm, title=title, author="Cormorant Systems (fictional)", invariant=1)
+    doc.build(story)
+    return path
+
+
 def plain(path: str | Path, pages: int = 1000, figure_pages: tuple[int, ...] = (3, 500, 998)) -> Path:
     """A long file of short plain pages (a service manual's page headers and one line each): cheap to read in
-    full, for measuring the memory of --thorough on 1,000 pages."""
+    full, for measuring memory on 1,000 pages."""
     from reportlab.pdfgen import canvas
     path = Path(path)
     figures = ["Compute network: 8x 400 Gb/s InfiniBand NDR", "Node power: 10.2 kW max",

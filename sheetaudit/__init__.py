@@ -4,7 +4,7 @@
     >>> result = sheetaudit.audit("vendor.pdf")          # doctest: +SKIP
     >>> sheetaudit.to_contract(result)["findings"]         # doctest: +SKIP
 
-Heavy libraries (pdfplumber, pint, pandas) load on first use, so `sheetaudit --version` stays fast.
+Heavy libraries (pypdfium2, pint, pandas) load on first use, so `sheetaudit --version` stays fast.
 """
 __version__ = "0.1.0"
 

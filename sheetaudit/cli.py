@@ -117,9 +117,8 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
 @click.option("--password", help="Password of an encrypted PDF.")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages.")
-@click.option("--thorough", is_flag=True,
-              help="Analyse the layout of every page. By default a long PDF is first read as plain text and only "
-                   "the pages that can change the result are analysed; the findings are the same, only slower.")
+@click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
+              help="Deprecated and ignored: every page is read in full (kept so that scripts passing it still run).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
               help="Give up on the sheet after this many seconds (0: no limit).")
 @click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
@@ -128,7 +127,7 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
               help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
                    "figures read so are marked OCR-read.")
 @click.pass_context
-def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thorough, timeout, max_memory, ocr):
+def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeout, max_memory, ocr):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     import os
     from .errors import SheetAuditError, UsageError, describe_path
@@ -140,8 +139,7 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, thoro
     fac = load_facility(facility) if facility else None
     if ocr:
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
-    result = _audit_file(ctx, sheet, timeout, max_memory, password=password, max_pages=max_pages, facility=fac,
-                         thorough=thorough)
+    result = _audit_file(ctx, sheet, timeout, max_memory, password=password, max_pages=max_pages, facility=fac)
     for note in result.document.notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
     try:

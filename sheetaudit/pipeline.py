@@ -13,26 +13,16 @@ from .read import read_document
 
 
 def audit(path: str | Path, password: str | None = None, max_pages: int | None = None,
-          facility: dict | None = None, pages: set[int] | None = None, thorough: bool = False) -> Audit:
-    """Audit one sheet. A long PDF is first read as plain text with pdfium, and pdfplumber's layout analysis
-    then runs only on the pages that can change the result (read.prefilter); thorough=True reads every page."""
-    doc, mentions = _read(path, password, max_pages, pages, thorough)
+          facility: dict | None = None, pages: set[int] | None = None) -> Audit:
+    """Audit one sheet (every page of a PDF, or those in `pages`)."""
+    doc = read_document(path, password=password, max_pages=max_pages, pages=pages)
+    mentions = find_mentions(doc)
     sheet = sheet_context(doc, mentions)
     figures = normalise(classify(mentions, sheet))
     findings, passed = run_checks(figures, sheet, doc, facility)
     derived = [d for f in findings for d in f.derived]
     return Audit(document=doc, figures=figures, findings=findings, sheet_kind=sheet.kind, derived=derived,
                  passed=passed, facility=facility)
-
-
-def _read(path, password, max_pages, pages, thorough):
-    if pages is None and not thorough:
-        from .read.prefilter import read_selected
-        got = read_selected(path, password=password, max_pages=max_pages)
-        if got is not None:
-            return got
-    doc = read_document(path, password=password, max_pages=max_pages, pages=pages)
-    return doc, find_mentions(doc)
 
 
 def load_facility(path: str | Path) -> dict:

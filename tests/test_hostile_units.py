@@ -165,7 +165,7 @@ def test_image_only_page_is_read_by_ocr_when_asked(monkeypatch):
              for t, x0, top, w, h, _ in WORDS]
     monkeypatch.setattr(ocr, "status", lambda: (True, ""))
     monkeypatch.setattr(ocr, "ocr_items", lambda *a, **k: [ocr.Item(i.x0, i.top, i.x1, i.bottom, text=ocr.fix_word(i.text), size=i.size) for i in items])
-    page = types.SimpleNamespace(bbox=(0, 0, 595, 842), to_image=lambda resolution: types.SimpleNamespace(original=None))
+    page = types.SimpleNamespace(render=lambda resolution: (None, 0.0, 0.0))
     doc = Document(path="x.pdf", sha256="", pages=1, kind="pdf", no_text_pages=[1])
     ocr.read_page(page, 1, doc, [], 0, "")
     assert doc.ocr_pages == [1]
@@ -182,7 +182,7 @@ def test_scanned_pdf_through_the_reader_with_a_stand_in_ocr(monkeypatch):
         Item(60, 100, 110, 110, text="Node", size=10), Item(115, 100, 150, 110, text="power", size=10),
         Item(155, 100, 175, 110, text="6.8", size=10), Item(178, 100, 190, 110, text="kW", size=10)])
     monkeypatch.setenv("SHEETAUDIT_OCR", "1")
-    a = audit(FILES / "scanned.pdf", thorough=True)
+    a = audit(FILES / "scanned.pdf")
     assert a.document.ocr_pages == [1]
     power = [f for f in a.figures if f.quantity == "power"]
     assert power and power[0].ocr and power[0].to_json()["ocr"] is True

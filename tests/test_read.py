@@ -1,5 +1,10 @@
 """The reader keeps columns apart, gives each value its row label, and links footnotes to their markers."""
+import json
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from sheetaudit.read import read_document
 
@@ -51,3 +56,75 @@ def test_html_script_and_comments_are_not_text():
     doc = read_document(SAMPLES / "gannet-gx800-xdr-switch.html")
     text = " ".join(s.text for s in doc.segments)
     assert "<script" not in text and "function" not in text
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The PDF reader: pdfium only, every page alike
+
+def _imports(*args) -> set[str]:
+    """Top-level modules imported by `python -m sheetaudit ARGS` (from -X importtime)."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "sheetaudit", *args],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    return {line.split("|")[-1].strip().split(".")[0] for line in proc.stderr.splitlines() if "|" in line}
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["check", "--help"]])
+def test_help_and_version_import_nothing_heavy(args):
+    heavy = {"pdfplumber", "pdfminer", "pypdfium2", "pypdfium2_raw", "pint", "pandas", "numpy", "jinja2", "yaml",
+             "PIL"}
+    assert not heavy & _imports(*args)
+
+
+def test_a_pdf_and_its_evidence_images_are_read_by_pdfium_alone(tmp_path):
+    out = tmp_path / "report.html"
+    imported = _imports("check", "--format", "html", "-o", str(out), str(SAMPLES / "kestrel-k8x-gpu-server.pdf"))
+    assert "pypdfium2_raw" in imported and not {"pdfplumber", "pdfminer"} & imported
+    assert "data:image/png;base64," in out.read_text(encoding="utf-8")
+
+
+def test_thorough_is_accepted_and_changes_nothing():
+    runs = [subprocess.run([sys.executable, "-m", "sheetaudit", "check", "--format", "json", *extra,
+                            str(SAMPLES / "tanager-t8-variants.pdf")], capture_output=True, text=True, timeout=120)
+            for extra in ([], ["--thorough"])]
+    assert [r.returncode for r in runs] == [runs[0].returncode] * 2 and runs[0].returncode in (0, 1)
+    assert runs[0].stdout == runs[1].stdout and json.loads(runs[0].stdout)["figures"]
+
+
+def test_text_printed_twice_in_place_is_read_once(tmp_path):
+    """A bold look made by printing a line twice, a hair apart, and a layer drawn twice: one line of text."""
+    from reportlab.pdfgen import canvas
+    path = tmp_path / "twice.pdf"
+    c = canvas.Canvas(str(path), pagesize=(400, 200))
+    c.setFont("Helvetica", 10)
+    for dx in (0, 0.3):
+        c.drawString(40 + dx, 150, "Node power: 10.2 kW max")
+    c.drawString(40, 120, "OpenFOAM")
+    c.drawString(40, 120, "OpenFOAM")
+    c.save()
+    assert [s.text for s in read_document(path).segments] == ["Node power: 10.2 kW max", "OpenFOAM"]
+
+
+@pytest.mark.parametrize("name", ["tanager-t8-variants.pdf", "xuanwu-x8-server-zh.pdf", "kestrel-k8x-gpu-server.pdf"])
+def test_ruled_tables_are_pdfplumbers(name):
+    """read.tables is pdfplumber's table finder written out: on the same edges, the same cells."""
+    pdfplumber_table = pytest.importorskip("pdfplumber.table")
+    from sheetaudit.read.pdfium_page import open_pdf
+    from sheetaudit.read.tables import find_tables
+    pdf = open_pdf(SAMPLES / name)
+    found = 0
+    for i in range(len(pdf)):
+        page = pdf.page(i)
+        try:
+            edges = [{"x0": x0, "x1": x1, "top": t, "bottom": t, "width": x1 - x0, "height": 0.0, "orientation": "h",
+                      "object_type": "line"} for t, x0, x1 in page.h_edges]
+            edges += [{"x0": x, "x1": x, "top": t, "bottom": b, "width": 0.0, "height": b - t, "orientation": "v",
+                       "object_type": "line"} for x, t, b in page.v_edges]
+            theirs = pdfplumber_table.TableFinder(type("Edges", (), {"edges": edges, "bbox": (-1e6, -1e6, 1e6, 1e6)})())
+            assert [(t.bbox, [r.cells for r in t.rows]) for t in theirs.tables] == find_tables(page.h_edges,
+                                                                                             page.v_edges)
+            found += len(theirs.tables)
+        finally:
+            page.close()
+    pdf.close()
+    assert found >= 1

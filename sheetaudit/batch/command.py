@@ -24,13 +24,13 @@ SEVERITIES = ("info", "warning", "error", "never")
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
 @click.option("--password", help="Password for encrypted PDFs (the same for every file).")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages of each file.")
-@click.option("--thorough", is_flag=True,
-              help="Analyse the layout of every page of every PDF (slower; by default long PDFs are prefiltered).")
+@click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
+              help="Deprecated and ignored: every page is read in full (kept so that scripts passing it still run).")
 @click.option("--no-xlsx", is_flag=True, help="Do not write audit.xlsx even when openpyxl is installed.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no summary on stderr.")
 @click.pass_context
 def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cache_dir, facility, password,
-          max_pages, thorough, no_xlsx, quiet):
+          max_pages, no_xlsx, quiet):
     """Audit every spec sheet in FOLDER (recursively) and compare them side by side on one basis.
 
     Exit codes: 0 no finding at or above --fail-on; 1 findings; 2 a file could not be audited (after the whole
@@ -46,7 +46,7 @@ def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cac
     opts = BatchOptions(jobs=jobs, timeout=timeout or None, max_memory_mb=max_memory or None,
                         use_cache=not no_cache, cache_dir=cache_dir,
                         facility=load_facility(facility) if facility else None, password=password,
-                        max_pages=max_pages, thorough=thorough, quiet=quiet, xlsx=not no_xlsx)
+                        max_pages=max_pages, quiet=quiet, xlsx=not no_xlsx)
     with Interrupts() as late:         # an interrupt after the batch (while the summary prints) is only counted
         result = run_batch(folder, outdir, opts, warn=warn)
         if not quiet:

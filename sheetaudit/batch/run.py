@@ -36,7 +36,6 @@ class BatchOptions:
     cache_dir: str | None = None          # default $SHEETAUDIT_CACHE_DIR or OUTDIR/.cache
     password: str | None = None
     max_pages: int | None = None
-    thorough: bool = False                # every PDF page through layout analysis (engine's `thorough`)
     facility: dict | None = None
     quiet: bool = False
     progress: bool | None = None          # None: only when stderr is a terminal (and not quiet)
@@ -137,7 +136,7 @@ def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> Batc
             warn(msg)
 
     res.rules_hash = _fresh_rules()
-    key_options = {"max_pages": opts.max_pages, "facility": opts.facility, "thorough": opts.thorough,
+    key_options = {"max_pages": opts.max_pages, "facility": opts.facility,
                    "password": hashlib.sha256(opts.password.encode()).hexdigest() if opts.password else None,
                    "ocr": ocr_requested()}
     cache_dir = (opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None

@@ -170,9 +170,8 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
     from ..pipeline import audit
     try:
         with _time_limit(options.get("timeout")):
-            extra = {"thorough": True} if options.get("thorough") else {}
             a = audit(path, password=options.get("password"), max_pages=options.get("max_pages"),
-                      facility=options.get("facility"), **extra)
+                      facility=options.get("facility"))
         contract = to_contract(a)
     except errors.TimeLimitExceeded as exc:        # limits belong to this run, not to the file: never cached
         return {"status": "error", "kind": "timeout", "error": str(exc) or "timed out"}

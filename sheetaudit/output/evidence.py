@@ -1,7 +1,7 @@
 """Evidence images: the region of a PDF page around a figure, the figure highlighted, as a PNG data URI.
 
-Rendering happens at report time from the original file (pdfplumber, one render per page at a modest
-resolution, pages closed after use). Text, Markdown and HTML inputs, figures without a position, encrypted
+Rendering happens at report time from the original file, by pdfium (read.pdfium_page: one render per page
+at a modest resolution, the figure located among the page's words, pages closed after use). Text, Markdown and HTML inputs, figures without a position, encrypted
 or changed files simply get no image: the report then quotes the sentence only.
 """
 from __future__ import annotations
@@ -76,28 +76,26 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
     out: dict[str, Evidence] = {}
     if not by_page:
         return out
+    from ..read.pdfium_page import open_pdf
     try:
-        import pdfplumber
-        pdf = pdfplumber.open(path, password=password or "")
+        pdf = open_pdf(path, password)
+        n = len(pdf)
     except Exception as exc:  # encrypted, damaged, vanished: the report quotes text instead
         log.info("evidence images skipped for %s: %s", path, exc)
         return out
     try:
-        try:
-            n = len(pdf.pages)   # pdfplumber builds every page here; a damaged one must not cost the report
-        except Exception as exc:
-            log.info("evidence images skipped for %s: %s", path, exc)
-            return out
         for page_no in sorted(by_page):
             if not 1 <= page_no <= n:
                 continue
-            page = pdf.pages[page_no - 1]
+            page = None
             try:
+                page = pdf.page(page_no - 1)
                 out.update(_render_page(page, by_page[page_no], resolution))
             except Exception as exc:  # a page that will not render costs its images, never the report
                 log.info("evidence images skipped for %s page %d: %s", path, page_no, exc)
             finally:
-                page.close()
+                if page is not None:
+                    page.close()
     finally:
         try:
             pdf.close()
@@ -107,32 +105,42 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
 
 
 def _render_page(page, requests: list[Request], resolution: int) -> dict[str, Evidence]:
+    """page: a read.pdfium_page.PdfiumPage (its words, their characters on demand, its picture)."""
     from PIL import Image, ImageDraw
     scale = resolution / 72.0
-    x_off, y_off = float(page.bbox[0]), float(page.bbox[1])
-    full = page.to_image(resolution=resolution).original.convert("RGB")
-    words = page.extract_words(keep_blank_chars=False, use_text_flow=False, return_chars=True)
+    image, x_off, y_off = page.render(resolution)
+    full = image.convert("RGB")
+    words = page.words()
+    bounds = page.crop
+    chars: dict[int, list[dict]] = {}
+
+    def chars_of(w) -> list[dict]:
+        if id(w) not in chars:
+            chars[id(w)] = page.chars(w)
+        return chars[id(w)]
+
     out = {}
     for r in requests:
-        seg = _clamp(r.bbox, page)
+        seg = _clamp(r.bbox, bounds)
         if seg is None:
             continue
         touching = [w for w in words if _touches(w, seg)]
         region = _union(seg, touching)
         if r.label:
             band = [w for w in words if _same_band(w, region)]
-            label_boxes = _locate(r.label, band)
+            label_boxes = _locate(r.label, band, chars_of)
             if label_boxes:   # the nearest occurrence of the row header on the same line
                 near = min(label_boxes, key=lambda b: abs(b[0] - region[0]))
                 region = _union(region, [{"x0": near[0], "top": near[1], "x1": near[2], "bottom": near[3]}])
         boxes, found = [], []
         for t in dict.fromkeys(r.texts):
-            hits = _locate(t, touching) or _locate(t, [w for w in words if _touches(w, _row(region, words))])
+            hits = (_locate(t, touching, chars_of)
+                    or _locate(t, [w for w in words if _touches(w, _row(region, words))], chars_of))
             if hits:
                 found.append(t)
                 boxes.extend(hits)
         region = _union(region, [{"x0": b[0], "top": b[1], "x1": b[2], "bottom": b[3]} for b in boxes])
-        region = _trim(_pad(region, page), words)
+        region = _trim(_pad(region, bounds), words)
         if region[3] - region[1] > MAX_CROP_HEIGHT:
             centre = ((boxes[0][1] + boxes[0][3]) / 2) if boxes else (region[1] + MAX_CROP_HEIGHT / 2)
             top = max(region[1], min(centre - MAX_CROP_HEIGHT / 2, region[3] - MAX_CROP_HEIGHT))
@@ -166,16 +174,16 @@ def _render_page(page, requests: list[Request], resolution: int) -> dict[str, Ev
     return out
 
 
-def _clamp(b: BBox, page) -> Optional[BBox]:
-    px0, ptop, px1, pbottom = (float(v) for v in page.bbox)
+def _clamp(b: BBox, bounds: BBox) -> Optional[BBox]:
+    px0, ptop, px1, pbottom = bounds
     x0, top, x1, bottom = max(b[0], px0), max(b[1], ptop), min(b[2], px1), min(b[3], pbottom)
     if x1 - x0 < 1 or bottom - top < 1:
         return None
     return x0, top, x1, bottom
 
 
-def _pad(b: BBox, page) -> BBox:
-    px0, ptop, px1, pbottom = (float(v) for v in page.bbox)
+def _pad(b: BBox, bounds: BBox) -> BBox:
+    px0, ptop, px1, pbottom = bounds
     return (max(px0, b[0] - PAD_X), max(ptop, b[1] - PAD_Y), min(px1, b[2] + PAD_X), min(pbottom, b[3] + PAD_Y))
 
 
@@ -218,7 +226,7 @@ def _trim(b: BBox, words: list[dict]) -> BBox:
     return x0, top, x1, bottom
 
 
-def _locate(text: str, words: list[dict]) -> list[BBox]:
+def _locate(text: str, words: list, chars_of=lambda w: w["chars"]) -> list[BBox]:
     """Boxes (one per line) of the characters that spell `text`, at every occurrence; [] when not found.
 
     Matching is on characters, not words, so a figure inside a long CJK run or glued to punctuation
@@ -229,7 +237,7 @@ def _locate(text: str, words: list[dict]) -> list[BBox]:
         return []
     chars, flat = [], []
     for w in words:
-        for c in w.get("chars") or []:
+        for c in chars_of(w):
             for ch in (c.get("text") or "").lower():
                 if not ch.isspace():
                     chars.append(c)

@@ -1,6 +1,7 @@
 """Read a spec sheet (PDF, plain text, Markdown or HTML) into a Document of context-carrying segments.
 
-pdfplumber is used only in this package; later stages see Segments, never pages.
+The PDF library (pypdfium2) is used only in this package; later stages see Segments, never pages (the
+report's evidence images ask read.pdfium_page for a page's picture and words).
 
 Every file is untrusted: whatever is wrong with it (missing, unreadable, a directory, a FIFO, empty, too large,
 not what its name says, damaged, encrypted) ends as one UnreadableInput with a one-line reason, never as

@@ -98,7 +98,8 @@ def ocr_items(image, x_offset: float = 0.0, y_offset: float = 0.0, scale: float 
 
 
 def read_page(page, page_no: int, doc: Document, text_items: list[Item], block: int, heading: str):
-    """OCR one image-only pdfplumber page into doc (segments marked ocr=True); returns (block, heading).
+    """OCR one image-only page into doc (segments marked ocr=True); returns (block, heading). `page` renders
+    itself: page.render(resolution) -> (PIL image, x offset, top offset) in points (read.pdfium_page).
 
     Words that fall on words of the page's own text layer are dropped: those were read already.
     When OCR is not available, or fails, a note says so and the page stays listed in doc.no_text_pages.
@@ -110,8 +111,7 @@ def read_page(page, page_no: int, doc: Document, text_items: list[Item], block: 
             doc.notes.append(note)
         return block, heading
     try:
-        image = page.to_image(resolution=RESOLUTION).original
-        x0, top = float(page.bbox[0]), float(page.bbox[1])
+        image, x0, top = page.render(RESOLUTION)
         t = remaining()
         items = ocr_items(image, x0, top, timeout=max(1.0, t) if t is not None else None)
     except Exception as exc:

@@ -5,7 +5,7 @@
 
 Nothing is downloaded: every file is built here, deterministically (fixed seeds, ReportLab in
 invariant mode), so re-running gives identical bytes. See README.md beside this script for the
-behaviour expected of the tool on each file. Needs reportlab and Pillow (Pillow comes with pdfplumber).
+behaviour expected of the tool on each file. Needs reportlab and Pillow (a dependency of sheetaudit).
 No symlinks are written; tests that need symlink loops make them at test time.
 """
 import io
