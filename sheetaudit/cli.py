@@ -85,14 +85,14 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
     """Audit one file under the time and memory limits; every failure becomes one line naming the file."""
     import os
     from .errors import SheetAuditError, UsageError, describe_path
-    from .limits import memory_limit, time_limit
+    from .limits import run_isolated, time_limit
     from .pipeline import audit
     name = describe_path(sheet)
     if os.path.isdir(sheet):
         raise UsageError(f"{name}: is a directory; to audit a folder use 'sheetaudit audit FOLDER -o OUTDIR'")
     try:
-        with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):
-            return audit(sheet, **options)
+        with time_limit(timeout, hard_exit_after=10, name=name):
+            return run_isolated(audit, max_memory, sheet, **options)
     except SheetAuditError as exc:
         raise type(exc)(f"{name}: {exc}") from None
     except (KeyboardInterrupt, MemoryError, RecursionError) as exc:

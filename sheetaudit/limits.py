@@ -122,3 +122,54 @@ def memory_limit(megabytes: int | None):
             resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
         except (ValueError, OSError):
             pass
+
+
+def run_isolated(fn, memory_mb: int | None, *args, **kwargs):
+    """fn(*args, **kwargs) in a forked child under the memory cap, its result or exception passed back.
+
+    Why: a native library (pdfium) aborts the whole process when an allocation fails under RLIMIT_AS, and a
+    hostile file can crash it outright; in a child, that ends as one clear error for the file instead of a dead
+    `check` with no message. Where fork is missing the call runs in this process, as before."""
+    import os
+    import pickle
+    import signal
+    from .errors import MemoryLimitExceeded, SheetAuditError, UnreadableInput
+    if not hasattr(os, "fork"):
+        with memory_limit(memory_mb):
+            return fn(*args, **kwargs)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                     # the child: run, send back, never return into the caller
+        os.close(r)
+        try:
+            with memory_limit(memory_mb):
+                outcome = ("ok", fn(*args, **kwargs))
+        except BaseException as exc:                 # noqa: BLE001 - every outcome goes back to the parent
+            outcome = ("error", exc)
+        try:
+            data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:                     # noqa: BLE001
+            data = pickle.dumps(("error", SheetAuditError(f"internal error: result not transferable ({exc})")))
+        with os.fdopen(w, "wb") as fh:
+            fh.write(data)
+        os._exit(0)
+    os.close(w)
+    try:
+        with os.fdopen(r, "rb") as fh:
+            data = fh.read()
+    except BaseException:                            # the time limit or Ctrl-C in the parent: end the child too
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
+    _, status = os.waitpid(pid, 0)
+    if not data:
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        if sig in (signal.SIGABRT, signal.SIGKILL) and memory_mb:
+            raise MemoryLimitExceeded("out of memory while reading the PDF (the PDF library aborted at the "
+                                      f"{memory_mb} MB memory limit); raise --max-memory")
+        how = signal.Signals(sig).name if sig else f"exit code {os.WEXITSTATUS(status)}"
+        raise UnreadableInput(f"damaged PDF: the PDF library crashed on it ({how})")
+    kind, value = pickle.loads(data)
+    if kind == "error":
+        raise value
+    return value

@@ -96,7 +96,7 @@ def test_index_compares_every_systems_curve_on_one_set_of_assumptions(page):
     svg = "document.querySelector('svg.index-scale')"
     assert b.js(f"!!{svg}")
     labels = b.js(f"[].slice.call({svg}.querySelectorAll('polyline.curve')).length")
-    assert labels == 3                      # kestrel, borealis, tanager; osprey and the switch give no curve
+    assert labels == 4                      # kestrel, borealis, tanager, osprey; the switch gives no curve
     assert "a model, not a measurement" in b.js(f"{svg}.closest('figure').textContent")
 
 
@@ -128,7 +128,7 @@ def test_index_fits_every_screen_and_outliers_do_not_swamp_the_chart(page):
         b.open(out / "index.html")
         got = layout(b)
         assert got["overflow"] <= 0 and got["wide"] == [], (w, got)
-        assert got["charts"] == 2 and got["small"] == [], (w, got["small"][:5])
+        assert got["charts"] == 3 and got["small"] == [], (w, got["small"][:5])   # bandwidth, rack power, scaling
         table = b.js("(function(){var t=document.getElementById('compare-table').getBoundingClientRect();"
                      "var c=document.querySelector('#compare-table tbody td').getBoundingClientRect();"
                      "return [t.right, c.left, c.right];})()")

@@ -97,11 +97,11 @@ def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list
         out.append((title, draw(False), draw(True)))
     scale = _scale_chart(systems)
     if scale is not None:
-        out.append((scale[0], scale[1], scale[1]))
+        out.append((scale[0], scale[1], _scale_chart(systems, width=340)[1]))
     return out
 
 
-def _scale_chart(systems):
+def _scale_chart(systems, width: int = 680):
     """Every system's efficiency curve on one set of assumptions (the defaults): a model, never a vendor figure."""
     from ..output.curves import curves_of, efficiency_chart
     from ..scale.whatif import for_report
@@ -111,7 +111,7 @@ def _scale_chart(systems):
     svg = efficiency_chart(curves_of(doc), "What this means at scale (a model, not a measurement)",
                            "Efficiency of a data-parallel step against accelerator count for every system, on the "
                            "default assumptions of rules/scale.yaml; the square marks each domain edge.",
-                           marks=doc["assumptions"]["efficiency_marks"], klass="index-scale")
+                           marks=doc["assumptions"]["efficiency_marks"], klass="index-scale", width=width)
     if svg is None:
         return None
     t = doc["systems"][0]["training"]

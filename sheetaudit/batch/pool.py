@@ -46,6 +46,9 @@ def describe_exit(code: int | None) -> str:
         except ValueError:
             name = f"signal {-code}"
         hint = " (killed: out of memory or by the system)" if name == "SIGKILL" else ""
+        if name == "SIGABRT":   # pdfium aborts when an allocation fails: the memory limit, not the file's damage
+            hint = (" (the PDF library aborted: out of memory while reading the PDF, most often the --max-memory "
+                    "limit; raise --max-memory)")
         return f"{name}{hint}"
     return f"exit code {code}"
 
@@ -187,7 +190,8 @@ class Pool:
             how = describe_exit(slot.proc.exitcode) if not isinstance(exc, MemoryError) else "a result too large"
             self._stop(slot, kill=True)
             self.restarts += 1
-            return {"status": "error", "kind": "crash",
+            aborted = slot.proc.exitcode == -signal.SIGABRT
+            return {"status": "error", "kind": "memory" if aborted else "crash",
                     "error": f"the worker process crashed while auditing this file ({how})"}
         slot.peak_rss_kb = max(slot.peak_rss_kb, int(result.pop("rss_kb", 0) or 0))
         if result.pop("recycle", False):

@@ -139,6 +139,9 @@ def assumptions_text(a) -> str:
     return "\n".join(out) + "\n"
 
 
+COMPACT_WIDTH = 340      # drawn at about a phone's width: 12 px text stays about 12 px
+
+
 def section_html(doc: dict, heading: str = "h2") -> "Markup":
     """The "What this means at scale" section: the efficiency chart, each system's inputs, points and missing
     inputs, and the assumptions listed. Used by `scale --format html`, a system sheet's report and the batch index."""
@@ -146,9 +149,14 @@ def section_html(doc: dict, heading: str = "h2") -> "Markup":
 
     from .curves import curves_of, efficiency_chart
     marks = doc["assumptions"].get("efficiency_marks") or (0.9, 0.5)
-    chart = efficiency_chart(curves_of(doc), "Scaling efficiency of a data-parallel step (a model)",
-                             "Efficiency against accelerator count, log axis; the square marks where the job leaves "
-                             "the scale-up domain.", marks=marks)
+    def draw(width):
+        return efficiency_chart(curves_of(doc), "Scaling efficiency of a data-parallel step (a model)",
+                                "Efficiency against accelerator count, log axis; the square marks where the job "
+                                "leaves the scale-up domain.", marks=marks, width=width)
+    chart = draw(680)
+    if chart is not None:
+        # a phone gets its own drawing at its own width, so the axis text stays legible (as the report's charts)
+        chart = Markup(f'<div class="chart-wide">{chart}</div><div class="chart-compact">{draw(COMPACT_WIDTH)}</div>')
     training = doc["request"]["training"]
     h = []
     h.append(f'<section class="scale" id="scale"><{heading}>What this means at scale (a model, not a measurement)'
@@ -165,24 +173,26 @@ def section_html(doc: dict, heading: str = "h2") -> "Markup":
         h += [f'<li class="note">{escape(n)}</li>' for n in s["notes"]]
         h.append(f'</ul><p>{escape(marks_sentence(s))}</p>')
         headers = POINT_HEADERS + (TRAIN_HEADERS if training else [])
-        h.append(f'<table class="scale-points"><caption>{escape(doc["request"]["collective"])} of '
+        h.append(f'<div class="table-wrap"><table class="scale-points"><caption>{escape(doc["request"]["collective"])} of '
                  f'{escape(fmt_bytes(doc["request"]["message_bytes"]))} per accelerator (modelled)</caption><thead><tr>'
                  + "".join(f'<th scope="col">{escape(x)}</th>' for x in headers) + "</tr></thead><tbody>")
         for p in s["points"]:
             h.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in point_row(p, training)) + "</tr>")
-        h.append("</tbody></table>")
-    h.append('<details class="assumptions"><summary>Assumptions of the model</summary><table><thead><tr>'
+        h.append("</tbody></table></div>")
+    h.append('<details class="assumptions"><summary>Assumptions of the model</summary><div class="table-wrap"><table><thead><tr>'
              '<th scope="col">assumption</th><th scope="col">value</th><th scope="col">why</th>'
              '<th scope="col">source</th></tr></thead><tbody>')
     for k, v in doc["assumption_details"].items():
         val = "not assumed" if v["value"] is None else _val(v["value"]) + (" (yours)" if v["origin"] == "user" else "")
         h.append(f"<tr><th scope=\"row\"><code>{escape(k)}</code></th><td>{escape(val)}</td><td>{escape(v['why'])}"
                  f"</td><td>{escape(v['source'])}</td></tr>")
-    h.append("</tbody></table></details></section>")
+    h.append("</tbody></table></div></details></section>")
     return Markup("".join(h))
 
 
-PAGE_CSS = """body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;max-width:1100px;margin:1.5em auto;padding:0 1em}
+PAGE_CSS = """.table-wrap{overflow-x:auto}.chart-compact{display:none}
+@media (max-width:45rem){.chart-wide{display:none}.chart-compact{display:block}}
+body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;max-width:1100px;margin:1.5em auto;padding:0 1em}
 table{border-collapse:collapse;margin:.5em 0 1em}th,td{border:1px solid #c8c8c8;padding:.25em .5em;text-align:left;
 vertical-align:top}caption{text-align:left;font-weight:600}.model-note{background:#fff4d6;border-left:4px solid #b35806;
 padding:.5em .8em}.missing{color:#7f2704}svg{max-width:100%;height:auto}@media print{details{display:block}}"""

@@ -263,7 +263,8 @@ FIELD_HEADER = re.compile(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)�
 
 
 def _row(doc, cells, header, heading, block, section="", one_row=False):
-    if len(cells) == 2 and re.search(r"\d", cells[0]) and not re.search(r"\d", cells[1]) and not header:
+    if (len(cells) == 2 and not header and re.search(r"(?<![A-Za-z\d.,])\d[\d.,]*\s?(?:[A-Za-zµμ]|纳秒|微秒|瓦)", cells[0])
+            and not re.search(r"\d", cells[1])):
         cells = [cells[1], cells[0]]     # "| under 2 µs | latency across the pod |": the figure first, its label after
     label = cells[0]
     sideways = (len(header) > 1 and (one_row or sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1)
