@@ -148,6 +148,7 @@ class Audit:
     figures: list[Figure]
     findings: list[Finding]
     sheet_kind: str = "unknown"       # server | rack | pod | switch | nic | accelerator | unknown
+    sheet_kind_reason: str = ""       # the evidence the kind was decided from ("its title names 'switch'")
     derived: list[Derived] = field(default_factory=list)
     passed: list[str] = field(default_factory=list)   # check codes evaluated and not raised
     facility: Optional[dict] = None

@@ -21,7 +21,8 @@ def audit(path: str | Path, password: str | None = None, max_pages: int | None =
     figures = normalise(classify(mentions, sheet))
     findings, passed = run_checks(figures, sheet, doc, facility)
     derived = [d for f in findings for d in f.derived]
-    return Audit(document=doc, figures=figures, findings=findings, sheet_kind=sheet.kind, derived=derived,
+    return Audit(document=doc, figures=figures, findings=findings, sheet_kind=sheet.kind,
+                 sheet_kind_reason=sheet.kind_reason, derived=derived,
                  passed=passed, facility=facility)
 
 

@@ -188,9 +188,9 @@ class Pool:
         except (EOFError, OSError, MemoryError) as exc:
             slot.proc.join(timeout=5)
             how = describe_exit(slot.proc.exitcode) if not isinstance(exc, MemoryError) else "a result too large"
+            aborted = slot.proc.exitcode == -signal.SIGABRT
             self._stop(slot, kill=True)
             self.restarts += 1
-            aborted = slot.proc.exitcode == -signal.SIGABRT
             return {"status": "error", "kind": "memory" if aborted else "crash",
                     "error": f"the worker process crashed while auditing this file ({how})"}
         slot.peak_rss_kb = max(slot.peak_rss_kb, int(result.pop("rss_kb", 0) or 0))

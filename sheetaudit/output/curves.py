@@ -30,7 +30,7 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
     curves = [c for c in curves if len(c.points) > 1]
     if not curves:
         return None
-    uid = _uid(klass, title, [(c.label, c.points, c.edge) for c in curves])
+    uid = _uid(klass, title, width, [(c.label, c.points, c.edge) for c in curves])
     label_w = min(270, max(90, max(len(c.label) for c in curves) * 7 + 40))
     left, top, plot_h = 48, 14, 240
     plot_w = width - left - label_w - 10

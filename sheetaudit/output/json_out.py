@@ -21,6 +21,7 @@ def to_contract(a: Audit) -> dict:
                    "notes": doc.notes},
         "status": status(a),
         "sheet_kind": a.sheet_kind,
+        "sheet_kind_reason": a.sheet_kind_reason,
         "figures": [f.to_json() for f in a.figures],
         "findings": [f.to_json() for f in a.findings],
         "derived": [d.to_json() for d in a.derived],
