@@ -31,6 +31,19 @@ def _first(entries: list[dict], key: str, *texts: str) -> str | None:
     return None
 
 
+def _nearest(entries: list[dict], key: str, c: Clause) -> str | None:
+    """The entry whose words stand closest to the figure in its clause: in "Each node holds eight GPUs ...,
+    900 GB/s per GPU" the figure's own "per GPU" beats the sentence's opening "Each node". Ties: list order."""
+    best, best_d = None, None
+    for e in entries:
+        pat = rx(e["pattern"])
+        d = min([len(c.left) - m.end() for m in pat.finditer(c.left)]
+                + [m.start() for m in pat.finditer(c.right)], default=None)
+        if d is not None and (best_d is None or d < best_d):
+            best, best_d = e[key], d
+    return best
+
+
 def technology(*texts: str) -> str:
     techs = load_rules().conventions["technologies"]
     for text in texts:
@@ -193,7 +206,7 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         return "per-lane"    # "100G PAM4 SerDes", "32 GT/s": one lane's signalling rate
     if m.unit in PORT_UNITS or "rate-name" in m.flags:
         return "per-port"
-    found = _first(v["scope"], "scope", c.text, foot, seg.label)
+    found = _nearest(v["scope"], "scope", c) or _first(v["scope"], "scope", foot, seg.label)
     if found == "per-accelerator" and f.tier == "host":
         return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
     if found:

@@ -284,7 +284,9 @@ def _row(doc, cells, header, heading, block, section="", one_row=False):
 
 
 class _HTMLLines(HTMLParser):
-    """Flattens HTML into Markdown-like lines: headings as '#', table rows as '| a | b |', blocks as lines."""
+    """Flattens HTML into Markdown-like lines: headings as '#', blocks as lines, and each table as one grid of
+    '| a | b |' rows (colspan repeated across its columns, rowspan carried down, a header of several rows joined
+    column by column, a row's leading <th> cells joined into its label), so one table model reads every format."""
     BLOCK = {"p", "div", "li", "br", "section", "article", "dt", "dd", "tr", "h1", "h2", "h3", "h4", "h5", "h6",
              "table", "ul", "ol", "dl", "header", "footer", "caption"}
     SKIP = {"script", "style", "noscript", "template", "head"}
@@ -293,28 +295,35 @@ class _HTMLLines(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.lines: list[str] = []
         self.cur = ""
-        self.cells: list[str] | None = None
+        self.table: list[list[dict]] | None = None
+        self.row: list[dict] | None = None
+        self.cell: dict | None = None
         self.skip = 0
         self.prefix = ""
-        self.th = False
 
     def handle_starttag(self, tag, attrs):
         if tag in self.SKIP:
             self.skip += 1
             return
-        if tag == "tr":
+        if tag == "table" and self.table is None:
             self._end()
-            self.cells = []
-            self.th = True
-        elif tag in ("td", "th") and self.cells is not None:
+            self.table = []
+        elif tag == "tr" and self.table is not None:
+            self.row = []
+        elif tag in ("td", "th") and self.row is not None:
+            a = dict(attrs)
+            self.cell = {"th": tag == "th", "text": "", "colspan": _span(a.get("colspan")),
+                         "rowspan": _span(a.get("rowspan"))}
             self.cur = ""
-            self.th = self.th and tag == "th"
+        elif self.cell is not None:
+            if tag in ("br", "p", "li", "div") and self.cur.strip():
+                self.cur += "; "          # lines inside one cell stay apart
         elif tag in ("dt",):
             self._end()
         elif tag == "dd":
             self.cur = self.cur.rstrip() + ": "
             return
-        elif tag in self.BLOCK:
+        elif tag in self.BLOCK and self.table is None:
             self._end()
             if tag[0] == "h" and tag[1:].isdigit():
                 self.prefix = "#" * int(tag[1:]) + " "
@@ -323,15 +332,20 @@ class _HTMLLines(HTMLParser):
         if tag in self.SKIP:
             self.skip = max(0, self.skip - 1)
             return
-        if tag in ("td", "th") and self.cells is not None:
-            self.cells.append(re.sub(r"\s+", " ", self.cur).strip())
+        if tag in ("td", "th") and self.cell is not None:
+            self.cell["text"] = re.sub(r"\s+", " ", self.cur).strip().strip(";").strip()
+            self.row.append(self.cell)
+            self.cell, self.cur = None, ""
+        elif tag == "tr" and self.row is not None:
+            if self.row:
+                self.table.append(self.row)
+            self.row = None
+        elif tag == "table" and self.table is not None:
+            self.lines += [""] + _grid_lines(self.table) + [""]
+            self.table = self.row = self.cell = None
             self.cur = ""
-        elif tag == "tr" and self.cells is not None:
-            if any(self.cells):
-                self.lines.append("| " + " | ".join(c.replace("|", "/") for c in self.cells) + " |")
-                if self.th:
-                    self.lines.append("|" + "---|" * len(self.cells))
-            self.cells = None
+        elif self.table is not None:
+            return
         elif tag == "dd":
             self._end()
         elif tag in self.BLOCK:
@@ -343,16 +357,86 @@ class _HTMLLines(HTMLParser):
 
     def _end(self):
         t = re.sub(r"\s+", " ", self.cur).strip()
-        if t and self.cells is None:
+        if t and self.table is None:
             self.lines.append(self.prefix + t)
             self.lines.append("")
         self.prefix = ""
-        if self.cells is None:
+        if self.table is None:
             self.cur = ""
 
     def close(self):
         super().close()
+        if self.table is not None:
+            self.lines += [""] + _grid_lines(self.table) + [""]
+            self.table = None
         self._end()
+
+
+def _span(v) -> int:
+    try:
+        return max(1, min(int(v), 64))
+    except (TypeError, ValueError):
+        return 1
+
+
+def _grid_lines(rows: list[list[dict]]) -> list[str]:
+    grid: list[list[tuple[str, bool]]] = []
+    carry: dict[int, list] = {}          # column -> [rows left, text, is_th] of a cell spanning rows
+    for row in rows:
+        line: dict[int, tuple[str, bool]] = {}
+        pending = dict(carry)
+        col = 0
+        for cell in row:
+            while col in pending and col not in line:
+                line[col] = (pending[col][1], pending[col][2])
+                col += 1
+            for k in range(cell["colspan"]):
+                line[col + k] = (cell["text"], cell["th"])
+            col += cell["colspan"]
+        for c, v in pending.items():
+            line.setdefault(c, (v[1], v[2]))
+        for c in pending:
+            carry[c][0] -= 1
+            if carry[c][0] <= 0:
+                del carry[c]
+        col = 0
+        for cell in row:
+            while col in pending:
+                col += 1
+            if cell["rowspan"] > 1:
+                for k in range(cell["colspan"]):
+                    carry[col + k] = [cell["rowspan"] - 1, cell["text"], cell["th"]]
+            col += cell["colspan"]
+        width = max(line) + 1 if line else 0
+        grid.append([line.get(c, ("", False)) for c in range(width)])
+    head: list[list[str]] = []
+    while grid and all(th or not text for text, th in grid[0]) and len(grid) > 1:
+        head.append([text for text, _ in grid.pop(0)])
+    out = []
+    if head:
+        width = max(len(h) for h in head)
+        header = [" ".join(dict.fromkeys(h[k] for h in head if k < len(h) and h[k])) for k in range(width)]
+    else:
+        header = []
+    stub = 0
+    for r in grid:
+        n = 0
+        while n < len(r) and r[n][1]:
+            n += 1
+        stub = max(stub, n)
+    stub = max(stub, 1)
+    if header:
+        if stub > 1:
+            header = [" ".join(dict.fromkeys(h for h in header[:stub] if h))] + header[stub:]
+        out.append(_pipe_row(header))
+        out.append("|" + "---|" * len(header))
+    for r in grid:
+        texts = [t for t, _ in r]
+        if stub > 1:
+            texts = [" / ".join(dict.fromkeys(t for t in texts[:stub] if t))] + texts[stub:]
+        if any(texts):
+            out.append(_pipe_row(texts))
+    return out
 
 
 def _html_lines(text: str) -> list[str]:
