@@ -294,6 +294,9 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     spans = re.findall(r"\bNVL(\d+)\b", record)
     if from_record and any(int(n) != int(m.value) for n in spans):
         return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it
+    if from_record and rx(v["count_label_container"]).search(seg.label) and not up.search(seg.text):
+        f.tier = "scale-out"   # "GPUs per cabinet: 512": the cabinet's count, joined by its network
+        return True
     if up.search(own) or rx(v["scale_up_domain_sentence"]).search(own) or (record and up.search(record)):
         f.tier = "scale-up"
         return True

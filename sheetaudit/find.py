@@ -328,9 +328,12 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         return []
     out = []
     label_rx = rx(r.vocab["accelerator_count_label"])
-    if seg.label and label_rx.search(seg.label.strip()) and re.fullmatch(r"\d{1,6}", seg.text.strip()):
-        out.append(Mention("domain_size", seg.text.strip(), float(seg.text), "accelerators", seg, 0,
-                           len(seg.text), flags={"from-label"}))
+    lead = re.match(r"\s*(\d{1,6})(?=\s*$|\s*[,;(（]|\s*(?:x|×)\s|\s+(?:fully|GPUs?|accelerators?|per)\b)",
+                    seg.text) if seg.label and label_rx.search(seg.label.strip()) else None
+    if lead:   # "GPUs per node: 4, fully connected, NVLink 4": the label says what the number counts
+        text = re.split(r"[,;(（]", seg.text.strip())[0].strip()
+        out.append(Mention("domain_size", text, float(lead.group(1)), "accelerators", seg, lead.start(1),
+                           lead.end(1), flags={"from-label"}))
         return out
     for m in domain.finditer(seg.text):
         n = m.group("n").lower()
@@ -340,7 +343,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
             continue
         mid = m.group("mid") or m.group("plural") or ""
         if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
-                     r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes)\b",
+                     r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes|"
+                     r"[KMGT]i?B|GDDR\w*|LPDDR\w*)\b",
                      mid, re.I):
             continue
         out.append(Mention("domain_size", m.group(0).strip(), float(val), "accelerators", seg, m.start(), m.end(),
