@@ -112,6 +112,8 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
         return
     f.direction = (_first(v["direction"], "direction", clause, foot, seg.label, seg.text if alone else "")
                    or "unspecified")
+    if rx(v["measured_cue"]).search(f"{clause} {seg.label} {seg.row}"):
+        f.flags.add("measured")     # a benchmark's throughput: as measured, whatever the link's convention
     if rx(v["comparison_cue"]).search(seg.text[max(0, m.start - 100):m.start]):
         f.flags.add("comparison")   # another product's figure, quoted for comparison
     f.scope = _scope(f, m, c, ctx, foot)

@@ -85,6 +85,8 @@ def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tu
     if f.direction == "unidirectional":
         return gbs, "stated per direction"
     tech = f.technology
+    if "measured" in f.flags:
+        return gbs, "a measured throughput (bus or algorithm bandwidth) is per direction as measured: taken as stated"
     if f.scope == "per-switch":
         return _switch_total(f, gbs, ports)
     for g in conv["generations"]:
