@@ -97,7 +97,7 @@ def _patterns():
     domain = re.compile(
         rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b"
-        rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b)", re.I)
+        rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
     # "支持万卡集群", "千卡规模": a Chinese round number of cards names a cluster size
     zh_scale = re.compile(r"(?P<n>[一二两三四五六七八九十]?[千万])卡(?=集群|规模|级|互联|训练)")
     zh_count = re.compile(rf"(?<![\d\u4e00-\u9fff])(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{{0,8}}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))"
