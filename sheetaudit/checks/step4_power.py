@@ -22,6 +22,8 @@ def run(figs, sheet, doc, facility):
         out.append(finding("power.rack-density", f"Rack power {top.text} (p{top.page}) is above the {fmt(limit)} kW "
                            "per rack that air cooling can remove.", dense))
     liquid = [f for f in cooling_figs if f.normalized["value"] in ("liquid", "immersion")]
+    if not dense:
+        liquid = [f for f in liquid if not _liquid_is_an_option(f, cooling_figs, r)]
     if liquid or dense:
         why = (f"the sheet states {', '.join(dict.fromkeys(f.text for f in liquid))}" if liquid else
                f"its rack power ({max(f.normalized['value'] for f in dense):g} kW) is above the air-cooling limit")
@@ -52,6 +54,20 @@ def run(figs, sheet, doc, facility):
         weight = [f for f in figs if f.quantity == "weight" and f.scope == "per-rack"]
         out.extend(_facility(facility, rack, derived_rack, cooling, liquid, weight, footprint_m(doc)))
     return out
+
+
+def _liquid_is_an_option(f, cooling_figs, r) -> bool:
+    """Air-cooled and liquid-cooled builds of one product, the liquid one offered ("or an optional cold-plate
+    kit", "液冷版") with no word that requires it. A model of a family cooled by liquid alone is not optional:
+    that model needs it (its finding names it)."""
+    from ..rules import rx
+    air = [a for a in cooling_figs if a.normalized["value"] == "air"]
+    if f.model:
+        air = [a for a in air if a.model == f.model]
+    if not air:
+        return False
+    words = f"{f.label} {f.segment.text if f.segment else f.context}"
+    return not rx(r.vocab["cooling_required_cue"]).search(words)
 
 
 def _floor(limit, weight, footprint):
