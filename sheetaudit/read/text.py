@@ -262,13 +262,28 @@ FIELD_HEADER = re.compile(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)�
                           r"throughput|TDP|consumption|带宽|时延|延迟|功耗|速率|功率", re.I)
 
 
+def _shared_prefix(headers: list[str]) -> str:
+    """The words that two or more column headers begin with, when something follows them in each."""
+    heads = [h for h in headers if h]
+    if len(heads) < 2:
+        return ""
+    import os
+    prefix = os.path.commonprefix(heads)
+    prefix = prefix[:prefix.rfind(" ") + 1] if not all(len(h) > len(prefix) and h[len(prefix)] == " " for h in heads) else prefix
+    return prefix if len(prefix.strip()) >= 6 and all(len(h) > len(prefix) for h in heads) else ""
+
+
 def _row(doc, cells, header, heading, block, section="", one_row=False):
     if (len(cells) == 2 and not header and re.search(r"(?<![A-Za-z\d.,])\d[\d.,]*\s?(?:[A-Za-zµμ]|纳秒|微秒|瓦)", cells[0])
             and not re.search(r"\d", cells[1])):
         cells = [cells[1], cells[0]]     # "| under 2 µs | latency across the pod |": the figure first, its label after
     label = cells[0]
-    sideways = (len(header) > 1 and (one_row or sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1)
-                and not FIELD_HEADER.search(cells[0]))
+    shared = _shared_prefix(header[1:])
+    if shared:   # "Power consumption (W) P8-A | ... P8-L": one field over model columns (a two-level header)
+        header = [header[0]] + [h[len(shared):].strip() or h for h in header[1:]]
+        label = f"{label} {shared.strip()}"
+    sideways = (len(header) > 1 and not shared and (one_row or sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2
+                                                    >= len(header) - 1) and not FIELD_HEADER.search(cells[0]))
     if header and not sideways and not GENERIC_HEADER.match(header[0].strip()):
         label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
     for k, c in enumerate(cells[1:], start=1):

@@ -1,0 +1,183 @@
+"""How real vendor sheets print their figures, each case in our own words: units only in a table's header, tables in
+reStructuredText and HTML, counts of accelerators in many phrasings, several models on one sheet, the kind of sheet,
+measured throughput, liquid cooling offered as an option. Each test reads a small sheet through the whole audit."""
+import pytest
+
+
+def figure(audit, quantity, text=None, **attrs):
+    """The one figure of this quantity (and printed text, and attributes) the audit found."""
+    found = [f for f in audit.figures if f.quantity == quantity and (text is None or f.text == text)
+             and all(getattr(f, k) == v for k, v in attrs.items())]
+    assert found, [(f.quantity, f.text, f.tier, f.scope) for f in audit.figures]
+    return found[0]
+
+
+def values(audit, quantity):
+    return sorted({f.normalized["value"] for f in audit.figures if f.quantity == quantity})
+
+
+# -- one table model: a header's unit and words reach its bare numbers ------------------------------------------
+
+RST_LIST_TABLE = """Interconnect
+============
+
+.. list-table::
+    :header-rows: 1
+    :stub-columns: 1
+
+    *   -
+        - Nimbus 1
+        - Nimbus 2
+    *   - Chip-to-chip links (GB/sec/device)
+        - 384
+        - 1280
+    *   - HBM Bandwidth (TB/sec)
+        - 0.8
+        - 2.9
+    *   - Memory pool size
+        - Up to 16 devices
+        - Up to 64 devices
+"""
+
+
+def test_units_in_a_list_table_header_reach_the_bare_numbers(sheet):
+    a = sheet(RST_LIST_TABLE, name="nimbus.txt")
+    link = figure(a, "bandwidth", "1280")
+    assert (link.tier, link.scope, link.normalized["value"]) == ("scale-up", "per-accelerator", 1280.0)
+    assert figure(a, "bandwidth", "0.8").tier == "memory" and 800.0 in values(a, "bandwidth")
+    assert values(a, "domain_size") == [16.0, 64.0]
+
+
+RST_GRID_TABLE = """Device components
+=================
+
++------------------+---------------------------------------------+
+| Device memory    | 96 GiB of device memory with 2.9 TB/sec of  |
+|                  | bandwidth.                                  |
++------------------+---------------------------------------------+
+| ChipLink         | ChipLink-v3 for device-to-device traffic    |
+|                  | provides 1.28 TB/sec bandwidth per device.  |
++------------------+---------------------------------------------+
+"""
+
+
+def test_a_grid_table_cell_spanning_lines_is_one_cell(sheet):
+    a = sheet(RST_GRID_TABLE, name="grid.txt")
+    assert figure(a, "bandwidth", "2.9 TB/sec").tier == "memory"
+    link = figure(a, "bandwidth", "1.28 TB/sec")
+    assert (link.tier, link.scope) == ("scale-up", "per-accelerator")
+
+
+HTML_SPANS = """<h1>Petrel P8 switch family</h1>
+<table>
+<tr><th rowspan="2">Item</th><th colspan="2">Power consumption (W)</th></tr>
+<tr><th>P8-A</th><th>P8-L</th></tr>
+<tr><th>Typical</th><td>1,950</td><td>1,980</td></tr>
+<tr><th>Cooling</th><td>Air</td><td>Liquid, cold plate only</td></tr>
+</table>"""
+
+
+def test_html_header_rows_and_spans_form_one_grid(sheet):
+    a = sheet(HTML_SPANS, name="petrel.html")
+    assert values(a, "power") == [1.95, 1.98]
+    assert {f.model for f in a.figures if f.quantity == "power"} == {"P8-A", "P8-L"}
+    liquid = [f for f in a.findings if f.check == "power.liquid-cooling-required"]
+    assert len(liquid) == 1 and liquid[0].message.startswith("P8-L:") and "P8-A is air-cooled" in liquid[0].message
+
+
+TEST_REPORT = """# 评测结果
+
+| 监控项 | 系统平均功耗 | 系统功耗标准差 | 单卡平均功耗(8卡平均) |
+| ---- | ---- | ---- | ---- |
+| 监控结果 | 2015.9W | 36.83W | 105.9W |
+"""
+
+
+def test_a_one_row_table_is_a_record_laid_sideways(sheet):
+    a = sheet(TEST_REPORT, name="report-zh.md")
+    assert values(a, "power") == [0.1059, 2.0159]          # the standard deviation is not a figure
+    assert figure(a, "power", "2015.9W").scope == "per-node"
+    assert figure(a, "power", "105.9W").scope == "per-accelerator"
+    assert a.sheet_kind == "server" and "test report" in a.sheet_kind_reason
+
+
+# -- counts of accelerators -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,size,tier", [
+    ("The scale-up links join the accelerators inside one box in an All2All manner. "
+     "A box consisting of 8 Lyra 3s is the unit of scale-out.", 8, "scale-up"),
+    ("Each hive of four Acme accelerators is fully connected over Infinity Fabric.", 4, "scale-up"),
+    ("支持单机八卡机内互联。", 8, "scale-up"),
+    ("通过 400GE RoCE 网卡横向扩展，支持万卡集群部署。", 10000, "scale-out"),
+    ("v5 chips form a 3D torus; a 128-chip slice is the smallest shape that crosses two cubes.", 128, "scale-up"),
+    ("Each module joins a sixteen-way BLink domain.", 16, "scale-up"),
+    ("Across the rack, 2 048 accelerators are joined by the RoCE fabric (two tiers).", 2048, "scale-out"),
+])
+def test_count_of_accelerators_in_many_phrasings(sheet, text, size, tier):
+    a = sheet(f"# Platform\n\n{text}\n")
+    d = figure(a, "domain_size", tier=tier)
+    assert d.normalized["value"] == size
+
+
+def test_part_numbers_switch_chips_and_memory_sizes_are_not_counts(sheet):
+    a = sheet("# Server\n\nThe eight GPUs are fully connected through four NVSwitch chips.\n\n"
+              "整机搭载 8 颗 JH-910 NPU 模组，机内全互联。单卡 32 GB GDDR 加速卡。\n")
+    assert values(a, "domain_size") == [8.0]
+
+
+# -- units, named rates and what is not a figure -----------------------------------------------------------------
+
+def test_named_rates_and_european_numbers(sheet):
+    a = sheet("# Board\n\n| 特征 | 规格 |\n| --- | --- |\n| 网络 | 千兆网口：2 个 |\n\n"
+              "Every G4 lane signals at 106,25 Gbit/s (PAM4); the G4-L draws 1 050 W.\n", name="board.md")
+    assert 0.125 in values(a, "bandwidth") and 13.2812 in values(a, "bandwidth")
+    assert 1.05 in values(a, "power")
+
+
+@pytest.mark.parametrize("line", [
+    "Shock, operating: 30 G, 11 ms half-sine",
+    "OSFP cages accept modules up to 30 W (power class 8)",
+    "Link-flap dampening hold-down default 200 ms.",
+    "The in-rack CDU is rated for 120 kW of heat rejection.",
+    "XH-S30 48G is for video analytics.",
+])
+def test_not_figures(sheet, line):
+    a = sheet(f"# Sheet\n\n{line}\n")
+    assert [f.text for f in a.figures if f.quantity in ("bandwidth", "latency", "power")] == []
+
+
+# -- scope, direction and the kind of sheet ----------------------------------------------------------------------
+
+def test_the_words_nearest_a_figure_decide_its_scope(sheet):
+    a = sheet("# Pod guide\n\nEach node holds eight GPUs joined by NVLink 4 through four NVSwitch chips, "
+              "900 GB/s per GPU.\n")
+    assert figure(a, "bandwidth", "900 GB/s").scope == "per-accelerator"
+
+
+def test_measured_bus_bandwidth_is_taken_as_measured(sheet):
+    a = sheet("# Tuning guide\n\n| Test | Setup | Result |\n| --- | --- | --- |\n"
+              "| All-reduce bus bandwidth, one node | nccl-tests, 8 GPUs over NVLink | ~370 GB/s |\n", name="guide.md")
+    f = figure(a, "bandwidth", "~370 GB/s")
+    assert (f.tier, f.scope, f.normalized["value"]) == ("scale-up", "per-accelerator", 370.0)
+
+
+def test_a_pod_brochure_that_names_its_switches_is_not_a_switch_sheet(sheet):
+    a = sheet("# Vireo AI pod\n\nThe pod joins 32 nodes over leaf switches and spine switches; "
+              "each leaf switch has 64 ports.\n", name="pod.md")
+    assert a.sheet_kind == "pod" and "title" in a.sheet_kind_reason
+
+
+def test_liquid_offered_beside_an_air_build_is_not_required(sheet):
+    a = sheet("# KX8 server\n\nCooling: Air-cooled, 15 hot-swap fans\n\n"
+              "Liquid option: DLC cold-plate kit for accelerators and CPUs (factory option)\n")
+    assert "power.liquid-cooling-required" not in {f.check for f in a.findings}
+    b = sheet("# KX8-L server\n\nCooling: direct liquid cooling only, 40 °C inlet\n")
+    assert "power.liquid-cooling-required" in {f.check for f in b.findings}
+
+
+def test_a_switch_family_checks_each_model_against_its_own_ports(sheet):
+    a = sheet("# Larkspur switch family\n\n| Specification | LS-9100 | LS-9200 |\n| --- | --- | --- |\n"
+              "| Ports | 32x 800GbE OSFP | 64x 800GbE OSFP |\n| Switching capacity | 25.6 Tb/s | 51.2 Tb/s |\n",
+              name="family.md")
+    assert values(a, "bandwidth") == [100.0, 3200.0, 6400.0]       # each capacity per direction, not halved
+    assert "bandwidth.aggregate-mismatch" not in {f.check for f in a.findings}
