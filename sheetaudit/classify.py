@@ -206,8 +206,9 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         return "per-node"
     if "signaling" in m.flags and not re.search(r"per[- ]port|per[- ]link", c.text, re.I):
         return "per-lane"    # "100G PAM4 SerDes", "32 GT/s": one lane's signalling rate
-    if m.unit in PORT_UNITS or "rate-name" in m.flags:
-        return "per-port"
+    if m.unit in PORT_UNITS or "rate-name" in m.flags or (not is_bytes(m.unit) and re.match(
+            r"\s*(?:[\w-]+\s)?(?:NIC|port|adapter|HCA|SuperNIC)s?\b", c.right, re.I)):
+        return "per-port"    # "one 200 Gb/s NIC per GPU": the NIC's port speed, whatever it serves
     found = _nearest(v["scope"], "scope", c) or _first(v["scope"], "scope", foot, seg.label)
     if found == "per-accelerator" and f.tier == "host":
         return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
@@ -280,6 +281,12 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     f.scope = scope
 
 
+def _distance(pat, text: str, m: Mention) -> int:
+    """Characters between the mention and the nearest match of pat in text (a large number when none)."""
+    return min([m.start - x.end() if x.end() <= m.start else max(0, x.start() - m.end) for x in pat.finditer(text)],
+               default=10**6)
+
+
 def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     """A counted group of accelerators is a domain size only where the sheet says they are one fabric."""
     v = load_rules().vocab
@@ -299,7 +306,13 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     if from_record and rx(v["count_label_container"]).search(seg.label) and not up.search(seg.text):
         f.tier = "scale-out"   # "GPUs per cabinet: 512": the cabinet's count, joined by its network
         return True
-    if up.search(own) or rx(v["scale_up_domain_sentence"]).search(own) or (record and up.search(record)):
+    up_sentence = rx(v["scale_up_domain_sentence"])
+    if (up.search(own) or up_sentence.search(own)) and out.search(seg.text) and not from_record:
+        # a sentence naming both: the words nearest the count decide ("1,024 GPUs (128 nodes) on a fat tree")
+        d_up = min(_distance(up, seg.text, m), _distance(up_sentence, seg.text, m))
+        f.tier = "scale-out" if _distance(out, seg.text, m) < d_up else "scale-up"
+        return True
+    if up.search(own) or up_sentence.search(own) or (record and up.search(record)):
         f.tier = "scale-up"
         return True
     node_rx = rx(v["node_count_phrase"])
