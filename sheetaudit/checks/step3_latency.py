@@ -25,7 +25,8 @@ def run(figs, sheet, doc, facility):
             dict.fromkeys(f"{f.text}" for f in hw)) + "); end-to-end latency through NIC, PCIe and the software stack "
             "will be several times higher.", hw))
     cond = rx(load_rules().vocab["latency_conditions"])
-    bare = [f for f in e2e if not cond.search(f"{f.label} {f.segment.text if f.segment else f.context}")]
+    bare = [f for f in e2e if not cond.search(f"{f.label} {f.segment.text if f.segment else f.context} "
+                                              f"{f.segment.row if f.segment else ''}")]    # a test table's condition column
     if bare:
         out.append(finding("latency.conditions-missing", "End-to-end latency with no message size or software stack: "
                            + "; ".join(f"{f.text} (p{f.page})" for f in bare) + ".", bare))
