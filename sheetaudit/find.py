@@ -201,7 +201,10 @@ def _numeric(seg: Segment) -> list[Mention]:
     return kept
 
 
-BARE_CELL = re.compile(rf"^\s*(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM})\s*(?P<marker>[{MARKERS}]?)\s*$")
+# A bare number (or a list of options, "800/400/200/100"), perhaps bounded, marked or followed by a note in
+# brackets ("204.8（全双工合计）"): its unit is in the header.
+BARE_CELL = re.compile(rf"^\s*(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s*(?P<marker>[{MARKERS}]?)"
+                       r"\s*(?:[(（][^()（）]{0,40}[)）])?\s*$")
 HEADER_UNIT = re.compile(r"[(（\[]\s*(?:in\s+)?(?P<u>[^()（）\[\]]{1,24}?)\s*[)）\]]|(?:,|\bin)\s+(?P<v>[A-Za-zµμ/]{1,12})\s*$")
 
 
@@ -221,9 +224,11 @@ def _header_unit(seg: Segment, unit_q: dict) -> list[Mention]:
                 unit = _canonical(cand.replace(" ", ""), unit_q)
                 q = unit_q.get(unit)
                 if q and q != "weight" and unit not in ("G", "T", "Gb", "Gib", "GbE", "GE"):
-                    value = _num(m.group("num"))
+                    nums = [_num(x) for x in re.findall(NUM, m.group("num"))]
+                    value = max(nums)
                     start = m.start("bound") if m.group("bound") else m.start("num")
-                    flags = {"header-unit"} | ({"signaling"} if unit.endswith("T/s") else set())
+                    flags = ({"header-unit"} | ({"signaling"} if unit.endswith("T/s") else set())
+                             | ({"rate-list"} if len(nums) > 1 else set()))
                     return [Mention(q, seg.text[start:m.end("num")].strip(), value, unit, seg, start, m.end("num"),
                                     bound=_bound(m.group("bound")), marker=m.group("marker") or "", flags=flags)]
     return []

@@ -262,6 +262,14 @@ FIELD_HEADER = re.compile(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)�
                           r"throughput|TDP|consumption|带宽|时延|延迟|功耗|速率|功率", re.I)
 
 
+# A header whose first cell names what each row is ("Model", "Instance size", 型号) over columns that are fields:
+# the models are rows, and each value is labelled by its column. Where the other header cells are model codes
+# ("| Model | X100 | X200 |"), the models are columns as usual.
+MODEL_KEY = re.compile(r"^(?:models?|SKUs?|products?|part(?: number)?|instance(?: size| type)?|system|configuration|"
+                       r"型号|产品型号|规格型号|产品|名称|配置|机型)$", re.I)
+MODEL_CODE = re.compile(r"^[A-Za-z]{0,12}[-\s]?\d[\w.\-]*$")
+
+
 def _shared_prefix(headers: list[str]) -> str:
     """The words that two or more column headers begin with, when something follows them in each."""
     heads = [h for h in headers if h]
@@ -282,8 +290,10 @@ def _row(doc, cells, header, heading, block, section="", one_row=False):
     if shared:   # "Power consumption (W) P8-A | ... P8-L": one field over model columns (a two-level header)
         header = [header[0]] + [h[len(shared):].strip() or h for h in header[1:]]
         label = f"{label} {shared.strip()}"
-    sideways = (len(header) > 1 and not shared and (one_row or sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2
-                                                    >= len(header) - 1) and not FIELD_HEADER.search(cells[0]))
+    models_as_rows = bool(header) and bool(MODEL_KEY.match(header[0].strip())) and sum(
+        bool(MODEL_CODE.match(h.strip())) for h in header[1:]) * 2 < len(header) - 1
+    sideways = len(header) > 1 and not shared and (models_as_rows or (one_row or sum(
+        bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1) and not FIELD_HEADER.search(cells[0]))
     if header and not sideways and not GENERIC_HEADER.match(header[0].strip()):
         label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
     for k, c in enumerate(cells[1:], start=1):
