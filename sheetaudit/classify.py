@@ -159,8 +159,13 @@ def _marker(m: Mention) -> str:
     """The figure's footnote marker: printed right after it, or closing its table cell ("200G (Active)*")."""
     if m.marker:
         return m.marker
-    tail = m.segment.text.rstrip()[-1:] if m.segment.kind == "cell" else ""
-    return tail if tail in "*†‡¹²³" else ""
+    if m.segment.kind != "cell":
+        return ""
+    for text in (m.segment.text, m.segment.label, m.segment.column):   # the cell's, else its header's marker
+        tail = text.rstrip()[-1:] if text else ""
+        if tail in "*†‡¹²³⁴⁵":
+            return tail
+    return ""
 
 
 def explicit_host(text: str) -> bool:
@@ -250,7 +255,8 @@ def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     seg = m.segment
     f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text, seg.row) or "unspecified"
     tier = (_first(v["tier_explicit"], "tier", c.text, seg.label)
-            or _first(v["tier_technology"], "tier", c.text, seg.label))
+            or _first(v["tier_technology"], "tier", c.text, seg.label)
+            or _first(v["tier_explicit"], "tier", seg.heading))    # a latency under a "Scale-up domain" heading
     f.tier = "scale-up" if tier == "scale-up" else "scale-out"
     f.technology = technology(c.text, seg.label, seg.text)
 
