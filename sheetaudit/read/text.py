@@ -20,8 +20,9 @@ KV_GAP = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)(?:\t+| {3,})(?P<value>\S.*)$")
 
 def read_text(data: bytes, kind: str) -> Document:
     text = _decode(data)
+    page_title = ""
     if kind == "html":
-        lines = _html_lines(text)
+        lines, page_title = _html_lines(text)
     else:
         lines = text.splitlines()
     rst = kind != "html" and _looks_like_rst(lines)
@@ -31,6 +32,8 @@ def read_text(data: bytes, kind: str) -> Document:
     _segments_from_lines(lines, doc, markdown=(kind in ("markdown", "html") or rst))
     if doc.segments:
         doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
+    if page_title and len(page_title) > len(doc.title):
+        doc.title = page_title[:200]     # "Kestrel HX8-B GPU Server | Technical Specifications" over "Kestrel HX8-B"
     return doc
 
 
@@ -325,8 +328,12 @@ class _HTMLLines(HTMLParser):
         self.cell: dict | None = None
         self.skip = 0
         self.prefix = ""
+        self.title = ""               # the page's <title>: often the only place a product page names its kind
+        self.in_title = False
 
     def handle_starttag(self, tag, attrs):
+        if tag == "title":
+            self.in_title = True
         if tag in self.SKIP:
             self.skip += 1
             return
@@ -354,6 +361,8 @@ class _HTMLLines(HTMLParser):
                 self.prefix = "#" * int(tag[1:]) + " "
 
     def handle_endtag(self, tag):
+        if tag == "title":
+            self.in_title = False
         if tag in self.SKIP:
             self.skip = max(0, self.skip - 1)
             return
@@ -377,7 +386,9 @@ class _HTMLLines(HTMLParser):
             self._end()
 
     def handle_data(self, data):
-        if not self.skip:
+        if self.in_title:
+            self.title += data
+        elif not self.skip:
             self.cur += data
 
     def _end(self):
@@ -464,8 +475,8 @@ def _grid_lines(rows: list[list[dict]]) -> list[str]:
     return out
 
 
-def _html_lines(text: str) -> list[str]:
+def _html_lines(text: str) -> tuple[list[str], str]:
     p = _HTMLLines()
     p.feed(text)
     p.close()
-    return [html.unescape(x) if "&" in x else x for x in p.lines]
+    return [html.unescape(x) if "&" in x else x for x in p.lines], re.sub(r"\s+", " ", p.title).strip()
