@@ -195,8 +195,6 @@ def _numeric(seg: Segment) -> list[Mention]:
             continue
         if _in_excluded_context(mm, r):
             continue
-        if mm.quantity == "bandwidth" and _is_breakout(mm, text, r):
-            continue
         mm.count = _count_before(text[:mm.start])
         kept.append(mm)
     kept.sort(key=lambda x: x.start)
@@ -301,13 +299,6 @@ def _canonical(unit: str, unit_q: dict) -> str:
         if re.sub(r"\s+", "", s) == unit:
             return s
     return unit
-
-
-def _is_breakout(m: Mention, text: str, r) -> bool:
-    """"broken out as 2 × 400G, 4 × 200G or 8 × 100G": what one port can be split into, not a port of its own."""
-    if not re.search(r"(?<![\w.])\d{1,3}\s*[x×]\s*$", text[max(0, m.start - 8):m.start]):
-        return False
-    return bool(rx(r.vocab["breakout_cue"]).search(f"{m.segment.label} {text[max(0, m.start - 80):m.start]}"))
 
 
 def _in_excluded_context(m: Mention, r) -> bool:
