@@ -347,6 +347,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         if not val or val > 1_000_000:
             continue
         mid = m.group("mid") or m.group("plural") or ""
+        if m.group("noun") and seg.text[m.start("noun") - 1:m.start("noun")] in ("网", "线", "声"):
+            continue    # 网卡 (a NIC), 线卡 (a line card), 声卡 count other things than accelerators
         if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
                      r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes|"
                      r"[KMGT]i?B|GDDR\w*|LPDDR\w*)\b",
@@ -379,6 +381,8 @@ def _cooling(seg: Segment) -> list[Mention]:
                 if any(not (m.end() <= a or m.start() >= b) for a, b in spans):
                     continue
                 spans.append((m.start(), m.end()))
+                if re.search(r"(?:\bno|\bwithout|\bnot|无|不需要?)\s*$", text[max(0, m.start() - 10):m.start()], re.I):
+                    continue    # "no fans in compute trays": a method the sheet rules out
                 if not any(o.value == entry["value"] for o in out):
                     out.append(Mention("cooling", m.group(0), entry["value"], "", seg, m.start(), m.end()))
         return out
