@@ -12,6 +12,7 @@ import re
 from .context import Clause, SheetContext, clauses
 from .model import Figure, Mention
 from .rules import load_rules, rx
+from .technologies import technology
 
 PORT_UNITS = {"GbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
@@ -29,17 +30,6 @@ def _first(entries: list[dict], key: str, *texts: str) -> str | None:
             if rx(e["pattern"]).search(text):
                 return e[key]
     return None
-
-
-def technology(*texts: str) -> str:
-    techs = load_rules().conventions["technologies"]
-    for text in texts:
-        if not text:
-            continue
-        for t in techs:
-            if re.search(t["pattern"], text):
-                return t["name"]
-    return ""
 
 
 def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:

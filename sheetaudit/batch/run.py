@@ -271,8 +271,8 @@ def _import_output_libraries(opts: BatchOptions) -> None:
     outputs needs (pandas, openpyxl, jinja2) now rather than after the last result."""
     try:
         import pandas  # noqa: F401
-        from .index import _env
-        _env()
+        from .index import template_env
+        template_env()
         if opts.xlsx:
             from .tables import xlsx_available
             if xlsx_available():
