@@ -11,8 +11,7 @@ import click
 
 from . import __version__
 
-SEVERITIES = ("info", "warning", "error", "never")
-RANK = {"info": 0, "warning": 1, "error": 2, "never": 99}
+from .severity import FAIL_ON, reaches
 
 
 class Exit2Group(click.Group):
@@ -67,7 +66,7 @@ def main(ctx, debug):
 
 
 def fails(findings, fail_on: str) -> bool:
-    return any(RANK[f["severity"] if isinstance(f, dict) else f.severity] >= RANK[fail_on] for f in findings)
+    return any(reaches(f["severity"] if isinstance(f, dict) else f.severity, fail_on) for f in findings)
 
 
 def _same_file(output: str, sheet: str) -> bool:
@@ -112,7 +111,7 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
-@click.option("--fail-on", type=click.Choice(SEVERITIES), default="error", show_default=True,
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
               help="Exit 1 when a finding of this severity or worse is raised.")
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
 @click.option("--password", help="Password of an encrypted PDF.")

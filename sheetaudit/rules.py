@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import RulesError
+from .severity import SEVERITIES
 
 RULE_FILES = ("units.yaml", "units.txt", "vocabulary.yaml", "conventions.yaml", "technologies.yaml", "thresholds.yaml",
               "checks.yaml")
@@ -133,7 +134,7 @@ def _validate(rules: Rules) -> None:
         for key in ("step", "severity", "title", "why", "fix"):
             if key not in c:
                 raise RulesError(f"rules/checks.yaml: check {code} lacks '{key}'")
-        if c["severity"] not in ("error", "warning", "info"):
+        if c["severity"] not in SEVERITIES:
             raise RulesError(f"rules/checks.yaml: check {code} has unknown severity {c['severity']!r}")
     for key, entries in rules.vocab.items():
         if isinstance(entries, list):

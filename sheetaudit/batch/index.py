@@ -45,7 +45,7 @@ def script_hash(script: str = SORT_JS) -> str:
 
 
 @lru_cache(maxsize=1)
-def templatetemplate_env():
+def template_env():
     """The index's jinja2 environment (built once: the batch builds it early, while the last files are audited)."""
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),

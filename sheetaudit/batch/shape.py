@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-SEVERITIES = ("error", "warning", "info")
+from ..severity import SEVERITIES
 HEX64 = re.compile(r"[0-9a-f]{64}")
 CACHED_ERROR_KINDS = ("unreadable",)       # the only failure a worker caches: it depends on the content alone
 

@@ -10,8 +10,9 @@ import re
 
 from ..model import Audit
 from ..numfmt import num, ratio
+from ..severity import RANK, zero_counts
 
-SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+SEVERITY_RANK = RANK    # noqa: F401  (text_out imports it from here)
 # findings whose substance the sentence already states
 COVERED = {"power.rack-density", "power.liquid-cooling-required", "bandwidth.scale-ratio", "power.per-node-only",
            "power.facility-exceeded", "power.missing", "sheet.no-text", "sheet.no-figures"}
@@ -51,7 +52,7 @@ def status(a: Audit) -> str:
 
 
 def counts(a: Audit) -> dict[str, int]:
-    out = {"error": 0, "warning": 0, "info": 0}
+    out = zero_counts()
     for f in a.findings:
         out[f.severity] = out.get(f.severity, 0) + 1
     return out
