@@ -3,7 +3,7 @@
 A cache folder is data anyone with write access can change. An entry that parses but has the wrong shape (figures
 that are a number, findings that are a string, an empty contract, a contract for other content) is corrupt: it is
 never handed to the comparison, the tables or the index. The shape follows output.json_out.to_contract and the
-model's to_json methods; CONTRACT.md is the reference for the fields.
+model's to_json methods; sheetaudit/schema/sheetaudit-1.json is the reference for the fields.
 
     validate_result(entry["result"], sha256)     # raises ValueError("figures[3].value: not a number")
 """

@@ -18,7 +18,7 @@ COVERED = {"power.rack-density", "power.liquid-cooling-required", "bandwidth.sca
            "power.facility-exceeded", "power.missing", "sheet.no-text", "sheet.no-figures"}
 
 
-# The audit's status (CONTRACT.md, "The audit's status"): one word a script or a buyer can act on, and how a
+# The audit's status (the `status` of sheetaudit/schema/sheetaudit-1.json; README, "Use"): one word a script or a buyer can act on, and how a
 # person reads it. "incomplete" is never shown as clean, whatever the findings on the pages that were read.
 STATUS_TEXT = {
     "fail": ("FAIL", "at least one error: do not buy on these figures until the vendor answers"),
