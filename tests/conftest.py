@@ -5,6 +5,8 @@ a figure or a finding out of the result. Each is written once, here, and reads a
     r = run_cli("audit", folder, "-o", out, isolated=True)     # a real process: for crashes, signals, limits
     a = sheet("NVLink: 900 GB/s per GPU")                      # fixture: write a sheet, audit it
     f = figure(a, "900 GB/s")                                  # the one figure printed as 900 GB/s
+    f = figure(a, quantity="latency")                          # ... or the one latency
+    w = finding(a, "tier.domain-size-missing")                 # the one finding of that check
 """
 import os
 import subprocess
@@ -87,13 +89,23 @@ def sheet(tmp_path):
     return make
 
 
-def figure(audit, text: str, **attrs):
-    """The one figure of AUDIT (an Audit, or its contract dict) printed as TEXT, with the given attributes
-    (figure(a, "900 GB/s", tier="scale-up")). Fails, listing what was found, when there is none or several."""
+def figure(audit, text: str | None = None, first: bool = False, **attrs):
+    """The figure of AUDIT (an Audit, or its contract dict) printed as TEXT and with the given attributes:
+    figure(a, "900 GB/s"), figure(a, quantity="latency"). Fails, listing what was found, when there is none or
+    (unless first=True: a sheet that prints it twice) several."""
     figs = audit["figures"] if isinstance(audit, dict) else audit.figures
     get = (lambda f, k: f.get(k)) if isinstance(audit, dict) else getattr
-    found = [f for f in figs if get(f, "text") == text and all(get(f, k) == v for k, v in attrs.items())]
-    assert len(found) == 1, f"{len(found)} figures {text!r} {attrs or ''}; found {[get(f, 'text') for f in figs]}"
+    want = {**attrs, **({"text": text} if text is not None else {})}
+    found = [f for f in figs if all(get(f, k) == v for k, v in want.items())]
+    assert found and (first or len(found) == 1), \
+        f"{len(found)} figures {want}; found {[(get(f, 'text'), get(f, 'quantity')) for f in figs]}"
+    return found[0]
+
+
+def finding(audit, code: str):
+    """The one finding CODE that AUDIT raised."""
+    found = [f for f in audit.findings if f.check == code]
+    assert len(found) == 1, f"{len(found)} findings {code}; raised {sorted(checks(audit))}"
     return found[0]
 
 

@@ -3,7 +3,7 @@ stays quiet on the ones it says pass: the registry's examples, run through the r
 through the batch's comparison). A new check needs no test of its own here, only its examples in the YAML."""
 import pytest
 
-from conftest import checks
+from conftest import checks, finding
 from sheetaudit.rules import load_rules
 
 RULES = load_rules()
@@ -80,7 +80,7 @@ def test_every_check_the_code_raises_is_declared():
 
 def test_derived_figures_show_their_arithmetic(sheet):
     a = sheet("# Helix G8 GPU server\n\nSystem power: 10.2 kW max\n")
-    (f,) = [f for f in a.findings if f.check == "power.per-node-only"]
+    f = finding(a, "power.per-node-only")
     (d,) = f.derived
     assert d.value == pytest.approx(40.8) and "x 4 nodes per rack" in d.arithmetic
 
@@ -88,7 +88,7 @@ def test_derived_figures_show_their_arithmetic(sheet):
 def test_floor_load_names_the_load_it_computed(sheet):
     text = ("# Orion rack-scale system\n\nRack power: 36 kW\n\nWeight: 1,360 kg\n\n"
             "Dimensions: 600 mm W x 1,068 mm D x 2,236 mm H\n")
-    (f,) = [f for f in sheet(text, facility={"floor_load_kg_m2": 1500}).findings if f.check == "power.facility-exceeded"]
+    f = finding(sheet(text, facility={"floor_load_kg_m2": 1500}), "power.facility-exceeded")
     assert "2,122 kg/m²" in f.message    # 1,360 kg / (0.6 m x 1.068 m)
 
 
@@ -97,5 +97,5 @@ def test_a_scanned_page_is_named_and_nothing_is_guessed():
 
     from conftest import ROOT
     a = sheetaudit.audit(ROOT / "tests" / "hostile" / "files" / "mixed-scanned.pdf")
-    (f,) = [f for f in a.findings if f.check == "sheet.no-text"]
+    f = finding(a, "sheet.no-text")
     assert f.pages == [2]

@@ -201,6 +201,7 @@ def test_ocr_reads_image_only_pages_and_marks_their_figures():
 # ---------------------------------------------------------------------------------------------------------
 # Long and pathological files: page and time limits, reported, never a hang.
 
+@pytest.mark.timing
 @pytest.mark.parametrize("mode", [[], ["--thorough"]])
 def test_long_file_is_read_whole(mode):
     with cpu_seconds() as used:
@@ -219,6 +220,7 @@ def test_page_limit_is_reported():
     assert [f["text"] for f in doc["figures"] if f["quantity"] != "domain_size"] == ["400 Gb/s"]
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("name", ["many-chars.pdf", "digit-run.txt"])
 def test_time_limit_is_a_clean_error(name):
     with cpu_seconds() as used:          # the limit is wall-clock; the work it allows is bounded in CPU seconds
