@@ -208,7 +208,7 @@ def test_memory_limit_hit_is_worded_as_a_limit_and_never_cached(tmp_path):
 def test_check_names_the_memory_limit_not_damage(tmp_path):
     from conftest import run_cli
     memory_hungry_pdf(tmp_path / "hungry.pdf")
-    p = run_cli("check", tmp_path / "hungry.pdf", "--max-memory", "300")
+    p = run_cli("check", tmp_path / "hungry.pdf", "--max-memory", "300", isolated=True)     # a memory cap: its own process
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert "raise --max-memory" in p.stderr and "damaged" not in p.stderr
 
