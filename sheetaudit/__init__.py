@@ -18,6 +18,6 @@ def audit(path, **options):
 
 
 def to_contract(result) -> dict:
-    """The audit as the JSON contract of CONTRACT.md (schema sheetaudit/1)."""
+    """The audit as the JSON contract (schema sheetaudit/1; its JSON Schema is sheetaudit/schema/sheetaudit-1.json)."""
     from .output.json_out import to_contract as _to
     return _to(result)

@@ -12,6 +12,7 @@ import re
 from .context import Clause, SheetContext, clauses
 from .model import Figure, Mention
 from .rules import load_rules, rx
+from .technologies import technology
 
 PORT_UNITS = {"GbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
@@ -42,17 +43,6 @@ def _nearest(entries: list[dict], key: str, c: Clause) -> str | None:
         if d is not None and (best_d is None or d < best_d):
             best, best_d = e[key], d
     return best
-
-
-def technology(*texts: str) -> str:
-    techs = load_rules().conventions["technologies"]
-    for text in texts:
-        if not text:
-            continue
-        for t in techs:
-            if re.search(t["pattern"], text):
-                return t["name"]
-    return ""
 
 
 def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:

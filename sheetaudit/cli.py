@@ -6,45 +6,35 @@ Machine formats go to stdout; progress and summaries to stderr.
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 import click
 
 from . import __version__
 
-SEVERITIES = ("info", "warning", "error", "never")
-RANK = {"info": 0, "warning": 1, "error": 2, "never": 99}
+from .severity import FAIL_ON, reaches
 
 
 class Exit2Group(click.Group):
-    """click exits 2 on usage errors already; library errors are mapped here in one place."""
+    """click exits 2 on usage errors already; every other failure is worded by sheetaudit.failures.explain."""
 
     def invoke(self, ctx):
-        from .errors import SheetAuditError
         def debug():
             return bool(ctx.obj and ctx.obj.get("debug")) or "--debug" in sys.argv[1:]
         try:
             return super().invoke(ctx)
-        except SheetAuditError as exc:
-            if debug():
-                raise
-            click.echo(f"sheetaudit: error: {exc}", err=True)
-            ctx.exit(exc.exit_code)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
-        except KeyboardInterrupt:
-            if debug():
-                raise
-            click.echo("sheetaudit: interrupted", err=True)
-            ctx.exit(130)
         except BrokenPipeError:     # `sheetaudit check x | head`: the reader left; nothing more to say
             _quiet_stdout()
             ctx.exit(1)
-        except Exception as exc:    # a bug, not the user's input: one line, the traceback with --debug
+        except (Exception, KeyboardInterrupt) as exc:   # one line; the traceback with --debug
             if debug():
                 raise
-            click.echo(f"sheetaudit: error: internal error ({type(exc).__name__}: {str(exc)[:200]}); "
-                       f"rerun with --debug for the traceback and report it", err=True)
-            ctx.exit(2)
+            from .failures import explain
+            failure = explain(exc, during="running the command")
+            click.echo(failure.line, err=True)
+            ctx.exit(failure.exit_code)
 
 
 def _quiet_stdout() -> None:
@@ -67,7 +57,7 @@ def main(ctx, debug):
 
 
 def fails(findings, fail_on: str) -> bool:
-    return any(RANK[f["severity"] if isinstance(f, dict) else f.severity] >= RANK[fail_on] for f in findings)
+    return any(reaches(f["severity"] if isinstance(f, dict) else f.severity, fail_on) for f in findings)
 
 
 def _same_file(output: str, sheet: str) -> bool:
@@ -84,27 +74,31 @@ def _same_file(output: str, sheet: str) -> bool:
 def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
     """Audit one file under the time and memory limits; every failure becomes one line naming the file."""
     import os
-    from .errors import SheetAuditError, UsageError, describe_path
+    from .errors import UsageError, describe_path
     from .limits import run_isolated, time_limit
     from .pipeline import audit
     name = describe_path(sheet)
     if os.path.isdir(sheet):
         raise UsageError(f"{name}: is a directory; to audit a folder use 'sheetaudit audit FOLDER -o OUTDIR'")
-    try:
+    with _failures_named(ctx, name, "auditing", max_memory):
         with time_limit(timeout, hard_exit_after=10, name=name):
             return run_isolated(audit, max_memory, sheet, **options)
-    except SheetAuditError as exc:
-        raise type(exc)(f"{name}: {exc}") from None
-    except (KeyboardInterrupt, MemoryError, RecursionError) as exc:
-        if isinstance(exc, KeyboardInterrupt) or ctx.obj.get("debug"):
+
+
+@contextmanager
+def _failures_named(ctx, name: str, during: str, max_memory: int):
+    """Any failure inside becomes one line naming the file (sheetaudit.failures); with --debug our own bugs
+    keep their traceback."""
+    from .errors import SheetAuditError
+    from .failures import Reported, explain
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise
+    except (Exception, MemoryError) as exc:
+        if ctx.obj.get("debug") and not isinstance(exc, SheetAuditError):
             raise
-        raise SheetAuditError(f"{name}: " + (f"out of memory while auditing (over --max-memory {max_memory} MB)"
-                                             if isinstance(exc, MemoryError) else "nested too deeply to audit")) from None
-    except Exception as exc:
-        if ctx.obj.get("debug"):
-            raise
-        raise SheetAuditError(f"{name}: internal error while auditing ({type(exc).__name__}: {str(exc)[:160]}); "
-                              f"rerun with --debug for the traceback") from None
+        raise Reported(explain(exc, name=name, during=during, max_memory_mb=max_memory)) from None
 
 
 @main.command()
@@ -112,7 +106,7 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
-@click.option("--fail-on", type=click.Choice(SEVERITIES), default="error", show_default=True,
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
               help="Exit 1 when a finding of this severity or worse is raised.")
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
 @click.option("--password", help="Password of an encrypted PDF.")
@@ -130,7 +124,7 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
 def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeout, max_memory, ocr):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     import os
-    from .errors import SheetAuditError, UsageError, describe_path
+    from .errors import UsageError, describe_path
     from .limits import memory_limit, time_limit
     from .pipeline import load_facility
     name = describe_path(sheet)
@@ -142,7 +136,7 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeo
     result = _audit_file(ctx, sheet, timeout, max_memory, password=password, max_pages=max_pages, facility=fac)
     for note in result.document.notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
-    try:
+    with _failures_named(ctx, name, f"writing the {fmt} report", max_memory):
         with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):
             if fmt == "json":
                 from .output.json_out import dumps
@@ -153,13 +147,6 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeo
             else:
                 from .output.text_out import render
                 text = render(result)
-    except SheetAuditError as exc:
-        raise type(exc)(f"{name}: {exc}") from None
-    except Exception as exc:
-        if ctx.obj.get("debug"):
-            raise
-        raise SheetAuditError(f"{name}: internal error while writing the {fmt} report ({type(exc).__name__}: "
-                              f"{str(exc)[:160]}); rerun with --debug for the traceback") from None
     _emit(text, output)
     ctx.exit(1 if fails(result.findings, fail_on) else 0)
 
@@ -167,12 +154,12 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeo
 def _emit(text: str, output: str | None) -> None:
     """To FILE atomically, or to stdout."""
     if output:
-        from .errors import SheetAuditError, describe_path
+        from .failures import not_writable
         from .fileio import atomic_write
         try:
             atomic_write(output, text)
         except OSError as exc:
-            raise SheetAuditError(f"cannot write {describe_path(output)}: {exc.strerror or exc}") from None
+            raise not_writable(output, exc) from None
     else:
         click.echo(text, nl=False)
 
@@ -281,6 +268,17 @@ def _where(step) -> str:
     return f"step {step}" if step in (1, 2, 3, 4) else "sheet"
 
 
+def _example(example) -> str:
+    """A registry example on one line: its sheet's lines (headings left out) joined by ' / '."""
+    if isinstance(example, dict) and "sheets" in example:
+        return "  beside  ".join(f"[{_example(t)}]" for t in example["sheets"])
+    if isinstance(example, dict):
+        text = example.get("sheet") or " / ".join(p or "(a page without text)" for p in example.get("pdf") or [])
+        facility = example.get("facility")
+        return _example(text) + (f"  (facility: {facility})" if facility else "")
+    return " / ".join(line for line in str(example).splitlines() if line.strip() and not line.startswith("#"))
+
+
 @main.command()
 @click.argument("code", required=False)
 def rules(code):
@@ -297,8 +295,11 @@ def rules(code):
                f"How to fix / what to ask: {c['fix']}"
         if c.get("on_ports"):
             text += f"\nOn a switch or NIC sheet: {c['on_ports']['title']}. {c['on_ports']['fix']}"
-        if "example_fail" in c:
-            text += f"\nFires on: {c['example_fail']}\nPasses: {c['example_pass']}"
+        if c.get("known_problems"):
+            text += f"\nKnown problems: {c['known_problems']}"
+        for label, key in (("Fires on", "fires_on"), ("Passes", "passes")):
+            if c.get(key):
+                text += f"\n{label}: {_example(c[key][0])}"
         click.echo(text)
         return
     sections = (("Checks on the sheet itself (could it be read?)", [(k, c) for k, c in r.checks.items()

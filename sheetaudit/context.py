@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from .model import Document, Mention
 from .rules import load_rules, rx
+from .technologies import technology
 
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
@@ -156,7 +157,6 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
         if m.quantity == "domain_size" and m.segment.block not in block_acc and 2 <= m.value <= 16:
             counts.append(int(m.value))
     acc = _most_common(counts)
-    from .classify import technology
     techs = [technology(s.text) for s in doc.segments]
     up = [t for t in techs if t in SCALE_UP_TECHNOLOGIES]
     edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})

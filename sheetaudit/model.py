@@ -1,4 +1,4 @@
-"""Plain data passed from stage to stage: read -> find -> normalise -> classify -> check -> report.
+"""Plain data passed from stage to stage: read -> find -> context -> classify -> normalise -> check -> report.
 
 Every stage takes and returns these classes; no stage reaches back into an earlier one's internals.
 """
@@ -39,6 +39,7 @@ class Document:
     title: str = ""
     notes: list[str] = field(default_factory=list)            # reader remarks (page limit reached, OCR absent)
     page_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
+    ocr_hint: str = ""                          # how to have no_text_pages read (the pipeline asks the reader)
 
 
 @dataclass

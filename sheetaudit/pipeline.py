@@ -9,13 +9,15 @@ from .context import sheet_context
 from .find import find_mentions
 from .model import Audit
 from .normalise import normalise
-from .read import read_document
+from .read import ocr_hint, read_document
 
 
 def audit(path: str | Path, password: str | None = None, max_pages: int | None = None,
           facility: dict | None = None, pages: set[int] | None = None) -> Audit:
     """Audit one sheet (every page of a PDF, or those in `pages`)."""
     doc = read_document(path, password=password, max_pages=max_pages, pages=pages)
+    if doc.no_text_pages:     # the sheet check words it; only the reader knows whether OCR is installed
+        doc.ocr_hint = ocr_hint()
     mentions = find_mentions(doc)
     sheet = sheet_context(doc, mentions)
     figures = normalise(classify(mentions, sheet))

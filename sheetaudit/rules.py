@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import RulesError
+from .severity import SEVERITIES
 
 RULE_FILES = ("units.yaml", "units.txt", "vocabulary.yaml", "conventions.yaml", "technologies.yaml", "thresholds.yaml",
               "checks.yaml")
@@ -82,10 +83,9 @@ def load_rules(directory: str | None = None) -> Rules:
 def _rules(docs: dict, d: Path) -> Rules:
     """The technology names, patterns and generation table live in technologies.yaml (the knowledge base);
     the stages that read them as conventions["technologies"] / ["generations"] get that view of it."""
-    from .technologies import conventions_view
     checks_doc = docs["checks.yaml"]
     kb = docs["technologies.yaml"]
-    conventions = {**docs["conventions.yaml"], **conventions_view(kb)}
+    conventions = {**docs["conventions.yaml"], **technology_conventions(kb)}
     return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=conventions,
                  thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
                  steps=checks_doc.get("steps", {}), directory=d, technologies=kb,
@@ -129,13 +129,12 @@ def _store_docs(d: Path, docs: dict) -> None:
 
 
 def _validate(rules: Rules) -> None:
-    from .technologies import validate
-    validate(rules.technologies)
+    validate_technologies(rules.technologies)
     for code, c in list(rules.checks.items()) + list((rules.comparison or {}).items()):
         for key in ("step", "severity", "title", "why", "fix"):
             if key not in c:
                 raise RulesError(f"rules/checks.yaml: check {code} lacks '{key}'")
-        if c["severity"] not in ("error", "warning", "info"):
+        if c["severity"] not in SEVERITIES:
             raise RulesError(f"rules/checks.yaml: check {code} has unknown severity {c['severity']!r}")
     for key, entries in rules.vocab.items():
         if isinstance(entries, list):
@@ -144,6 +143,60 @@ def _validate(rules: Rules) -> None:
                     re.compile(e["pattern"])
                 except (re.error, KeyError, TypeError) as exc:
                     raise RulesError(f"rules/vocabulary.yaml: {key}: bad pattern {e!r}: {exc}") from None
+
+
+def validate_technologies(doc: dict) -> None:
+    """Every technology names a pattern and tier; every generation row carries its source and checked date."""
+    techs = doc.get("technologies")
+    if not isinstance(techs, list) or not techs:
+        raise RulesError("rules/technologies.yaml: 'technologies' must be a non-empty list")
+    for t in techs:
+        for key in ("name", "pattern", "tier", "bytes_totals"):
+            if not t.get(key):
+                raise RulesError(f"rules/technologies.yaml: technology {t.get('name', '?')!r} lacks '{key}'")
+        for pat in [t["pattern"], t.get("generation_pattern") or ""] + [p for g in t.get("generations") or []
+                                                                         for p in g.get("names") or []]:
+            try:
+                re.compile(pat)
+            except re.error as exc:
+                raise RulesError(f"rules/technologies.yaml: {t['name']}: bad pattern {pat!r}: {exc}") from None
+        for g in t.get("generations") or []:
+            missing = [k for k in ("gen", "source", "checked") if not g.get(k)]
+            if missing:
+                raise RulesError(f"rules/technologies.yaml: {t['name']} generation {g.get('gen', '?')!r} lacks "
+                                 f"{', '.join(missing)} (every row needs a source and the date it was checked)")
+
+
+def technology_conventions(doc: dict) -> dict:
+    """The technology list and generation table in the shape conventions.yaml used to hold them: names and
+    patterns in matching order, and per generation the rates the normaliser and classifier compare against
+    (per_link and per_accelerator_bidirectional for NVLink, x16_bidirectional for PCIe, per_port_gbps for
+    InfiniBand)."""
+    techs, gens = [], []
+    for t in doc.get("technologies") or []:
+        techs.append({"name": t["name"], "pattern": t["pattern"], "bytes_totals": t["bytes_totals"]})
+        for g in t.get("generations") or []:
+            row = {"technology": t["name"], "gen": _gen_value(g["gen"])}
+            if t["name"] == "NVLink":
+                row["per_link"] = g.get("per_link_gbs")
+                if g.get("per_accelerator_gbs"):
+                    row["per_accelerator_bidirectional"] = 2 * g["per_accelerator_gbs"]
+            elif t["name"] == "NVLink-C2C" and g.get("per_link_gbs"):
+                row["per_link_bidirectional"] = 2 * g["per_link_gbs"]
+            elif t["name"] == "PCIe":
+                row.update(lane_gts=g.get("lane_gts"), encoding=g.get("encoding"),
+                           x16_bidirectional=g.get("x16_quoted_bidirectional"))
+            elif t["name"] == "InfiniBand":
+                row["per_port_gbps"] = (g.get("port_gbps") or {}).get("4x")
+            else:
+                continue
+            gens.append(row)
+    return {"technologies": techs, "generations": gens}
+
+
+def _gen_value(gen):
+    s = str(gen)
+    return int(s) if s.isdigit() else s
 
 
 @lru_cache(maxsize=4)

@@ -1,7 +1,7 @@
 """The knowledge base of interconnect technologies (rules/technologies.yaml) as data the stages can ask:
 which generation a text names, what that generation carries at a scope, which generations a rate could be.
 
-The classifier and normaliser read the same rows through `conventions_view` (names, patterns, direction
+The classifier and normaliser read the same rows through `conventions_view` (built by the rule loader) (names, patterns, direction
 conventions and the generation table they used to find in conventions.yaml), so a fabric is taught once.
 """
 from __future__ import annotations
@@ -10,14 +10,15 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .errors import RulesError
+from .errors import RulesError  # noqa: F401  (callers catch it from here)
 from .rules import load_rules
+from .rules import technology_conventions as conventions_view  # noqa: F401  (the shape is the rule loader's)
+from .rules import validate_technologies as validate
 
 # How close a figure must come to a reference rate to "match" it (vendors round 31.5 to 32, 450 to 450).
 MATCH_TOLERANCE = 0.05
 WORDS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
          "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6"}
-REQUIRED = ("gen", "source", "checked")
 
 
 @dataclass(frozen=True, eq=False)   # one object per row: identity is equality
@@ -171,26 +172,17 @@ def _n(v) -> str:
     return f"{v:g}" if v == int(v) or abs(v) >= 100 else f"{v:.4g}"
 
 
-def validate(doc: dict) -> None:
-    """Every technology names a pattern and tier; every generation row carries its source and checked date."""
-    techs = doc.get("technologies")
-    if not isinstance(techs, list) or not techs:
-        raise RulesError("rules/technologies.yaml: 'technologies' must be a non-empty list")
-    for t in techs:
-        for key in ("name", "pattern", "tier", "bytes_totals"):
-            if not t.get(key):
-                raise RulesError(f"rules/technologies.yaml: technology {t.get('name', '?')!r} lacks '{key}'")
-        for pat in [t["pattern"], t.get("generation_pattern") or ""] + [p for g in t.get("generations") or []
-                                                                         for p in g.get("names") or []]:
-            try:
-                re.compile(pat)
-            except re.error as exc:
-                raise RulesError(f"rules/technologies.yaml: {t['name']}: bad pattern {pat!r}: {exc}") from None
-        for g in t.get("generations") or []:
-            missing = [k for k in REQUIRED if not g.get(k)]
-            if missing:
-                raise RulesError(f"rules/technologies.yaml: {t['name']} generation {g.get('gen', '?')!r} lacks "
-                                 f"{', '.join(missing)} (every row needs a source and the date it was checked)")
+def technology(*texts: str) -> str:
+    """The first technology (NVLink, InfiniBand, PCIe, ...) the first of TEXTS that names one names; '' for none.
+    Case-sensitive, as the patterns are written (so 'ib' in a word is not InfiniBand)."""
+    techs = load_rules().conventions["technologies"]
+    for text in texts:
+        if not text:
+            continue
+        for t in techs:
+            if re.search(t["pattern"], text):
+                return t["name"]
+    return ""
 
 
 def build(doc: dict) -> KnowledgeBase:
@@ -212,38 +204,6 @@ def _cached(directory: str) -> KnowledgeBase:
 def load() -> KnowledgeBase:
     """The knowledge base of the rules in use (cached per rules folder)."""
     return _cached(str(load_rules().directory))
-
-
-def conventions_view(doc: dict) -> dict:
-    """The technology list and generation table in the shape conventions.yaml used to hold them: names and
-    patterns in matching order, and per generation the rates the normaliser and classifier compare against
-    (per_link and per_accelerator_bidirectional for NVLink, x16_bidirectional for PCIe, per_port_gbps for
-    InfiniBand)."""
-    techs, gens = [], []
-    for t in doc.get("technologies") or []:
-        techs.append({"name": t["name"], "pattern": t["pattern"], "bytes_totals": t["bytes_totals"]})
-        for g in t.get("generations") or []:
-            row = {"technology": t["name"], "gen": _gen_value(g["gen"])}
-            if t["name"] == "NVLink":
-                row["per_link"] = g.get("per_link_gbs")
-                if g.get("per_accelerator_gbs"):
-                    row["per_accelerator_bidirectional"] = 2 * g["per_accelerator_gbs"]
-            elif t["name"] == "NVLink-C2C" and g.get("per_link_gbs"):
-                row["per_link_bidirectional"] = 2 * g["per_link_gbs"]
-            elif t["name"] == "PCIe":
-                row.update(lane_gts=g.get("lane_gts"), encoding=g.get("encoding"),
-                           x16_bidirectional=g.get("x16_quoted_bidirectional"))
-            elif t["name"] == "InfiniBand":
-                row["per_port_gbps"] = (g.get("port_gbps") or {}).get("4x")
-            else:
-                continue
-            gens.append(row)
-    return {"technologies": techs, "generations": gens}
-
-
-def _gen_value(gen):
-    s = str(gen)
-    return int(s) if s.isdigit() else s
 
 
 def summary(g: Generation) -> str:

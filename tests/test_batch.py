@@ -7,16 +7,13 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from conftest import ROOT, SAMPLES, run_cli
 from sheetaudit.batch.tables import COMPARISON_COLUMNS, FIGURE_COLUMNS, FINDING_COLUMNS
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "samples"
 HOSTILE = ROOT / "tests" / "hostile" / "files"
 
 GOOD = ["kestrel-k8x-gpu-server.pdf", "osprey-o4-inference-server.txt", "gannet-gx800-xdr-switch.html",
@@ -31,8 +28,8 @@ def env(**extra):
 
 
 def batch(*args, extra_env=None, timeout=300):
-    return subprocess.run([sys.executable, "-m", "sheetaudit", "audit", *map(str, args)], capture_output=True,
-                          text=True, cwd=ROOT, env=env(**(extra_env or {})), timeout=timeout)
+    """`sheetaudit audit ARGS` in a real process: the batch forks workers and handles signals."""
+    return run_cli("audit", *args, isolated=True, env=extra_env, timeout=timeout)
 
 
 def tree_digest(folder: Path) -> dict:

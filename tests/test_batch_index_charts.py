@@ -9,7 +9,7 @@ def test_index_has_bandwidth_and_rack_power_charts(tmp_path):
     inp.mkdir()
     for name in ("kestrel-k8x-gpu-server.pdf", "borealis-bx72-rack.pdf", "pelican-pn5164-ethernet-switch.pdf"):
         (inp / name).write_bytes((ROOT / "samples" / name).read_bytes())
-    r = run_cli("audit", inp, "-o", tmp_path / "out", "-q", "--no-cache")
+    r = run_cli("audit", inp, "-o", tmp_path / "out", "-q", "--no-cache", isolated=True)
     assert r.returncode in (0, 1), r.stderr
     html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert 'class="chart chart-index-bw"' in html or "index-bw" in html

@@ -75,7 +75,7 @@ TAMPERED = {
 
 
 @pytest.mark.parametrize("how", sorted(TAMPERED))
-def test_problem1_cache_entry_of_the_wrong_shape_is_audited_again(tmp_path, how):
+def test_cache_entry_of_the_wrong_shape_is_audited_again(tmp_path, how):
     folder, out, cache = one_sheet(tmp_path), tmp_path / "out", tmp_path / "cache"
     first = batch(folder, "-o", out, "--cache-dir", cache)
     assert first.returncode == 1, first.stderr                 # 120 kW per rack, air-cooled: an error
@@ -92,7 +92,7 @@ def test_problem1_cache_entry_of_the_wrong_shape_is_audited_again(tmp_path, how)
     assert "1 audited (1 from cache)" in third.stderr and "warning: cache entry" not in third.stderr
 
 
-def test_problem1_cached_html_never_reaches_a_report(tmp_path):
+def test_cached_html_never_reaches_a_report(tmp_path):
     folder, out, cache = one_sheet(tmp_path, KESTREL), tmp_path / "out", tmp_path / "cache"
     batch(folder, "-o", out, "--cache-dir", cache)
     report = out / "reports" / f"{KESTREL}.html"
@@ -121,7 +121,7 @@ def test_cache_entry_that_inflates_to_hundreds_of_megabytes_is_corrupt(tmp_path)
 # -- problem 2: two (or more) Ctrl-C in quick succession -----------------------------------------------------------
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_problem2_repeated_interrupts_still_write_the_finished_sheets(slow_folder, tmp_path, sig):
+def test_repeated_interrupts_still_write_the_finished_sheets(slow_folder, tmp_path, sig):
     out = tmp_path / "out"
     p = start(slow_folder, out, "--jobs", "2")
     wait_for(lambda: len(list((out / "reports").glob("*.html"))) >= 2)    # the two quick sheets are done
@@ -146,7 +146,7 @@ def test_problem2_repeated_interrupts_still_write_the_finished_sheets(slow_folde
 
 # -- problem 3: a file that changes while the batch runs -----------------------------------------------------------
 
-def test_problem3_file_emptied_while_queued_never_caches_an_error_for_its_old_content(slow_folder, tmp_path):
+def test_file_emptied_while_queued_never_caches_an_error_for_its_old_content(slow_folder, tmp_path):
     """The parent hashes osprey, then (while the only worker is busy with slow.pdf) the file is emptied, the worker
     reads it empty, and the file is restored. The "empty file" error belongs to the empty content only."""
     out, cache = tmp_path / "out", tmp_path / "cache"
@@ -191,7 +191,7 @@ def memory_hungry_pdf(path: Path, inflated_mb: int = 150) -> None:
         raw_stream(tounicode)]))
 
 
-def test_problem4_memory_limit_hit_is_worded_as_a_limit_and_never_cached(tmp_path):
+def test_memory_limit_hit_is_worded_as_a_limit_and_never_cached(tmp_path):
     folder, cache = tmp_path / "in", tmp_path / "cache"
     folder.mkdir()
     memory_hungry_pdf(folder / "hungry.pdf")
@@ -205,17 +205,17 @@ def test_problem4_memory_limit_hit_is_worded_as_a_limit_and_never_cached(tmp_pat
     assert any(f["text"] == "400 Gb/s" for f in records(tmp_path / "out")["hungry.pdf"]["figures"])
 
 
-def test_problem4_check_names_the_memory_limit_not_damage(tmp_path):
+def test_check_names_the_memory_limit_not_damage(tmp_path):
     from conftest import run_cli
     memory_hungry_pdf(tmp_path / "hungry.pdf")
-    p = run_cli("check", tmp_path / "hungry.pdf", "--max-memory", "300")
+    p = run_cli("check", tmp_path / "hungry.pdf", "--max-memory", "300", isolated=True)     # a memory cap: its own process
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert "raise --max-memory" in p.stderr and "damaged" not in p.stderr
 
 
 # -- problem 5: an output folder that cannot be written ------------------------------------------------------------
 
-def test_problem5_unwritable_output_folder_is_one_plain_line_before_any_audit(tmp_path):
+def test_unwritable_output_folder_is_one_plain_line_before_any_audit(tmp_path):
     folder, cache = one_sheet(tmp_path), tmp_path / "cache"
     (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
     outdir = tmp_path / "a-file" / "out"

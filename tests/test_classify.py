@@ -1,11 +1,7 @@
 """Tier, scope, direction and basis from a figure's context, in English and Chinese."""
 import pytest
 
-
-def only(audit, text):
-    figs = [f for f in audit.figures if f.text == text]
-    assert figs, [f.text for f in audit.figures]
-    return figs[0]
+from conftest import figure
 
 
 @pytest.mark.parametrize("line,text,tier,scope", [
@@ -21,19 +17,19 @@ def only(audit, text):
     ("Total I/O bandwidth: 10.4 TB/s", "10.4 TB/s", "mixed", "per-node"),
 ])
 def test_tier_and_scope(sheet, line, text, tier, scope):
-    f = only(sheet(f"# Server G8\n\n{line}\n"), text)
+    f = figure(sheet(f"# Server G8\n\n{line}\n"), text, first=True)
     assert (f.tier, f.scope) == (tier, scope)
 
 
 def test_ethernet_is_not_always_scale_out(sheet):
     a = sheet("# Aurora server\n\nScale-up: 21x 200GbE RoCE per accelerator\n\nScale-out: 6x 800GbE OSFP\n")
-    assert only(a, "200GbE").tier == "scale-up"
-    assert only(a, "800GbE").tier == "scale-out"
+    assert figure(a, "200GbE", first=True).tier == "scale-up"
+    assert figure(a, "800GbE", first=True).tier == "scale-out"
 
 
 def test_direction_from_the_cell_and_from_a_footnote(sheet):
     a = sheet("# Pod\n\nUp to 7.2 TB/s¹ of NVLink bandwidth in every node.\n\n¹ Bidirectional, aggregate across all eight GPUs.\n")
-    f = only(a, "Up to 7.2 TB/s¹")
+    f = figure(a, "Up to 7.2 TB/s¹", first=True)
     assert (f.direction, f.scope) == ("bidirectional", "per-node")
     assert f.normalized["value"] == pytest.approx(3600)
 
@@ -46,9 +42,7 @@ def test_direction_from_the_cell_and_from_a_footnote(sheet):
     ("Network latency: as low as 1 µs", "unspecified"),
 ])
 def test_latency_basis(sheet, line, basis):
-    a = sheet(f"# Switch\n\n{line}\n")
-    (f,) = [x for x in a.figures if x.quantity == "latency"]
-    assert f.basis == basis
+    assert figure(sheet(f"# Switch\n\n{line}\n"), quantity="latency").basis == basis
 
 
 @pytest.mark.parametrize("line,scope", [
@@ -59,9 +53,7 @@ def test_latency_basis(sheet, line, basis):
     ("整机功耗: 最大 5.6 kW", "per-node"),
 ])
 def test_power_scope(sheet, line, scope):
-    a = sheet(f"# GPU server\n\n{line}\n")
-    (f,) = [x for x in a.figures if x.quantity == "power"]
-    assert f.scope == scope
+    assert figure(sheet(f"# GPU server\n\n{line}\n"), quantity="power").scope == scope
 
 
 def test_domain_size_needs_a_fabric_that_joins_the_accelerators(sheet):
@@ -90,7 +82,7 @@ def test_chinese_white_paper(sheet):
     a = sheet("灵犀 AI 计算集群 方案白皮书\n\n超节点：72 颗 GPU 通过 NVLink 5.0 全互联，单卡双向带宽 1.8TB/s。\n\n"
               "交换芯片时延约 300 纳秒；端到端时延低于 2 微秒。\n\n单机柜功耗 132 千瓦，需采用液冷。\n", name="zh.txt")
     assert a.sheet_kind == "pod"
-    bw = only(a, "1.8TB/s")
+    bw = figure(a, "1.8TB/s", first=True)
     assert (bw.tier, bw.direction, bw.normalized["value"]) == ("scale-up", "bidirectional", 900)
     assert [(f.value, f.tier) for f in a.figures if f.quantity == "domain_size"] == [(72, "scale-up")]
     lat = {f.basis: f.normalized["value"] for f in a.figures if f.quantity == "latency"}
@@ -101,14 +93,14 @@ def test_chinese_white_paper(sheet):
 def test_a_nic_described_by_its_pcie_slot_is_still_a_network_port(sheet):
     a = sheet("# Server\n\nhost_network_card_count: 8x BCM957608 (Thor2), Single-Port 400 Gb/s QSFP-DD "
               "PCI Express 5.0 x16 Ethernet Network Interface Card\n\naccelerators_per_node: 8\n")
-    f = only(a, "400 Gb/s")
+    f = figure(a, "400 Gb/s", first=True)
     assert (f.tier, f.scope) == ("scale-out", "per-port")
     b = sheet("# Server\n\nhost_networking: Data bandwidth for GPU-PCIe: 504GB/s\n", name="b.md")
-    assert only(b, "504GB/s").tier == "host"
+    assert figure(b, "504GB/s", first=True).tier == "host"
 
 
 def test_a_pcie_nic_is_a_network_port_but_pcie_nic_data_bandwidth_is_host(sheet):
     a = sheet("# Server\n\nhost_networking_topology: 8x HPE Slingshot SA210S Ethernet 200Gb 1-port PCIe NIC\n\n"
               "host_networking: Data bandwidth for GPU-PCIe: 504GB/s; PCIe-NIC: 500GB/s\n")
-    assert only(a, "200Gb").tier == "scale-out"
-    assert only(a, "500GB/s").tier == "host"
+    assert figure(a, "200Gb", first=True).tier == "scale-out"
+    assert figure(a, "500GB/s", first=True).tier == "host"

@@ -10,15 +10,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from conftest import ROOT, run_cli
 from cpu_clock import cpu_seconds
 
-ROOT = Path(__file__).resolve().parents[1]
 FILES = ROOT / "tests" / "hostile" / "files"
 GOOD = FILES / "nested" / "deeper" / "good-sheet.pdf"
 GOOD_FIGURES = {"900 GB/s", "400 Gb/s", "100GbE", "10.2 kW", "Air-cooled"}
@@ -28,12 +26,8 @@ pytestmark = pytest.mark.skipif(not FILES.is_dir(), reason="run tests/hostile/ma
 
 
 def run(*args, cwd=FILES, timeout=120, env=None):
-    e = {**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}
-    e.pop("SHEETAUDIT_OCR", None)
-    if env and "SHEETAUDIT_OCR" in env:
-        e["SHEETAUDIT_OCR"] = env["SHEETAUDIT_OCR"]
-    return subprocess.run([sys.executable, "-m", "sheetaudit", *map(str, args)], cwd=cwd, capture_output=True,
-                          text=True, encoding="utf-8", errors="replace", timeout=timeout, env=e)
+    """A hostile file is audited in a real process (run from the hostile folder): a crash or hang ends it, not pytest."""
+    return run_cli(*args, isolated=True, cwd=cwd, timeout=timeout, env=env)
 
 
 def no_traceback(p):
@@ -207,6 +201,7 @@ def test_ocr_reads_image_only_pages_and_marks_their_figures():
 # ---------------------------------------------------------------------------------------------------------
 # Long and pathological files: page and time limits, reported, never a hang.
 
+@pytest.mark.timing
 @pytest.mark.parametrize("mode", [[], ["--thorough"]])
 def test_long_file_is_read_whole(mode):
     with cpu_seconds() as used:
@@ -225,6 +220,7 @@ def test_page_limit_is_reported():
     assert [f["text"] for f in doc["figures"] if f["quantity"] != "domain_size"] == ["400 Gb/s"]
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("name", ["many-chars.pdf", "digit-run.txt"])
 def test_time_limit_is_a_clean_error(name):
     with cpu_seconds() as used:          # the limit is wall-clock; the work it allows is bounded in CPU seconds

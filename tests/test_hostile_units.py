@@ -60,6 +60,7 @@ def test_too_large(tmp_path, monkeypatch):
         read.read_bytes(f, max_bytes=1024)
 
 
+@pytest.mark.timing
 def test_time_limit_interrupts_a_busy_loop():
     with cpu_seconds() as used:
         with pytest.raises(TimeLimitExceeded, match=r"^time limit of 0.2 s exceeded; raise --timeout$"):

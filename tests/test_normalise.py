@@ -1,9 +1,7 @@
 """The contract's basis: GB/s per direction in the figure's own scope, ns, kW, with the arithmetic shown."""
 import pytest
 
-
-def fig(audit, text):
-    return next(f for f in audit.figures if f.text == text)
+from conftest import figure
 
 
 @pytest.mark.parametrize("line,text,expected", [
@@ -19,7 +17,7 @@ def fig(audit, text):
 ])
 def test_bandwidth_per_direction_in_bytes(sheet, line, text, expected):
     a = sheet(f"# Server X\n\n{line}\n")
-    f = fig(a, text)
+    f = figure(a, text, first=True)
     assert f.normalized["unit"] == "GB/s"
     assert f.normalized["value"] == pytest.approx(expected, rel=0.002)
     assert f.arithmetic
@@ -27,14 +25,14 @@ def test_bandwidth_per_direction_in_bytes(sheet, line, text, expected):
 
 def test_switch_total_is_resolved_against_ports_times_rate(sheet):
     a = sheet("# Meridian switch\n\nPorts: 64x 800GbE\n\nSwitching capacity: 51.2 Tb/s\n")
-    f = fig(a, "51.2 Tb/s")
+    f = figure(a, "51.2 Tb/s", first=True)
     assert f.normalized["value"] == pytest.approx(6400)
     assert "64 ports" in f.reading
     b = sheet("# Quasar switch\n\nPorts: 64x NDR 400 Gb/s\n\nSwitching capacity: 51.2 Tb/s\n", name="q.md")
-    assert fig(b, "51.2 Tb/s").normalized["value"] == pytest.approx(3200)
+    assert figure(b, "51.2 Tb/s", first=True).normalized["value"] == pytest.approx(3200)
 
 
 def test_latency_in_ns_and_power_in_kw(sheet):
     a = sheet("# Switch S\n\nPort-to-port latency: 0.13 µs\n\nMax power: 1,720 W\n")
-    assert fig(a, "0.13 µs").normalized == {"value": 130.0, "unit": "ns"}
-    assert fig(a, "1,720 W").normalized == {"value": 1.72, "unit": "kW"}
+    assert figure(a, "0.13 µs", first=True).normalized == {"value": 130.0, "unit": "ns"}
+    assert figure(a, "1,720 W", first=True).normalized == {"value": 1.72, "unit": "kW"}

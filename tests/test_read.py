@@ -1,11 +1,10 @@
 """The reader keeps columns apart, gives each value its row label, and links footnotes to their markers."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from sheetaudit.read import read_document
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -63,8 +62,7 @@ def test_html_script_and_comments_are_not_text():
 
 def _imports(*args) -> set[str]:
     """Top-level modules imported by `python -m sheetaudit ARGS` (from -X importtime)."""
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "sheetaudit", *args],
-                          capture_output=True, text=True, timeout=120)
+    proc = run_cli(*args, isolated=True, python=("-X", "importtime"))     # a fresh process imports from scratch
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return {line.split("|")[-1].strip().split(".")[0] for line in proc.stderr.splitlines() if "|" in line}
 
@@ -84,8 +82,7 @@ def test_a_pdf_and_its_evidence_images_are_read_by_pdfium_alone(tmp_path):
 
 
 def test_thorough_is_accepted_and_changes_nothing():
-    runs = [subprocess.run([sys.executable, "-m", "sheetaudit", "check", "--format", "json", *extra,
-                            str(SAMPLES / "tanager-t8-variants.pdf")], capture_output=True, text=True, timeout=120)
+    runs = [run_cli("check", "--format", "json", *extra, SAMPLES / "tanager-t8-variants.pdf")
             for extra in ([], ["--thorough"])]
     assert [r.returncode for r in runs] == [runs[0].returncode] * 2 and runs[0].returncode in (0, 1)
     assert runs[0].stdout == runs[1].stdout and json.loads(runs[0].stdout)["figures"]

@@ -386,6 +386,7 @@ def test_verdict_sentences(sheet, words):
         assert w in v, (w, v)
 
 
+@pytest.mark.timing
 def test_rendering_is_fast():
     need(ORION)
     a = audited(ORION)

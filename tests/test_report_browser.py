@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("SHEETAUDIT_ARTIFACTS", ROOT / "artifacts" / "report"))
 CORPUS = Path(os.environ.get("SHEETAUDIT_CORPUS", ROOT.parent / "shared" / "corpus"))
@@ -186,15 +188,13 @@ def browser():
 
 def write_report(sheet: Path, out: Path, *extra: str) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run([sys.executable, "-m", "sheetaudit", "check", str(sheet), "--format", "html", "-o", str(out),
-                        "--fail-on", "never", *extra], capture_output=True, text=True, timeout=300)
+    r = run_cli("check", sheet, "--format", "html", "-o", out, "--fail-on", "never", *extra)
     assert r.returncode == 0, r.stderr
     assert out.exists()
 
 
 def contract(sheet: Path) -> dict:
-    r = subprocess.run([sys.executable, "-m", "sheetaudit", "check", str(sheet), "--format", "json",
-                        "--fail-on", "never"], capture_output=True, text=True, timeout=300)
+    r = run_cli("check", sheet, "--format", "json", "--fail-on", "never")
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 

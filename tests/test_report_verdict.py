@@ -4,13 +4,12 @@ summary laid out for the terminal it is printed in, and `sheetaudit rules` expla
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from sheetaudit.model import Audit, Document, Figure, Finding
 from sheetaudit.output import charts, text_out
 from sheetaudit.output.html_out import render, title_parts
@@ -128,9 +127,8 @@ def test_terminal_output_wraps_to_the_width_one_figure_per_line():
 
 
 def test_terminal_output_is_100_columns_when_not_a_terminal():
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
-    r = subprocess.run([sys.executable, "-m", "sheetaudit", "check", str(SAMPLES / "zephyr-forge-brochure.pdf")],
-                       capture_output=True, text=True, env=env, timeout=300)
+    # A real process: the width is read from the process's own stdout and $COLUMNS, which pytest's may set.
+    r = run_cli("check", SAMPLES / "zephyr-forge-brochure.pdf", isolated=True, env={"COLUMNS": None, "LINES": None})
     lines = r.stdout.splitlines()
     assert lines[0].startswith("FAIL:") and r.returncode == 1
     assert max(width(line) for line in lines) <= 100
@@ -180,16 +178,12 @@ def test_one_ratio_text_in_the_check_the_report_and_the_index(tmp_path):
     assert f"= {shown}" in render(a, images=False)
 
 
-def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "sheetaudit", *args], capture_output=True, text=True, timeout=120)
-
-
 def test_rules_explains_every_code_the_tool_prints():
     from sheetaudit.rules import load_rules
-    r = _cli("rules")
+    r = run_cli("rules")
     assert "step 0" not in r.stdout
     for code in list(load_rules().checks) + list(load_rules().comparison):
         assert code in r.stdout
     assert "sheet.no-text" in r.stdout.split("The four-step check")[0]
-    one = _cli("rules", "compare.latency-mixed-basis")
+    one = run_cli("rules", "compare.latency-mixed-basis")
     assert one.returncode == 0 and "Why it matters" in one.stdout and "sheetaudit audit" in one.stdout

@@ -1,5 +1,5 @@
-"""`sheetaudit scale` as users run it, on the bundled samples: the JSON contract's shape (CONTRACT.md, "The scaling
-what-if"), missing inputs named with the question to ask, assumptions changed and marked, clear usage errors."""
+"""`sheetaudit scale` as users run it, on the bundled samples: the JSON's shape (README, "What the figures mean at
+scale"), missing inputs named with the question to ask, assumptions changed and marked, clear usage errors."""
 import json
 
 import pytest

@@ -7,7 +7,7 @@ import pytest
 from sheetaudit.errors import RulesError
 from sheetaudit.rules import load_rules
 from sheetaudit.technologies import build, conventions_view, load
-from conftest import run_cli
+from conftest import figure, finding, run_cli
 
 NEW_CHECKS = {"bandwidth.exceeds-technology", "tier.domain-exceeds-technology", "bandwidth.host-bottleneck",
               "latency.no-rdma"}
@@ -108,7 +108,7 @@ def test_a_plausible_sheet_raises_none_of_them(sheet, text):
 
 def test_the_message_gives_the_reference_and_how_far_off_the_sheet_is(sheet):
     a = sheet(IMPOSSIBLE["bandwidth.exceeds-technology"][0])
-    (f,) = [f for f in a.findings if f.check == "bandwidth.exceeds-technology"]
+    f = finding(a, "bandwidth.exceeds-technology")
     assert "NVLink 4 carries 18 links x 25 GB/s = 450 GB/s per direction per accelerator" in f.message
     assert "2.0x that" in f.message
 
@@ -118,7 +118,7 @@ def test_each_bandwidth_shows_the_generation_it_matches_or_could_be(sheet):
     by_text = {f.text: f.to_json().get("technology_match") for f in a.figures if f.quantity == "bandwidth"}
     assert by_text["900 GB/s"]["status"] == "matches" and by_text["900 GB/s"]["generation"] == "NVLink 4"
     loose = sheet("# Osprey server\n\nGPU-to-GPU bandwidth: 900 GB/s per GPU\n", name="loose.md")
-    (g,) = [f for f in loose.figures if f.quantity == "bandwidth"]
+    g = figure(loose, quantity="bandwidth")
     assert "NVLink 4" in g.technology_match["candidates"]
 
 

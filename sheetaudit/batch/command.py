@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-SEVERITIES = ("info", "warning", "error", "never")
+from ..severity import FAIL_ON
 
 
 @click.command("audit")
@@ -16,7 +16,7 @@ SEVERITIES = ("info", "warning", "error", "never")
               help="Seconds per file before it is stopped and reported as an error (0: no limit).")
 @click.option("--max-memory", "max_memory", type=click.IntRange(min=0), default=2048, show_default=True,
               help="Address-space limit per worker in MB; a file that needs more is an error row (0: no limit).")
-@click.option("--fail-on", type=click.Choice(SEVERITIES), default="error", show_default=True,
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
               help="Exit 1 when a finding of this severity or worse is raised (unreadable files: exit 2).")
 @click.option("--no-cache", is_flag=True, help="Audit every file again and do not store results.")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str),

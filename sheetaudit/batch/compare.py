@@ -11,6 +11,7 @@ from ..basis import cell as _cell
 from ..basis import interconnect
 from ..numfmt import num as fmt_num, ratio as fmt_ratio, significant  # noqa: F401  (the index imports them from here)
 from ..basis import norm as _norm
+from ..severity import SEVERITIES
 
 SYSTEM_KINDS = ("server", "rack", "pod")
 BASES = ("hardware", "end-to-end", "unspecified")
@@ -59,8 +60,8 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     counts = (contract.get("summary") or {}).get("findings") or {}
     if not counts:
         counts = {s: sum(1 for x in contract.get("findings", []) if x.get("severity") == s)
-                  for s in ("error", "warning", "info")}
-    row["findings"] = {s: int(counts.get(s, 0)) for s in ("error", "warning", "info")}
+                  for s in SEVERITIES}
+    row["findings"] = {s: int(counts.get(s, 0)) for s in SEVERITIES}
     row["figures"] = len(figs)
     row["status"] = contract.get("status") or _status(row["findings"], figs, contract.get("source") or {})
     row["compare"] = []

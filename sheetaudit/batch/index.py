@@ -45,7 +45,8 @@ def script_hash(script: str = SORT_JS) -> str:
 
 
 @lru_cache(maxsize=1)
-def _env():
+def template_env():
+    """The index's jinja2 environment (built once: the batch builds it early, while the last files are audited)."""
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
@@ -137,7 +138,7 @@ def render_index(ctx: dict) -> str:
         r.setdefault("html_error", None)
         r["report_href"] = report_href(r["report"]) if r.get("report") else None
         rows.append(r)
-    return _env().get_template("index.html.j2").render(
+    return template_env().get_template("index.html.j2").render(
         **{**ctx, "rows": rows}, cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio,
         fmt_num=fmt_num, bases=BASES, status_text=STATUS_TEXT, status_order=STATUS_ORDER, script=SORT_JS,
         script_hash=script_hash())

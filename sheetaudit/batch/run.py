@@ -23,7 +23,7 @@ from .outputs import write_outputs
 from .progress import Progress
 from .walk import check_cache_dir, check_outdir, walk
 
-RANK = {"info": 0, "warning": 1, "error": 2, "never": 99}
+from ..severity import reaches, zero_counts
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
 
 
@@ -71,7 +71,7 @@ class BatchResult:
         return [s for s in self.sheets if s["status"] == ERROR]
 
     def severity_counts(self) -> dict:
-        counts = {"error": 0, "warning": 0, "info": 0}
+        counts = zero_counts()
         for s in self.ok:
             for f in s["contract"].get("findings", []):
                 counts[f.get("severity", "info")] = counts.get(f.get("severity", "info"), 0) + 1
@@ -83,7 +83,7 @@ class BatchResult:
         if self.failed:
             return 2
         findings = [f for s in self.ok for f in s["contract"].get("findings", [])] + self.comparison
-        return 1 if any(RANK.get(f.get("severity"), 0) >= RANK[fail_on] for f in findings) else 0
+        return 1 if any(reaches(f.get("severity"), fail_on) for f in findings) else 0
 
 
 def report_path(rel: str) -> str:
@@ -271,8 +271,8 @@ def _import_output_libraries(opts: BatchOptions) -> None:
     outputs needs (pandas, openpyxl, jinja2) now rather than after the last result."""
     try:
         import pandas  # noqa: F401
-        from .index import _env
-        _env()
+        from .index import template_env
+        template_env()
         if opts.xlsx:
             from .tables import xlsx_available
             if xlsx_available():

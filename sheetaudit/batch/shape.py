@@ -3,7 +3,7 @@
 A cache folder is data anyone with write access can change. An entry that parses but has the wrong shape (figures
 that are a number, findings that are a string, an empty contract, a contract for other content) is corrupt: it is
 never handed to the comparison, the tables or the index. The shape follows output.json_out.to_contract and the
-model's to_json methods; CONTRACT.md is the reference for the fields.
+model's to_json methods; sheetaudit/schema/sheetaudit-1.json is the reference for the fields.
 
     validate_result(entry["result"], sha256)     # raises ValueError("figures[3].value: not a number")
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-SEVERITIES = ("error", "warning", "info")
+from ..severity import SEVERITIES
 HEX64 = re.compile(r"[0-9a-f]{64}")
 CACHED_ERROR_KINDS = ("unreadable",)       # the only failure a worker caches: it depends on the content alone
 

@@ -57,6 +57,7 @@ def _quiet_process() -> _Collect:
 
 
 OUT_OF_MEMORY_EXIT = 3     # the parent reads this exit code as "ran out of memory"
+BATCH_DEBUG_HINT = "audit it alone with 'sheetaudit --debug check FILE' for the traceback, and report it"
 
 
 def worker_main(conn, max_memory_mb: int | None, options: dict) -> None:
@@ -95,6 +96,7 @@ def audit_as_read(path: str, options: dict, max_memory_mb: int | None = None) ->
     """Read the file once, audit a private copy of exactly those bytes (in the parent's `snapshots` folder, which the
     file's owner cannot rewrite meanwhile) and return the result with the sha256 and size of what was read."""
     from ..errors import UnreadableInput
+    from ..failures import explain
     from ..read import read_bytes
     folder = options.get("snapshots")
     if not folder:
@@ -102,7 +104,7 @@ def audit_as_read(path: str, options: dict, max_memory_mb: int | None = None) ->
     try:
         data = read_bytes(path)
     except UnreadableInput as exc:          # missing, vanished or unreadable now: not about any content, not cached
-        return {"status": "error", "kind": "unreadable", "error": str(exc)}
+        return {**explain(exc).as_row(), "cacheable": False}
     except MemoryError:
         return out_of_memory(max_memory_mb)
     read = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
@@ -147,9 +149,8 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
 
 
 def out_of_memory(max_memory_mb: int | None) -> dict:
-    limit = f"over the {max_memory_mb} MB per-file limit" if max_memory_mb else "the machine's memory"
-    return {"status": "error", "kind": "memory", "recycle": True,
-            "error": f"out of memory ({limit}); raise --max-memory to audit it"}
+    from ..failures import explain
+    return explain(MemoryError(), max_memory_mb=max_memory_mb).as_row()
 
 
 def _time_limit(seconds):
@@ -165,7 +166,7 @@ def _time_limit(seconds):
 
 def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
     """Audit one file; never raises. `cacheable` marks results that depend only on the file and the rules."""
-    from .. import errors
+    from ..failures import explain
     from ..output.json_out import to_contract
     from ..pipeline import audit
     try:
@@ -173,17 +174,8 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
             a = audit(path, password=options.get("password"), max_pages=options.get("max_pages"),
                       facility=options.get("facility"))
         contract = to_contract(a)
-    except errors.TimeLimitExceeded as exc:        # limits belong to this run, not to the file: never cached
-        return {"status": "error", "kind": "timeout", "error": str(exc) or "timed out"}
-    except (MemoryError, errors.MemoryLimitExceeded):
-        return out_of_memory(max_memory_mb)
-    except errors.UnreadableInput as exc:
-        return {"status": "error", "kind": "unreadable", "error": str(exc) or type(exc).__name__, "cacheable": True}
-    except RecursionError:
-        return {"status": "error", "kind": "internal", "recycle": True,
-                "error": "internal error: structure nested too deeply (RecursionError)"}
     except Exception as exc:  # noqa: BLE001 - any failure on one untrusted file is that file's error row
-        return {"status": "error", "kind": "internal", "error": f"internal error: {type(exc).__name__}: {exc}"[:500]}
+        return explain(exc, max_memory_mb=max_memory_mb, debug_hint=BATCH_DEBUG_HINT).as_row()
     # A page the engine skipped for lack of memory or time depends on this run's limits: do not cache it.
     notes = " ".join(str(n) for n in (contract.get("source") or {}).get("notes") or [])
     limited = any(w in notes for w in ("MemoryError", "memory", "time limit", "timed out"))

@@ -5,8 +5,7 @@ from __future__ import annotations
 from ..model import Derived, Figure, Finding
 from ..numfmt import fmt  # noqa: F401  (the check modules import it from here)
 from ..rules import load_rules
-
-SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+from ..severity import rank
 
 
 def finding(code: str, message: str, figures: list[Figure] = (), derived: list[Derived] = (),
@@ -54,7 +53,7 @@ def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> 
     for module in (sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power, plausibility):
         findings.extend(module.run(figs, sheet, doc, facility))
     findings = fit_to_sheet(merge_repeats(merge_models(findings), figs), sheet.kind)
-    findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, SEVERITY_ORDER[f.severity]))
+    findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, rank(f.severity)))
     raised = {f.check for f in findings}
     passed = [code for code in load_rules().checks if code not in raised]
     return findings, passed

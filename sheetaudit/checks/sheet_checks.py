@@ -28,16 +28,8 @@ def no_text_message(doc) -> str:
         if failed:
             msg += f" ({failed[0]})"
         elif not ocr_read:
-            msg += f". {_ocr_hint()}"
+            msg += f". {doc.ocr_hint}" if doc.ocr_hint else ""
     return msg + "."
-
-
-def _ocr_hint() -> str:
-    from ..read.ocr import HOW_TO_ENABLE, status
-    ok, why = status()
-    if ok:
-        return "Rerun with --ocr to read them by OCR (tesseract is installed)"
-    return f"To read them by OCR: {HOW_TO_ENABLE}"
 
 
 def run(figs, sheet, doc, facility):

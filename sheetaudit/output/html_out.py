@@ -29,8 +29,7 @@ from .message import split_list
 from .verdict import STATUS_TEXT, counts, status, unread, verdict
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-SEVERITIES = ("error", "warning", "info")
-SEVERITY_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+from ..severity import RANK as SEVERITY_RANK, SEVERITIES
 MARKS = {"error": ("✖", "Error", "errors"), "warning": ("▲", "Warning", "warnings"),
          "info": ("●", "Note", "notes"), "pass": ("✔", "Passed", "passed")}
 # Text colours and their backgrounds; tests assert WCAG AA (4.5:1) for every pair.

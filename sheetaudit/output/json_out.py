@@ -1,4 +1,5 @@
-"""The JSON contract (CONTRACT.md, schema sheetaudit/1): stable key order, figures in reading order."""
+"""The JSON contract, schema sheetaudit/1 (its JSON Schema ships as sheetaudit/schema/sheetaudit-1.json, and the tests
+validate this module's output against it): stable key order, figures in reading order."""
 from __future__ import annotations
 
 import json

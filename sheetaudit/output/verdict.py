@@ -10,14 +10,15 @@ import re
 
 from ..model import Audit
 from ..numfmt import num, ratio
+from ..severity import RANK, zero_counts
 
-SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
+SEVERITY_RANK = RANK    # noqa: F401  (text_out imports it from here)
 # findings whose substance the sentence already states
 COVERED = {"power.rack-density", "power.liquid-cooling-required", "bandwidth.scale-ratio", "power.per-node-only",
            "power.facility-exceeded", "power.missing", "sheet.no-text", "sheet.no-figures"}
 
 
-# The audit's status (CONTRACT.md, "The audit's status"): one word a script or a buyer can act on, and how a
+# The audit's status (the `status` of sheetaudit/schema/sheetaudit-1.json; README, "Use"): one word a script or a buyer can act on, and how a
 # person reads it. "incomplete" is never shown as clean, whatever the findings on the pages that were read.
 STATUS_TEXT = {
     "fail": ("FAIL", "at least one error: do not buy on these figures until the vendor answers"),
@@ -51,7 +52,7 @@ def status(a: Audit) -> str:
 
 
 def counts(a: Audit) -> dict[str, int]:
-    out = {"error": 0, "warning": 0, "info": 0}
+    out = zero_counts()
     for f in a.findings:
         out[f.severity] = out.get(f.severity, 0) + 1
     return out

@@ -78,6 +78,15 @@ def ocr_requested() -> bool:
     return os.environ.get(OCR_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def ocr_hint() -> str:
+    """How to have pages without a text layer read: rerun with --ocr, or first install what OCR needs."""
+    from . import ocr
+    ok, _ = ocr.status()
+    if ok:
+        return "Rerun with --ocr to read them by OCR (tesseract is installed)"
+    return f"To read them by OCR: {ocr.HOW_TO_ENABLE}"
+
+
 def _stat(p: Path) -> os.stat_result:
     try:
         return p.stat()

@@ -1,7 +1,8 @@
 """PDF pages -> words and ruled tables -> segments, every page read the same way, through pdfium (pypdfium2).
 
-pdfium parses a page in C, and its text comes out in bulk (read.pdfium_page); pdfplumber's table finder is
-run on the edges pdfium draws. Pages are loaded one at a time and closed after use, so a 10,000-page file is
+pdfium parses a page in C, and its text comes out in bulk (read.pdfium_page); ruled tables are found on the
+edges pdfium draws by read.tables, pdfplumber's table-finding algorithm written out (pdfplumber itself is not
+imported here: the tests hold read.tables to it, cell for cell). Pages are loaded one at a time and closed after use, so a 10,000-page file is
 read in bounded memory; the per-file deadline (sheetaudit.limits) is checked between pages.
 """
 from __future__ import annotations

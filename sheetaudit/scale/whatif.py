@@ -1,5 +1,5 @@
 """The what-if for a set of audited sheets: each sheet's inputs, the requested points and the training-step
-efficiency curve, as the JSON contract's `sheetaudit-scale/1` object (CONTRACT.md, "The scaling what-if").
+efficiency curve, as the JSON contract's `sheetaudit-scale/1` object (README, "What the figures mean at scale").
 
 Every output carries NOTE: it is a model, not a measurement, and nothing in it is a figure the vendor printed."""
 from __future__ import annotations
