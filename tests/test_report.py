@@ -435,3 +435,24 @@ def test_ids_are_unique_and_every_anchor_resolves(sheet):
             assert ref in ids, ref
     for label in page.all("label"):
         assert label["for"] in ids
+
+
+def test_compiled_templates_are_cached_and_a_corrupt_entry_is_compiled_again(tmp_path, monkeypatch):
+    from sheetaudit.output import html_out
+    a = audited(ORION)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = _fresh_render(html_out, a)
+    entries = sorted((tmp_path / "sheetaudit").glob("templates-*/*.cache"))
+    assert entries
+    for e in entries:
+        e.write_bytes(b"not a compiled template")
+    assert _fresh_render(html_out, a) == first
+    assert all(e.read_bytes() != b"not a compiled template" for e in entries)     # written again, whole
+
+
+def _fresh_render(html_out, a) -> str:
+    html_out._env.cache_clear()
+    try:
+        return html_out.render(a, images=False)
+    finally:
+        html_out._env.cache_clear()

@@ -44,12 +44,43 @@ SHOWN_PLACES = 4          # evidence blocks shown open per finding; the rest col
 CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
+def _bytecode_cache():
+    """The compiled templates of an earlier run (compiling them costs as much as the rest of an HTML report),
+    in the user's cache folder. jinja2 keys an entry by the template and checks it against the template's source;
+    an entry is written atomically, and one that cannot be read or is corrupt is compiled again."""
+    import sys
+
+    import jinja2
+
+    from ..fileio import atomic_write
+    from ..units import _cache_dir
+
+    class Cache(jinja2.BytecodeCache):
+        def __init__(self):
+            self.folder = _cache_dir() / f"templates-py{sys.version_info[0]}{sys.version_info[1]}"
+
+        def load_bytecode(self, bucket) -> None:
+            try:
+                bucket.bytecode_from_string((self.folder / f"{bucket.key}.cache").read_bytes())
+            except Exception:
+                bucket.reset()
+
+        def dump_bytecode(self, bucket) -> None:
+            try:
+                atomic_write(self.folder / f"{bucket.key}.cache", bucket.bytecode_to_string(), durable=False)
+            except OSError:     # a read-only home compiles the templates each run
+                pass
+
+    return Cache()
+
+
 @lru_cache(maxsize=1)
 def _env():
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
                              autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
+                             bytecode_cache=_bytecode_cache())
     env.filters["num"] = num
     env.filters["ratio"] = ratio
     return env
