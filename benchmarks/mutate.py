@@ -8,7 +8,9 @@
 
 Mutations (seeded, so a run is reproducible): byte flips anywhere, byte flips inside a stream, truncation,
 duplication of a chunk, deletion of a chunk, a chunk overwritten with zeros, a number token replaced by a huge
-or negative one, a PDF keyword or delimiter replaced by another.
+or negative one, a PDF keyword or delimiter replaced by another, cross-reference damage (wrong offsets, startxref,
+counts, free/in-use flags, no table) and recompressed content streams (decoded, random operators and now and then
+a deep nest spliced in, compressed again with a correct /Length, so the damage reaches the content parser).
 
 Each mutant is audited as `sheetaudit check` audits a file (pipeline.audit, then the JSON, text and HTML
 outputs) in a pool of worker processes, with the per-file time limit of sheetaudit.limits inside the worker
@@ -40,11 +42,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-KINDS = ("flip", "stream-flip", "truncate", "duplicate", "delete", "zero", "number", "keyword")
+KINDS = ("flip", "stream-flip", "truncate", "duplicate", "delete", "zero", "number", "keyword", "xref",
+         "recompress")
 KEYWORDS = [b"obj", b"endobj", b"stream", b"endstream", b"xref", b"trailer", b"startxref", b"/Length", b"/Type",
             b"/Page", b"/Pages", b"/Kids", b"/Count", b"/Root", b"/Font", b"/Filter", b"/FlateDecode", b"<<",
             b">>", b"[", b"]", b"(", b")", b"R", b"BT", b"ET", b"Tf", b"Tj", b"TJ", b"Td", b"cm", b"Do", b"/MediaBox"]
 NUMBER = re.compile(rb"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+XREF_ROW = re.compile(rb"(\d{10}) (\d{5}) ([nf])")
+STREAM = re.compile(rb"(<<(?:(?!endobj).)*?>>)\s*stream\r?\n(.*?)endstream", re.S)
+# Content-stream operators with operands, valid and not: random drawing state, text state, inline images,
+# unbalanced save/restore and text objects, huge counts -- what a broken or hostile producer writes.
+OPERATORS = [b"q", b"Q", b"BT", b"ET", b"0 0 Td", b"1e308 0 Td", b"/F1 1e9 Tf", b"/F9 12 Tf", b"(x) Tj",
+             b"[(a) -99999 (b)] TJ", b"<FFFE> Tj", b"999999 Tz", b"-1 Tr", b"1 0 0 1 0 0 cm", b"0 0 0 0 0 0 cm",
+             b"NaN 1 0 1 0 0 cm", b"/Im1 Do", b"BI /W 99999 /H 99999 /BPC 8 /CS /G ID \x00\xff EI", b"0 0 m",
+             b"1 1 l", b"S", b"f", b"W n", b"/GS1 gs", b"1 g", b"0.5 0.5 0.5 rg", b"'", b"\"", b"T*", b"12 TL",
+             b"(\\) Tj", b"[ [ [ [", b"] ] ]", b"<< /A << /B", b">>", b"%comment", b"99999999999999999999 w"]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -103,7 +115,59 @@ def mutate(data: bytes, kind: str, rng: random.Random) -> bytes:
             if hits:
                 i = rng.choice(hits)
                 b[i:i + len(old)] = new
+    elif kind == "xref":
+        return _damage_xref(data, rng)
+    elif kind == "recompress":
+        return _recompress(data, rng)
     return bytes(b)
+
+
+def _damage_xref(data: bytes, rng: random.Random) -> bytes:
+    """Wrong offsets in the cross-reference table, a wrong or missing startxref, a table that claims more or fewer
+    objects than it lists, or no table at all: the reader must rebuild the file or refuse it in one line."""
+    how = rng.choice(["offsets", "startxref", "count", "drop", "free"])
+    rows = list(XREF_ROW.finditer(data))
+    if how == "startxref" or not rows:
+        return re.sub(rb"startxref\s+\d+", b"startxref\n" + rng.choice([b"0", b"1", b"99999999", b"-5"]), data)
+    if how == "drop":
+        return re.sub(rb"xref\r?\n.*?trailer", b"trailer", data, count=1, flags=re.S)
+    if how == "count":
+        return re.sub(rb"xref\r?\n0 \d+", b"xref\n0 " + str(rng.choice([0, 1, 3, 10**6])).encode(), data, count=1)
+    b = bytearray(data)
+    for m in rng.sample(rows, min(len(rows), rng.choice([1, 2, len(rows)]))):
+        if how == "free":
+            b[m.start(3)] = ord("f") if m.group(3) == b"n" else ord("n")
+        else:
+            b[m.start(1):m.end(1)] = b"%010d" % rng.choice([0, 1, len(data) - 1, len(data) + 10**6, rng.randrange(len(data))])
+    return bytes(b)
+
+
+def _recompress(data: bytes, rng: random.Random) -> bytes:
+    """Decode a stream, splice random operators into it, compress it again with a correct /Length and a plain
+    /FlateDecode filter: the damage reaches the content parser instead of being stopped by the decoder."""
+    import base64
+    import zlib
+    streams = list(STREAM.finditer(data))
+    if not streams:
+        return mutate(data, "stream-flip", rng)
+    m = rng.choice(streams)
+    head, raw = m.group(1), m.group(2).rstrip(b"\r\n")
+    try:
+        if b"ASCII85Decode" in head:
+            raw = base64.a85decode(raw if raw.startswith(b"<~") else b"<~" + raw, adobe=True)
+        if b"FlateDecode" in head:
+            raw = zlib.decompress(raw)
+    except Exception:       # noqa: BLE001 - a stream this benchmark cannot decode is damaged as bytes instead
+        return mutate(data, "stream-flip", rng)
+    tokens = raw.split(b"\n")
+    for _ in range(rng.choice([1, 3, 10, 100])):
+        tokens.insert(rng.randrange(len(tokens) + 1), rng.choice(OPERATORS))
+    if rng.random() < 0.1:                               # a deep nest of arrays or saves
+        tokens.insert(rng.randrange(len(tokens) + 1), rng.choice([b"[", b"q ", b"<<"]) * rng.choice([1000, 100000]))
+    body = zlib.compress(b"\n".join(tokens), rng.choice([0, 1, 9]))
+    head = re.sub(rb"/Filter\s*(\[[^\]]*\]|/\w+)", b"/Filter /FlateDecode", head)
+    head = re.sub(rb"/Length\s+\d+(\s+\d+\s+R)?", b"/Length %d" % len(body), head)
+    return data[:m.start()] + head + b"\nstream\n" + body + b"\nendstream" + data[m.end():]
 
 
 def make_mutants(sources: list[Path], per_source: int, seed: int, out: Path) -> list[tuple[Path, str, str]]:

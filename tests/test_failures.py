@@ -2,7 +2,7 @@
 `check`, `scale`, the batch worker and the command line all print what it says."""
 import pytest
 
-from conftest import run_cli
+from conftest import SAMPLES, run_cli
 
 from sheetaudit import errors
 from sheetaudit.failures import explain
@@ -42,3 +42,25 @@ def test_the_batch_row_and_the_command_line_say_the_same(tmp_path):
 def test_ctrl_c_is_interrupted_with_exit_130():
     f = explain(KeyboardInterrupt())
     assert (f.line, f.exit_code) == ("sheetaudit: interrupted", 130)
+
+
+@pytest.mark.parametrize("crash, words", [
+    ("import ctypes; ctypes.string_at(0)", "damaged PDF: the PDF library crashed on it (SIGSEGV)"),
+    ("import os; os.abort()", "out of memory (over the 2048 MB per-file limit); raise --max-memory"),
+])
+def test_a_native_crash_while_auditing_is_one_line_naming_the_file(crash, words):
+    """`check` audits in a forked child: a PDF library that segfaults or aborts (what a hostile file or a failed
+    allocation under the cap does to pdfium) ends as that file's one-line error, exit 2, never a dead process.
+    The crash is injected where pdfium would crash: inside the audit, in the child."""
+    import subprocess
+    import sys
+    sheet = SAMPLES / "pelican-pn5164-ethernet-switch.pdf"
+    script = ("import sys, sheetaudit.pipeline as p\n"
+              f"def crashing_audit(*a, **k):\n    {crash}\n"
+              "p.audit = crashing_audit\n"
+              "from sheetaudit.cli import main\n"
+              "main(['check', '--format', 'json', sys.argv[1]])\n")
+    p = subprocess.run([sys.executable, "-c", script, str(sheet)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.splitlines() == [p.stderr.strip()] and "Traceback" not in p.stderr
+    assert p.stderr.startswith(f"sheetaudit: error: {sheet}: ") and words in p.stderr
