@@ -8,6 +8,7 @@ fabric and InfiniBand can carry storage.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .context import Clause, SheetContext, clauses
 from .model import Figure, Mention
@@ -23,12 +24,23 @@ def is_bytes(unit: str) -> bool:
 
 
 def _first(entries: list[dict], key: str, *texts: str) -> str | None:
+    table = tuple((e["pattern"], e[key]) for e in entries)
     for text in texts:
-        if not text:
-            continue
-        for e in entries:
-            if rx(e["pattern"]).search(text):
-                return e[key]
+        if text:
+            found = _first_in(table, text)
+            if found is not None:
+                return found
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _first_in(table: tuple, text: str) -> str | None:
+    """The first entry matching text. Cached because every figure of a segment asks the same of that segment's
+    text: without it, a page printed as one 300,000-character paragraph costs time quadratic in its length
+    (issue 14, pathological pages). A str caches its own hash, so a long text is hashed once."""
+    for pattern, value in table:
+        if rx(pattern).search(text):
+            return value
     return None
 
 

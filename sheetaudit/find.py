@@ -137,17 +137,15 @@ def _numeric(seg: Segment) -> list[Mention]:
     r = load_rules()
     text = seg.text
     found: list[Mention] = []
-    taken: list[tuple[int, int]] = []
-
-    def free(a, b):
-        return all(b <= x or a >= y for x, y in taken)
+    taken = Spans(len(text))
+    free = taken.free
 
     for m in unit_list.finditer(text):
         vals = [_num(v) for v in re.findall(NUM, m.group("list"))]
         unit = m.group("u")
         mm = Mention("bandwidth", m.group(0), max(vals), unit, seg, m.start(), m.end(), flags={"rate-list"})
         found.append(mm)
-        taken.append((m.start(), m.end()))
+        taken.add((m.start(), m.end()))
     for m in figure.finditer(text):
         if not free(m.start("num"), m.end()):
             continue
@@ -172,18 +170,18 @@ def _numeric(seg: Segment) -> list[Mention]:
         start = m.start("bound") if m.group("bound") else m.start("num")
         found.append(Mention(q, text[start:m.end()].strip(), max(nums), unit, seg, start, m.end(),
                              bound=_bound(m.group("bound")), marker=m.group("marker") or "", flags=flags))
-        taken.append((start, m.end()))
+        taken.add((start, m.end()))
     for m in bare_gb.finditer(text):
         if free(m.start(), m.end()):
             found.append(Mention("bandwidth", m.group(0), _num(m.group("num")), "GB", seg, m.start(), m.end(),
                                  flags={"bytes-for-bits", "bare-unit"}))
-            taken.append((m.start(), m.end()))
+            taken.add((m.start(), m.end()))
     found.extend(_named_rates(seg, text, free, taken, r))
     for m in rate_name.finditer(text):
         if free(m.start(), m.end()):
             found.append(Mention("bandwidth", m.group(0), float(m.group(1)), "Gb/s", seg, m.start(), m.end(),
                                  flags={"bare-unit", "rate-name"}))
-            taken.append((m.start(), m.end()))
+            taken.add((m.start(), m.end()))
     found = _merge_rate_lists(found, text)
     if not found and seg.kind == "cell":
         found.extend(_header_unit(seg, unit_q))
@@ -234,7 +232,25 @@ def _header_unit(seg: Segment, unit_q: dict) -> list[Mention]:
     return []
 
 
-def _named_rates(seg: Segment, text: str, free, taken, r) -> list[Mention]:
+class Spans:
+    """The characters of a segment already read as part of a figure: checking and marking cost the span's
+    length, not the number of figures before it (a page of one 300,000-character paragraph stays linear)."""
+
+    def __init__(self, n: int):
+        self.mask = bytearray(n + 1)
+
+    def free(self, a: int, b: int) -> bool:
+        return not any(self.mask[a:b])
+
+    def add(self, span: tuple[int, int]) -> None:
+        a, b = span
+        self.mask[a:b] = b"\x01" * (b - a)
+
+    def near(self, a: int, b: int, distance: int) -> bool:
+        return any(self.mask[max(0, a - distance):b + distance])
+
+
+def _named_rates(seg: Segment, text: str, free, taken: Spans, r) -> list[Mention]:
     """Rates that are names: 千兆网口 (a gigabit port), 1000BASE-T, and InfiniBand generations named alone or in
     a list ("a port of NDR", "SDR/DDR/EDR/HDR/NDR InfiniBand"): one figure at the list's highest rate."""
     out = []
@@ -245,7 +261,7 @@ def _named_rates(seg: Segment, text: str, free, taken, r) -> list[Mention]:
             gbps = entry["gbps"] if "gbps" in entry else float(m.group(entry["mbps_group"])) / 1000
             out.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
                                flags={"rate-name"}))
-            taken.append((m.start(), m.end()))
+            taken.add((m.start(), m.end()))
     conv = r.conventions
     if not rx(conv["ib_context"]).search(f"{seg.label} {text}"):
         return out
@@ -258,16 +274,16 @@ def _named_rates(seg: Segment, text: str, free, taken, r) -> list[Mention]:
         values = [float(n[3:]) if n[3:] else float(rates.get(n[:3], 0)) for n in names]
         beside = re.match(r"\s*(?:InfiniBand|Infiniband|IB|VPI)\b|\s*ports?\b", text[m.end():]) or re.search(
             r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$", text[:m.start()])
-        near = any(abs(m.start() - b) < 40 or abs(a - m.end()) < 40 for a, b in taken)
+        near = taken.near(m.start(), m.end(), 40)
         bare = not re.search(r"\d", m.group(0))
         if max(values) <= 0 or names == ["DDR"] or near or (bare and (seg.kind == "heading" or (
                 len(names) == 1 and not beside))):
             if len(names) > 1:
-                taken.append((m.start(), m.end()))   # its members are not figures of their own either
+                taken.add((m.start(), m.end()))   # its members are not figures of their own either
             continue     # a generation named alone counts beside an InfiniBand word, and only with no rate printed by it
         flags = {"rate-name", "bare-unit"} | ({"rate-list"} if len(names) > 1 else set())
         out.append(Mention("bandwidth", m.group(0), max(values), "Gb/s", seg, m.start(), m.end(), flags=flags))
-        taken.append((m.start(), m.end()))
+        taken.add((m.start(), m.end()))
     return out
 
 

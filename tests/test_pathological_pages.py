@@ -1,0 +1,31 @@
+"""Issue 14, pathological pages: a page printed as one enormous paragraph full of figures must cost about linear
+time in its length. Before the fix every figure rescanned its whole segment (find's overlap test and classify's
+whole-sentence lookups), so doubling the text quadrupled the time; an 80,000-character paragraph took ~30 s."""
+import time
+
+import pytest
+
+from sheetaudit.classify import classify
+from sheetaudit.context import sheet_context
+from sheetaudit.find import find_mentions
+from sheetaudit.model import Document, Segment
+
+LINE = "The fabric carries 400 Gb/s per port and 900 GB/s NVLink per GPU at 650 W, "
+
+
+def cpu_seconds_to_classify(chars: int) -> tuple[float, int]:
+    text = (LINE * (chars // len(LINE) + 1))[:chars]
+    doc = Document(path="one-paragraph", sha256="", pages=1, kind="text", segments=[Segment(text, 1, "sentence")])
+    start = time.process_time()
+    figures = classify(find_mentions(doc), sheet_context(doc, find_mentions(doc)))
+    return time.process_time() - start, len(figures)
+
+
+@pytest.mark.timing
+def test_one_huge_paragraph_costs_about_linear_time():
+    cpu_seconds_to_classify(5_000)                       # warm the rule and pattern caches
+    small, n_small = cpu_seconds_to_classify(20_000)
+    large, n_large = cpu_seconds_to_classify(160_000)
+    assert n_large == pytest.approx(8 * n_small, rel=0.05)
+    # 8x the text: linear costs ~8x, the old quadratic cost ~64x; a busy machine is allowed a wide margin
+    assert large < 24 * max(small, 0.01), (small, large)
