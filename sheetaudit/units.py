@@ -102,43 +102,48 @@ def _alt(words) -> str:
 
 
 @lru_cache(maxsize=1)
-def rate_regex() -> str:
-    """A regular expression (no groups) matching every spelling of a rate the grammar allows."""
+def _rate_sources() -> tuple[str, str]:
+    """The grammar's two ways of writing a rate as regular-expression sources: symbols ("GT/sec", "GiBps"; groups
+    sp, sb) and words ("gigabits per second"; groups wp, wb, any case)."""
     g = load_rules().units["rate_grammar"]
     per = "|".join(re.escape(t).replace(r"\ ", r"\s*").replace("/", r"\s*/\s*")
                    for t in sorted(g["per_time"], key=len, reverse=True))
-    symbolic = rf"(?:{_alt(g['prefixes'])})(?:{_alt(g['bases'])})(?:{per})"
-    words = rf"(?i:(?:{_alt(g['word_prefixes'])})\s?(?:{_alt(g['word_bases'])})\s*(?:per\s*sec(?:ond)?|/\s*s(?:ec)?\b|ps\b))"
+    symbolic = rf"(?P<sp>{_alt(g['prefixes'])})(?P<sb>{_alt(g['bases'])})(?:{per})"
+    words = (rf"(?i:(?P<wp>{_alt(g['word_prefixes'])})\s?(?P<wb>{_alt(g['word_bases'])})\s*"
+             r"(?:per\s*sec(?:ond)?|/\s*s(?:ec)?\b|ps\b))")
+    return symbolic, words
+
+
+@lru_cache(maxsize=1)
+def rate_regex() -> str:
+    """A regular expression matching every spelling of a rate the grammar allows (for the finder's figure pattern)."""
+    symbolic, words = _rate_sources()
     return rf"(?:{words}|{symbolic})(?![A-Za-z])"
 
 
 @lru_cache(maxsize=1)
-def _rate_parts():
-    g = load_rules().units["rate_grammar"]
-    per = "|".join(re.escape(t).replace(r"\ ", r"\s*").replace("/", r"\s*/\s*")
-                   for t in sorted(g["per_time"], key=len, reverse=True))
-    symbolic = re.compile(rf"(?P<p>{_alt(g['prefixes'])})(?P<b>{_alt(g['bases'])})(?:{per})")
-    words = re.compile(rf"(?P<p>{_alt(g['word_prefixes'])})\s?(?P<b>{_alt(g['word_bases'])})\s*"
-                       r"(?:per\s*sec(?:ond)?|/\s*s(?:ec)?|ps)", re.I)
-    return g, symbolic, words
+def _rate_patterns():
+    symbolic, words = _rate_sources()
+    return re.compile(symbolic), re.compile(words)
 
 
 @lru_cache(maxsize=512)
 def canonical_rate(printed: str) -> str | None:
     """'GT/sec' -> 'GT/s', 'gigabits per second' -> 'Gb/s', 'GiBps' -> 'GiB/s'; None when not a rate."""
-    g, symbolic, words = _rate_parts()
+    g = load_rules().units["rate_grammar"]
+    symbolic, words = _rate_patterns()
     short = {name: sym for sym, name in g["pint_prefixes"].items()}
     text = printed.strip()
     m = symbolic.fullmatch(text)
     if m:
-        prefix = short[g["prefixes"][m.group("p")]]
-        base = g["bases"][m.group("b")]
+        prefix = short[g["prefixes"][m.group("sp")]]
+        base = g["bases"][m.group("sb")]
     else:
         m = words.fullmatch(text)
         if not m:
             return None
-        prefix = g["word_prefixes"][m.group("p").lower()]
-        base = g["word_bases"][m.group("b").lower()]
+        prefix = g["word_prefixes"][m.group("wp").lower()]
+        base = g["word_bases"][m.group("wb").lower()]
     if base == "T" and prefix.endswith("i"):
         return None          # no binary transfer rates
     return f"{prefix}{base}/s"
