@@ -21,8 +21,7 @@ NUM = (r"(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|(?<![\d,])\d+,\d{1,2}(?![\d,])"
        r"(?!\s?(?:GbE|GE|Gb|G|T)(?![a-zA-Z/]))|\d+)(?:\.\d+)?")
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty-four": 24, "thirty-two": 32,
-                "forty-eight": 48, "sixty-four": 64, "seventy-two": 72, "a hundred": 100,
-                "一": 1, "二": 2, "两": 2, "四": 4, "八": 8, "十六": 16}
+                "forty-eight": 48, "sixty-four": 64, "seventy-two": 72, "a hundred": 100}
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
 ZH_NUM = "[零〇一二两三四五六七八九十百千万萬亿]+"
@@ -89,7 +88,7 @@ def _patterns():
     unit_list = re.compile(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
     bare_gb = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
     rate_name = re.compile(r.conventions["rate_names"])
-    count_words = "|".join(sorted((k for k in WORD_NUMBERS if k.isascii()), key=len, reverse=True))
+    count_words = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
     nouns = r.vocab["accelerator_nouns"]
     # A count, then up to six words of product name or marks, then an accelerator noun: "8 GPUs",
     # "four Acme Volt accelerators", "8x Nova™ cards", "a 128-chip slice"; or a product name written plural
@@ -138,7 +137,6 @@ def _numeric(seg: Segment) -> list[Mention]:
     text = seg.text
     found: list[Mention] = []
     taken = Spans(len(text))
-    free = taken.free
 
     for m in unit_list.finditer(text):
         vals = [_num(v) for v in re.findall(NUM, m.group("list"))]
@@ -147,7 +145,7 @@ def _numeric(seg: Segment) -> list[Mention]:
         found.append(mm)
         taken.add((m.start(), m.end()))
     for m in figure.finditer(text):
-        if not free(m.start("num"), m.end()):
+        if not taken.free(m.start("num"), m.end()):
             continue
         unit = re.sub(r"\s+", "", m.group("unit"))
         unit = _canonical(unit, unit_q)
@@ -172,13 +170,13 @@ def _numeric(seg: Segment) -> list[Mention]:
                              bound=_bound(m.group("bound")), marker=m.group("marker") or "", flags=flags))
         taken.add((start, m.end()))
     for m in bare_gb.finditer(text):
-        if free(m.start(), m.end()):
+        if taken.free(m.start(), m.end()):
             found.append(Mention("bandwidth", m.group(0), _num(m.group("num")), "GB", seg, m.start(), m.end(),
                                  flags={"bytes-for-bits", "bare-unit"}))
             taken.add((m.start(), m.end()))
-    found.extend(_named_rates(seg, text, free, taken, r))
+    found.extend(_named_rates(seg, text, taken, r))
     for m in rate_name.finditer(text):
-        if free(m.start(), m.end()):
+        if taken.free(m.start(), m.end()):
             found.append(Mention("bandwidth", m.group(0), float(m.group(1)), "Gb/s", seg, m.start(), m.end(),
                                  flags={"bare-unit", "rate-name"}))
             taken.add((m.start(), m.end()))
@@ -250,13 +248,13 @@ class Spans:
         return any(self.mask[max(0, a - distance):b + distance])
 
 
-def _named_rates(seg: Segment, text: str, free, taken: Spans, r) -> list[Mention]:
+def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
     """Rates that are names: 千兆网口 (a gigabit port), 1000BASE-T, and InfiniBand generations named alone or in
     a list ("a port of NDR", "SDR/DDR/EDR/HDR/NDR InfiniBand"): one figure at the list's highest rate."""
     out = []
     for entry in r.units.get("named_rates", []):
         for m in re.finditer(entry["pattern"], text):
-            if not free(m.start(), m.end()):
+            if not taken.free(m.start(), m.end()):
                 continue
             gbps = entry["gbps"] if "gbps" in entry else float(m.group(entry["mbps_group"])) / 1000
             out.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
@@ -267,7 +265,7 @@ def _named_rates(seg: Segment, text: str, free, taken: Spans, r) -> list[Mention
         return out
     rates = {g["gen"]: g["per_port_gbps"] for g in conv["generations"] if g["technology"] == "InfiniBand"}
     for m in re.finditer(conv["ib_generation_names"], text):
-        if not free(m.start(), m.end()) or re.match(r"[\s-]*\(?\d", text[m.end():]) or re.search(
+        if not taken.free(m.start(), m.end()) or re.match(r"[\s-]*\(?\d", text[m.end():]) or re.search(
                 r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$", text[max(0, m.start() - 12):m.start()]):
             continue     # "NDR 400Gb/s", "400G NDR": the number is the figure
         names = re.split(r"\s*/\s*", m.group(0))
