@@ -6,6 +6,7 @@ becomes a labelled cell, anything else a sentence.
 from __future__ import annotations
 
 import html
+import os
 import re
 from html.parser import HTMLParser
 
@@ -177,6 +178,16 @@ def _rst_lines(lines: list[str]) -> list[str]:
     return out
 
 
+def _pipe_table(rows: list[list[str]], header_rows: int) -> list[str]:
+    """Rows as Markdown pipe lines, the separator after the last header row (as a Markdown table marks it)."""
+    out = []
+    for n, row in enumerate(rows):
+        out.append(_pipe_row(row))
+        if n + 1 == header_rows:
+            out.append("|" + "---|" * len(row))
+    return out
+
+
 def _pipe_row(cells: list[str]) -> str:
     return "| " + " | ".join(c.replace("|", "/") or " " for c in cells) + " |"
 
@@ -203,12 +214,7 @@ def _grid_table(lines: list[str], i: int) -> tuple[list[str], int]:
                 if p:
                     cur[k].append(re.sub(r"^[*\-•]\s+", "", p) if re.match(r"^[*\-•]\s+", p) else p)
         i += 1
-    out = []
-    for n, row in enumerate(rows):
-        out.append(_pipe_row([_join_cell(c) for c in row]))
-        if n + 1 == header_rows:
-            out.append("|" + "---|" * len(row))
-    return out, i
+    return _pipe_table([[_join_cell(c) for c in row] for row in rows], header_rows), i
 
 
 def _join_cell(parts: list[str]) -> str:
@@ -246,12 +252,7 @@ def _list_table(lines: list[str], i: int) -> tuple[list[str], int]:
         elif line.strip() and rows:
             rows[-1][-1] = f"{rows[-1][-1]} {line.strip()}".strip()
         i += 1
-    out = []
-    for n, row in enumerate(rows):
-        out.append(_pipe_row([re.sub(r"^\\", "", c) for c in row]))
-        if n + 1 == header_rows:
-            out.append("|" + "---|" * len(row))
-    return out, i
+    return _pipe_table([[re.sub(r"^\\", "", c) for c in row] for row in rows], header_rows), i
 
 
 GENERIC_HEADER = re.compile(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|attribute|name|参数|项目|规格|指标)?$", re.I)
@@ -278,7 +279,6 @@ def _shared_prefix(headers: list[str]) -> str:
     heads = [h for h in headers if h]
     if len(heads) < 2:
         return ""
-    import os
     prefix = os.path.commonprefix(heads)
     prefix = prefix[:prefix.rfind(" ") + 1] if not all(len(h) > len(prefix) and h[len(prefix)] == " " for h in heads) else prefix
     return prefix if len(prefix.strip()) >= 6 and all(len(h) > len(prefix) for h in heads) else ""
@@ -448,7 +448,6 @@ def _grid_lines(rows: list[list[dict]]) -> list[str]:
     head: list[list[str]] = []
     while grid and all(th or not text for text, th in grid[0]) and len(grid) > 1:
         head.append([text for text, _ in grid.pop(0)])
-    out = []
     if head:
         width = max(len(h) for h in head)
         header = [" ".join(dict.fromkeys(h[k] for h in head if k < len(h) and h[k])) for k in range(width)]
@@ -461,18 +460,16 @@ def _grid_lines(rows: list[list[dict]]) -> list[str]:
             n += 1
         stub = max(stub, n)
     stub = max(stub, 1)
-    if header:
-        if stub > 1:
-            header = [" ".join(dict.fromkeys(h for h in header[:stub] if h))] + header[stub:]
-        out.append(_pipe_row(header))
-        out.append("|" + "---|" * len(header))
+    if header and stub > 1:
+        header = [" ".join(dict.fromkeys(h for h in header[:stub] if h))] + header[stub:]
+    rows = []
     for r in grid:
         texts = [t for t, _ in r]
         if stub > 1:
             texts = [" / ".join(dict.fromkeys(t for t in texts[:stub] if t))] + texts[stub:]
         if any(texts):
-            out.append(_pipe_row(texts))
-    return out
+            rows.append(texts)
+    return _pipe_table([header] + rows, 1) if header else _pipe_table(rows, 0)
 
 
 def _html_lines(text: str) -> tuple[list[str], str]:
