@@ -3,7 +3,7 @@ liquid cooling, and rack power derived from node power where the sheet gives onl
 from __future__ import annotations
 
 from ..model import Derived
-from ..rules import load_rules
+from ..rules import load_rules, rx
 from . import finding, fmt
 
 
@@ -60,7 +60,6 @@ def _liquid_is_an_option(f, cooling_figs, r) -> bool:
     """Air-cooled and liquid-cooled builds of one product, the liquid one offered ("or an optional cold-plate
     kit", "液冷版") with no word that requires it. A model of a family cooled by liquid alone is not optional:
     that model needs it (its finding names it)."""
-    from ..rules import rx
     air = [a for a in cooling_figs if a.normalized["value"] == "air"]
     if f.model:
         air = [a for a in air if a.model == f.model]
