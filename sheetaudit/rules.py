@@ -60,11 +60,25 @@ def _load_yaml(path: Path):
     try:
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: the rules load ~8x faster
         with path.open(encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=loader) or {}
+            return _plain(yaml.load(fh, Loader=loader) or {})
     except FileNotFoundError:
         raise RulesError(f"{path} is missing") from None
     except yaml.YAMLError as exc:
         raise RulesError(f"{path}: not valid YAML: {exc}") from None
+
+
+def _plain(obj):
+    """YAML reads `checked: 2026-12-01` as a date; rules are plain data (text, numbers, lists, maps), so a date
+    is kept as the text it was written as. Why: the rules cache (marshal) holds plain data only, and a date in
+    technologies.yaml silently disabled it, costing every run the YAML parse."""
+    import datetime
+    if isinstance(obj, dict):
+        return {k: _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, (datetime.date, datetime.datetime)):
+        return obj.isoformat()
+    return obj
 
 
 @lru_cache(maxsize=4)

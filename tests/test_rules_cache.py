@@ -1,0 +1,46 @@
+"""The parsed rules are cached between runs (a short sheet's audit would otherwise spend a fifth of its time
+parsing YAML), and the cache never changes what the rules say."""
+import subprocess
+import sys
+
+from sheetaudit.rules import _cache_path, _cached_docs, load_rules, rules_dir
+
+LOAD = ("import sys; from sheetaudit.rules import load_rules; r = load_rules(); "
+        "print('yaml' in sys.modules, r.technologies['checked_default'])")
+
+
+def _run(cache_home):
+    out = subprocess.run([sys.executable, "-c", LOAD], capture_output=True, text=True, check=True,
+                         env={"XDG_CACHE_HOME": str(cache_home), "PATH": "/usr/bin:/bin"})
+    return out.stdout.split()
+
+
+def test_the_second_run_reads_the_cache_and_imports_no_yaml_parser(tmp_path):
+    first = _run(tmp_path)
+    second = _run(tmp_path)
+    assert first[0] == "True"            # parsed the YAML, and wrote the cache
+    assert second[0] == "False"          # read the cache: no YAML parser imported
+    assert first[1] == second[1]         # a date in the rules reads the same either way
+
+
+def test_every_rule_file_can_be_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    load_rules.cache_clear()
+    try:
+        rules = load_rules()
+        assert _cache_path(rules_dir()).exists(), "a rule file holds a value the cache cannot keep (a date?)"
+        assert _cached_docs(rules_dir())["technologies.yaml"] == rules.technologies
+    finally:
+        load_rules.cache_clear()
+
+
+def test_a_corrupt_cache_is_ignored(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = _cache_path(rules_dir())
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\x00not marshal")
+    load_rules.cache_clear()
+    try:
+        assert load_rules().checks            # parsed from the YAML instead
+    finally:
+        load_rules.cache_clear()
