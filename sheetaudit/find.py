@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from .model import Document, Mention, Segment
-from .rules import load_rules, rx
+from .rules import compiled, load_rules, rx
 
 # Thousands commas ("1,100 W"), and European decimal commas ("106,25 Gbit/s", "1,6 Tbit/s") where the comma
 # is followed by one or two digits only and does not continue a list ("10,25,40").
@@ -82,24 +82,24 @@ def _patterns():
     # A number glued to a part number ("SYS-821GE", "T8A-...-400G") is not a figure; a wattage at the end of
     # a model name ("MI300X-...-750W") is, so "-" may precede a number only when its unit is power.
     pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
-    figure = re.compile(
+    figure = compiled(
         rf"(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s?"
         rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?)(?![A-Za-z0-9])(?!-[A-Za-z0-9])")
-    unit_list = re.compile(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
-    bare_gb = re.compile(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
-    rate_name = re.compile(r.conventions["rate_names"])
+    unit_list = compiled(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
+    bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
+    rate_name = compiled(r.conventions["rate_names"])
     count_words = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
     nouns = r.vocab["accelerator_nouns"]
     # A count, then up to six words of product name or marks, then an accelerator noun: "8 GPUs",
     # "four Acme Volt accelerators", "8x Nova™ cards", "a 128-chip slice"; or a product name written plural
     # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s".
-    domain = re.compile(
+    domain = compiled(
         rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
     # "支持万卡集群", "千卡规模": a Chinese round number of cards names a cluster size
-    zh_scale = re.compile(r"(?P<n>[一二两三四五六七八九十]?[千万])卡(?=集群|规模|级|互联|训练)")
-    zh_count = re.compile(rf"(?<![\d\u4e00-\u9fff])(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{{0,8}}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))"
+    zh_scale = compiled(r"(?P<n>[一二两三四五六七八九十]?[千万])卡(?=集群|规模|级|互联|训练)")
+    zh_count = compiled(rf"(?<![\d\u4e00-\u9fff])(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{{0,8}}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))"
                           rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, (zh_count, zh_scale)
 
@@ -199,9 +199,9 @@ def _numeric(seg: Segment) -> list[Mention]:
 
 # A bare number (or a list of options, "800/400/200/100"), perhaps bounded, marked or followed by a note in
 # brackets ("204.8（全双工合计）"): its unit is in the header.
-BARE_CELL = re.compile(rf"^\s*(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s*(?P<marker>[{MARKERS}]?)"
+BARE_CELL = compiled(rf"^\s*(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s*(?P<marker>[{MARKERS}]?)"
                        r"\s*(?:[(（][^()（）]{0,40}[)）])?\s*$")
-HEADER_UNIT = re.compile(r"[(（\[]\s*(?:in\s+)?(?P<u>[^()（）\[\]]{1,24}?)\s*[)）\]]|(?:,|\bin)\s+(?P<v>[A-Za-zµμ/]{1,12})\s*$")
+HEADER_UNIT = compiled(r"[(（\[]\s*(?:in\s+)?(?P<u>[^()（）\[\]]{1,24}?)\s*[)）\]]|(?:,|\bin)\s+(?P<v>[A-Za-zµμ/]{1,12})\s*$")
 
 
 def _header_unit(seg: Segment, unit_q: dict) -> list[Mention]:
@@ -253,7 +253,7 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
     a list ("a port of NDR", "SDR/DDR/EDR/HDR/NDR InfiniBand"): one figure at the list's highest rate."""
     out = []
     for entry in r.units.get("named_rates", []):
-        for m in re.finditer(entry["pattern"], text):
+        for m in compiled(entry["pattern"]).finditer(text):
             if not taken.free(m.start(), m.end()):
                 continue
             gbps = entry["gbps"] if "gbps" in entry else float(m.group(entry["mbps_group"])) / 1000
@@ -264,7 +264,7 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
     if not rx(conv["ib_context"]).search(f"{seg.label} {text}"):
         return out
     rates = {g["gen"]: g["per_port_gbps"] for g in conv["generations"] if g["technology"] == "InfiniBand"}
-    for m in re.finditer(conv["ib_generation_names"], text):
+    for m in compiled(conv["ib_generation_names"]).finditer(text):
         if not taken.free(m.start(), m.end()) or re.match(r"[\s-]*\(?\d", text[m.end():]) or re.search(
                 r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$", text[max(0, m.start() - 12):m.start()]):
             continue     # "NDR 400Gb/s", "400G NDR": the number is the figure

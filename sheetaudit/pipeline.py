@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import regex_cache
 from .checks import run_checks
 from .classify import classify
 from .context import sheet_context
@@ -23,6 +24,7 @@ def audit(path: str | Path, password: str | None = None, max_pages: int | None =
     figures = normalise(classify(mentions, sheet))
     findings, passed = run_checks(figures, sheet, doc, facility)
     derived = [d for f in findings for d in f.derived]
+    regex_cache.save()       # the patterns this sheet compiled first: the next run builds them from the cache
     return Audit(document=doc, figures=figures, findings=findings, sheet_kind=sheet.kind,
                  sheet_kind_reason=sheet.kind_reason, derived=derived,
                  passed=passed, facility=facility)

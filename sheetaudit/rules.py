@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from . import regex_cache
 from .errors import RulesError
 from .severity import SEVERITIES
 
@@ -171,7 +172,7 @@ def validate_technologies(doc: dict) -> None:
         for pat in [t["pattern"], t.get("generation_pattern") or ""] + [p for g in t.get("generations") or []
                                                                          for p in g.get("names") or []]:
             try:
-                re.compile(pat)
+                compiled(pat)
             except re.error as exc:
                 raise RulesError(f"rules/technologies.yaml: {t['name']}: bad pattern {pat!r}: {exc}") from None
         for g in t.get("generations") or []:
@@ -224,7 +225,13 @@ def rules_hash(directory: str | None = None) -> str:
     return h.hexdigest()
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=1024)
+def compiled(pattern: str, flags: int = 0) -> re.Pattern:
+    """A pattern of the rules or of our own modules, compiled once per process, and built from the compiled form
+    an earlier run kept where it can (sheetaudit.regex_cache)."""
+    return regex_cache.compile(pattern, flags)
+
+
 def rx(pattern: str) -> re.Pattern:
     """Compiled, case-insensitive pattern from the rules (cached: the same few hundred are used per sheet)."""
-    return re.compile(pattern, re.I)
+    return compiled(pattern, re.I)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .errors import RulesError  # noqa: F401  (callers catch it from here)
-from .rules import load_rules
+from .rules import compiled, load_rules
 from .rules import technology_conventions as conventions_view  # noqa: F401  (the shape is the rule loader's)
 from .rules import validate_technologies as validate
 
@@ -104,7 +104,7 @@ class Technology:
         if not text:
             return found
         if self.generation_pattern:
-            for m in re.finditer(self.generation_pattern, text, re.I):
+            for m in compiled(self.generation_pattern, re.I).finditer(text):
                 word = next((x for x in m.groups() if x), "")
                 g = self.generation(WORDS.get(word.lower(), WORDS.get(word, word)))
                 if g is None and self.name == "Ethernet" and word == "1.6":
@@ -112,7 +112,7 @@ class Technology:
                 if g is not None and g not in found:
                     found.append(g)
         for g in self.generations:
-            if g not in found and any(re.search(p, text, re.I) for p in g.get("names") or ()):
+            if g not in found and any(compiled(p, re.I).search(text) for p in g.get("names") or ()):
                 found.append(g)
         return found
 
@@ -180,7 +180,7 @@ def technology(*texts: str) -> str:
         if not text:
             continue
         for t in techs:
-            if re.search(t["pattern"], text):
+            if compiled(t["pattern"]).search(text):
                 return t["name"]
     return ""
 

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from .rules import load_rules
+from .rules import compiled, load_rules
 
 TARGET = {"bandwidth": "gigabyte / second", "latency": "nanosecond", "power": "kilowatt", "weight": "kilogram"}
 
@@ -124,7 +124,7 @@ def rate_regex() -> str:
 @lru_cache(maxsize=1)
 def _rate_patterns():
     symbolic, words = _rate_sources()
-    return re.compile(symbolic), re.compile(words)
+    return compiled(symbolic), compiled(words)
 
 
 @lru_cache(maxsize=512)

@@ -13,7 +13,7 @@ PACKAGE = ROOT / "sheetaudit"
 # Lowest first. A module may import its own layer's modules and any lower layer's; a package (read, checks,
 # scale, output, batch) is one layer, so its modules may import each other.
 LAYERS = [
-    ("errors", "limits", "numfmt", "fileio", "severity"),
+    ("errors", "limits", "numfmt", "fileio", "severity", "regex_cache"),
     ("model",),
     ("read",),
     ("rules",),

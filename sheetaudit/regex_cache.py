@@ -1,0 +1,105 @@
+"""Compiled regular expressions of the rules, kept between runs.
+
+Why: the rules become about 170 regular expressions, and Python compiles a pattern in Python code (re._parser and
+re._compiler, ~25 ms for them all): a fifth of the CPU a one-page sheet's check costs, more than pdfium spends
+reading it. What those modules produce for _sre.compile (the pattern's code list and group tables) is plain data,
+so it is kept in the user cache and a later run builds each pattern from it in microseconds.
+
+The cache can make a run faster, never different: entries are keyed by the pattern and its flags, the file by the
+Python version and _sre's MAGIC and CODESIZE (the code format), and anything unexpected (another Python, a corrupt
+or foreign file, a code list _sre rejects) falls back to re.compile. Only patterns passed to compile() here are
+kept, and those come from rules/ and our own modules, so the file stays small (a cap guards it anyway).
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+MAX_ENTRIES = 4096        # rules edited many times leave old patterns behind: past this the cache starts over
+
+_entries: dict | None = None      # (pattern, flags) -> the arguments of _sre.compile after the pattern
+_added = False
+
+
+def compile(pattern: str, flags: int = 0) -> re.Pattern:      # noqa: A001 - the name re users expect
+    """re.compile(pattern, flags), built from the cache when an earlier run compiled it."""
+    global _added
+    entries = _load()
+    key = (pattern, int(flags))
+    parts = entries.get(key)
+    if parts is None:
+        parts = _parts(pattern, int(flags))
+        if parts is None:
+            return re.compile(pattern, flags)
+        entries[key] = parts
+        _added = True
+    try:
+        import _sre
+        return _sre.compile(pattern, *parts)
+    except Exception:           # noqa: BLE001 - a code list this _sre does not take: compile it as re does
+        entries.pop(key, None)
+        return re.compile(pattern, flags)
+
+
+def _parts(pattern: str, flags: int):
+    """What re._compiler.compile hands _sre.compile after the pattern; None where that cannot be had."""
+    try:
+        from re import _compiler, _parser
+        p = _parser.parse(pattern, flags)
+        code = [int(c) for c in _compiler._code(p, flags)]     # opcodes are int subclasses marshal refuses
+        groupindex = dict(p.state.groupdict)
+        indexgroup = [None] * p.state.groups
+        for name, i in groupindex.items():
+            indexgroup[i] = name
+        return (int(flags | p.state.flags), code, p.state.groups - 1, groupindex, tuple(indexgroup))
+    except Exception:           # noqa: BLE001 - a Python whose re is built otherwise: no caching
+        return None
+
+
+def save() -> None:
+    """Write the patterns compiled in this process that the cache lacked (atomically; a failure is ignored).
+    Entries another process wrote meanwhile are kept."""
+    global _added
+    if not _added:
+        return
+    _added = False
+    import marshal
+    path = _path()
+    try:
+        merged = {**_read(path), **_entries}
+        if len(merged) > MAX_ENTRIES:
+            merged = dict(_entries)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps((_signature(), merged)))
+        os.replace(tmp, path)
+    except (OSError, ValueError, TypeError):       # an unwritable home: no cache, same results
+        pass
+
+
+def _load() -> dict:
+    global _entries
+    if _entries is None:
+        _entries = _read(_path())
+    return _entries
+
+
+def _read(path: Path) -> dict:
+    import marshal
+    try:
+        signature, entries = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    return entries if signature == _signature() and isinstance(entries, dict) else {}
+
+
+def _signature() -> tuple:
+    import _sre
+    return (sys.implementation.cache_tag, sys.version, _sre.MAGIC, _sre.CODESIZE)
+
+
+def _path() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sheetaudit"
+    return base / f"regex-{sys.implementation.cache_tag}.marshal"

@@ -1,0 +1,79 @@
+"""Compiled patterns are kept between runs (sheetaudit.regex_cache): a pattern built from the cache matches as
+re.compile's does, a run with a warm cache writes the same report as one with none, and a cache that cannot be
+trusted is ignored."""
+import json
+import marshal
+import re
+
+import pytest
+
+from sheetaudit import regex_cache
+from conftest import ROOT, run_cli
+
+PATTERNS = [
+    (r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>GB/s|Gb/s)", 0),
+    (r"(?<![\w.])up\s*to\s+(?P<n>\d+)\s+(?:GPUs?|加速卡)", re.I),
+    (r"^\s*(?P<label>[^:]+):\s*(?P=label)?$", re.M),
+    (r"(?i:NDR|HDR)200?|XDR", 0),
+]
+TEXTS = ["Up to 8 GPUs, 900 GB/s each", "400Gb/s NDR ports", "up to 16 加速卡", "Power: Power", "hdr200 xdr"]
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    """An empty user cache, and the module as a new process finds it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(regex_cache, "_entries", None)
+    monkeypatch.setattr(regex_cache, "_added", False)
+    return tmp_path
+
+
+def _as_new_process(monkeypatch):
+    monkeypatch.setattr(regex_cache, "_entries", None)
+
+
+def _same(a: re.Pattern, b: re.Pattern):
+    assert (a.pattern, a.flags, a.groups, a.groupindex) == (b.pattern, b.flags, b.groups, b.groupindex)
+    for text in TEXTS:
+        assert [m.groupdict() or m.group(0) for m in a.finditer(text)] == \
+               [m.groupdict() or m.group(0) for m in b.finditer(text)]
+
+
+@pytest.mark.parametrize("pattern,flags", PATTERNS)
+def test_a_pattern_from_the_cache_matches_as_re_compile_does(cache_home, monkeypatch, pattern, flags):
+    regex_cache.compile(pattern, flags)
+    regex_cache.save()
+    _as_new_process(monkeypatch)
+    from_cache = regex_cache.compile(pattern, flags)
+    assert (pattern, flags) in regex_cache._entries
+    _same(from_cache, re.compile(pattern, flags))
+
+
+def test_a_bad_pattern_raises_as_re_does(cache_home):
+    with pytest.raises(re.error):
+        regex_cache.compile(r"(?P<n>\d+")
+
+
+def test_a_code_list_this_python_refuses_is_compiled_afresh(cache_home, monkeypatch):
+    pattern = PATTERNS[0][0]
+    regex_cache.compile(pattern)
+    flags, code, *rest = regex_cache._entries[(pattern, 0)]
+    regex_cache._entries[(pattern, 0)] = (flags, [255, 255, 255], *rest)
+    _same(regex_cache.compile(pattern), re.compile(pattern))
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00garbage", marshal.dumps((("another python",), {("a", 0): (0,)}))])
+def test_a_corrupt_or_foreign_cache_file_is_ignored(cache_home, content):
+    path = regex_cache._path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    _same(regex_cache.compile(PATTERNS[1][0], re.I), re.compile(PATTERNS[1][0], re.I))
+
+
+def test_a_run_with_a_warm_cache_writes_the_same_report_as_a_cold_one(tmp_path):
+    sheet = ROOT / "samples" / "tanager-t8-variants.pdf"
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    cold = run_cli("check", "--format", "json", sheet, isolated=True, env=env)
+    assert list(tmp_path.glob("sheetaudit/regex-*.marshal")), "the first run keeps its compiled patterns"
+    warm = run_cli("check", "--format", "json", sheet, isolated=True, env=env)
+    assert cold.returncode == warm.returncode and json.loads(cold.stdout) == json.loads(warm.stdout)
