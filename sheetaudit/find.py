@@ -123,8 +123,8 @@ def _bound(text: str | None) -> str:
 def find_mentions(doc: Document) -> list[Mention]:
     out: list[Mention] = []
     for seg in doc.segments:
-        if seg.kind == "heading" and not re.search(r"\d", seg.text):
-            continue
+        if seg.kind == "page" or (seg.kind == "heading" and not re.search(r"\d", seg.text)):
+            continue     # a page read as plain text gave no figure (read.pdf, triage)
         out.extend(_numeric(seg))
         out.extend(_domain(seg, doc))
         out.extend(_cooling(seg))

@@ -15,7 +15,8 @@ class Segment:
     """A unit of text with its context: a sentence of prose, or one cell of a table / key-value row."""
     text: str
     page: int
-    kind: str = "sentence"          # sentence | cell | heading | footnote | line
+    kind: str = "sentence"          # sentence | cell | heading | footnote | line | page (a PDF page kept as plain
+                                    # text: it gave no figure, read.pdf and triage)
     label: str = ""                 # row header of a table or key-value list
     column: str = ""                # column header (a product variant) where the table has one
     heading: str = ""               # nearest section heading above

@@ -11,12 +11,15 @@ from .find import find_mentions
 from .model import Audit
 from .normalise import normalise
 from .read import ocr_hint, read_document
+from .triage import may_hold_figures
 
 
 def audit(path: str | Path, password: str | None = None, max_pages: int | None = None,
-          facility: dict | None = None, pages: set[int] | None = None) -> Audit:
-    """Audit one sheet (every page of a PDF, or those in `pages`)."""
-    doc = read_document(path, password=password, max_pages=max_pages, pages=pages)
+          facility: dict | None = None, pages: set[int] | None = None, triage: bool = True) -> Audit:
+    """Audit one sheet (every page of a PDF, or those in `pages`). triage: a long PDF's pages that the figure
+    finder finds nothing in (from their plain text) are not laid out (read.pdf); False lays out every page."""
+    doc = read_document(path, password=password, max_pages=max_pages, pages=pages,
+                        needs_layout=may_hold_figures if triage else None)
     if doc.no_text_pages:     # the sheet check words it; only the reader knows whether OCR is installed
         doc.ocr_hint = ocr_hint()
     mentions = find_mentions(doc)

@@ -19,6 +19,7 @@ LAYERS = [
     ("rules",),
     ("technologies", "units"),
     ("find",),
+    ("triage",),
     ("context",),
     ("classify",),
     ("normalise",),

@@ -15,6 +15,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import Callable
 
 from ..errors import UnreadableInput
 from ..model import Document
@@ -145,10 +146,13 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
 
 
 def read_document(path: str | Path, password: str | None = None, max_pages: int | None = None,
-                  pages: set[int] | None = None, ocr: bool | None = None) -> Document:
+                  pages: set[int] | None = None, ocr: bool | None = None,
+                  needs_layout: Callable[[str], bool] | None = None) -> Document:
     """Read one file. Raises UnreadableInput (or a subclass) with a one-line reason.
 
     ocr: read image-only pages by OCR when the OCR extra is installed; None follows $SHEETAUDIT_OCR.
+    needs_layout: given a PDF page's plain text, whether it may hold a figure and so needs its full layout (see
+    read.pdf; the reader asks, it never decides what a figure is); None: every page is laid out.
     """
     p = Path(path)
     data = read_bytes(p)
@@ -160,7 +164,8 @@ def read_document(path: str | Path, password: str | None = None, max_pages: int 
         ocr = ocr_requested()
     if kind == "pdf":
         from .pdf import read_pdf
-        doc = read_pdf(p, data, password=password, max_pages=max_pages, only_pages=pages, ocr=ocr)
+        doc = read_pdf(p, data, password=password, max_pages=max_pages, only_pages=pages, ocr=ocr,
+                       needs_layout=needs_layout)
     else:
         from .text import read_text
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):      # UTF-16 with a byte-order mark

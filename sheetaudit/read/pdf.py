@@ -4,20 +4,34 @@ pdfium parses a page in C, and its text comes out in bulk (read.pdfium_page); ru
 edges pdfium draws by read.tables, pdfplumber's table-finding algorithm written out (pdfplumber itself is not
 imported here: the tests hold read.tables to it, cell for cell). Pages are loaded one at a time and closed after use, so a 10,000-page file is
 read in bounded memory; the per-file deadline (sheetaudit.limits) is checked between pages.
+
+Long documents: the full layout (words, tables, reading order) costs about ten times pdfium's plain text of a
+page. Given needs_layout (the pipeline passes one that runs the figure finder over the page's plain text), a
+page past the opening ones whose plain text gives nothing is kept as one plain-text segment of kind "page"
+(its words still reach the sheet-wide searches: technologies, RDMA, footprint; the finder skips it). The first
+pages are always laid out (the title and the sheet's kind come from them); a laid-out page that follows plain
+ones gets the heading in force from their layouts, read backwards until one sets a heading. The question is
+asked only while it pays: a document that needs the layout on most pages (a manual with a table on each) is
+laid out throughout after its first few pages.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable
 
 from ..errors import EncryptedInput, MemoryLimitExceeded, SheetAuditError, UnreadableInput
 from ..limits import check_deadline, set_progress
-from ..model import Document
+from ..model import Document, Segment
 from .layout import Item, build_page
 
 BOLD = re.compile(r"bold|black|heavy|semibold", re.I)
 MOSTLY_IMAGE = 0.35      # a page this much covered by pictures, with little text, may print its table as a picture
 LITTLE_TEXT = 200        # ... "little": fewer characters than this
+OPENING_PAGES = 3        # pages always laid out (title, first headings, what kind of sheet it is)
+ASK_TRIAL = 8            # pages asked about before deciding whether asking pays ...
+ASK_PAYS = 0.25          # ... it does while at least this share of the pages asked needed no layout
+_NO_HEADING = "\x00"     # a heading no page prints: tells whether a page set one
 # Stream filters are not encryption schemes: the name after /Filter that is neither names the security handler.
 _STREAM_FILTERS = {b"FlateDecode", b"Fl", b"LZWDecode", b"ASCIIHexDecode", b"AHx", b"ASCII85Decode", b"A85",
                    b"RunLengthDecode", b"DCTDecode", b"JPXDecode", b"CCITTFaxDecode", b"JBIG2Decode", b"Crypt",
@@ -63,10 +77,11 @@ def _open(data: bytes, password: str | None):
 
 
 def read_pdf(path: Path, data: bytes, password: str | None = None, max_pages: int | None = None,
-             only_pages: set[int] | None = None, ocr: bool = False) -> Document:
+             only_pages: set[int] | None = None, ocr: bool = False,
+             needs_layout: Callable[[str], bool] | None = None) -> Document:
     pdf = _open(data, password)
     try:
-        return _read(pdf, path, max_pages, only_pages, ocr)
+        return _read(pdf, path, max_pages, only_pages, ocr, needs_layout)
     finally:
         set_progress("")
         try:
@@ -75,7 +90,7 @@ def read_pdf(path: Path, data: bytes, password: str | None = None, max_pages: in
             pass
 
 
-def _read(pdf, path, max_pages, only_pages, ocr) -> Document:
+def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     doc = Document(path=str(path), sha256="", pages=len(pdf), kind="pdf")
     n = doc.pages
     if n == 0:
@@ -84,6 +99,9 @@ def _read(pdf, path, max_pages, only_pages, ocr) -> Document:
     block, heading = 0, ""
     ocr_reader = None
     failed: list[int] = []
+    plain_run: list[int] = []      # plain-text pages since the heading in force was last known
+    known = ""                     # ... the heading known before them (heading is _NO_HEADING meanwhile)
+    asked = plain_total = 0
     for page_no in range(1, limit + 1):
         check_deadline()
         if only_pages is not None and page_no not in only_pages:
@@ -94,6 +112,18 @@ def _read(pdf, path, max_pages, only_pages, ocr) -> Document:
             content = pdf.page(page_no - 1)
             x0, top, x1, bottom = content.bbox
             doc.page_sizes[page_no] = (x1 - x0, bottom - top)
+            if needs_layout is not None and page_no > OPENING_PAGES and (
+                    asked < ASK_TRIAL or plain_total >= ASK_PAYS * asked):
+                asked += 1
+                plain = _plain_text(content, needs_layout)
+                if plain:
+                    plain_total += 1
+                    if heading != _NO_HEADING:
+                        known, heading = heading, _NO_HEADING
+                    plain_run.append(page_no)
+                    block += 1
+                    doc.segments.append(Segment(text=plain, page=page_no, kind="page", heading=known, block=block))
+                    continue
             words = content.words()
             image_only = not words
             if not image_only and sum(len(w.text) for w in words) < LITTLE_TEXT:
@@ -103,13 +133,17 @@ def _read(pdf, path, max_pages, only_pages, ocr) -> Document:
                 doc.no_text_pages.append(page_no)
             items = _items(content, words)
             if items:
-                text, block, heading = build_page(items, page_no, block, heading)
+                text, block, end = build_page(items, page_no, block, heading)
+                if heading == _NO_HEADING:
+                    end = _settle(pdf, text.segments, end, plain_run, known, needs_layout)
+                heading = end
                 doc.segments.extend(text.segments)
                 doc.footnotes.update(text.footnotes)
             if image_only and ocr:
                 if ocr_reader is None:
                     from . import ocr as ocr_reader
-                block, heading = ocr_reader.read_page(content, page_no, doc, items, block, heading)
+                block, heading = ocr_reader.read_page(content, page_no, doc, items, block,
+                                                      known if heading == _NO_HEADING else heading)
         except SheetAuditError:
             raise
         except Exception as exc:
@@ -129,6 +163,57 @@ def _read(pdf, path, max_pages, only_pages, ocr) -> Document:
     if doc.segments:
         doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
     return doc
+
+
+def _plain_text(content, needs_layout: Callable[[str], bool]) -> str:
+    """The page's text on one line when it needs no layout, else ''. A page of little text is always laid out:
+    it may be a picture of a table (doc.no_text_pages)."""
+    text = content.text()
+    plain = " ".join(text.split())
+    if len(plain) < 2 * LITTLE_TEXT or needs_layout(text):
+        return ""
+    return plain
+
+
+def _settle(pdf, segments, end: str, plain_run: list[int], known: str, needs_layout) -> str:
+    """A page laid out after plain-text pages starts under a heading not known yet (_NO_HEADING). It is read
+    from their layouts only where a segment that carries it can matter: a table cell (a page's cells under one
+    heading are one record) or text that may hold a figure (a figure names its heading). The others get the
+    heading known before the plain pages. Returns the heading in force at the end of the page (_NO_HEADING
+    while still unknown; plain_run is emptied once it is known)."""
+    inheriting = [s for s in segments if s.heading == _NO_HEADING]
+    heading = None
+    if any(s.kind == "cell" or needs_layout(s.text) for s in inheriting):
+        heading = _heading_after(pdf, plain_run, known)
+    for s in inheriting:
+        s.heading = known if heading is None else heading
+    if end == _NO_HEADING and heading is None:
+        return _NO_HEADING
+    plain_run.clear()
+    return heading if end == _NO_HEADING else end
+
+
+def _heading_after(pdf, pages: list[int], heading: str) -> str:
+    """The heading in force after the plain-text pages: the last one set by the latest of them that sets one,
+    read from its layout; else the one in force before them."""
+    for page_no in reversed(pages):
+        check_deadline()
+        content = None
+        try:
+            content = pdf.page(page_no - 1)
+            items = _items(content, content.words())
+            if items:
+                _, _, last = build_page(items, page_no, 0, _NO_HEADING)
+                if last != _NO_HEADING:
+                    return last
+        except SheetAuditError:
+            raise
+        except Exception:      # noqa: BLE001 - a page that cannot be laid out sets no heading we can read
+            continue
+        finally:
+            if content is not None:
+                content.close()
+    return heading
 
 
 def _items(content, words) -> list[Item]:
