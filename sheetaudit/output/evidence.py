@@ -1,14 +1,14 @@
 """Evidence images: the region of a PDF page around a figure, the figure highlighted, as a PNG data URI.
 
-Rendering happens at report time from the original file, by pdfium (read.pdfium_page: one render per page
-at a modest resolution, the figure located among the page's words, pages closed after use). Text, Markdown and HTML inputs, figures without a position, encrypted
-or changed files simply get no image: the report then quotes the sentence only.
+Rendering happens at report time from the original file, by pdfium (read.pdfium_page: one grey render per page
+at a modest resolution, the figure located among the page's words, pages closed after use); a crop is written as
+an indexed PNG with zlib, without an imaging library. Text, Markdown and HTML inputs, figures without a position,
+encrypted or changed files simply get no image: the report then quotes the sentence only.
 """
 from __future__ import annotations
 
 import base64
 import hashlib
-import logging
 import re
 import struct
 import zlib
@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-log = logging.getLogger(__name__)
 
 BBox = tuple[float, float, float, float]
 
@@ -84,7 +83,7 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
         pdf = open_pdf(path, password)
         n = len(pdf)
     except Exception as exc:  # encrypted, damaged, vanished: the report quotes text instead
-        log.info("evidence images skipped for %s: %s", path, exc)
+        _skipped("evidence images skipped for %s: %s", path, exc)
         return out
     try:
         for page_no in sorted(by_page):
@@ -95,7 +94,7 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
                 page = pdf.page(page_no - 1)
                 out.update(_render_page(page, by_page[page_no], resolution))
             except Exception as exc:  # a page that will not render costs its images, never the report
-                log.info("evidence images skipped for %s page %d: %s", path, page_no, exc)
+                _skipped("evidence images skipped for %s page %d: %s", path, page_no, exc)
             finally:
                 if page is not None:
                     page.close()
@@ -105,6 +104,12 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
         except Exception:
             pass
     return out
+
+
+def _skipped(*args) -> None:
+    """Log why images are missing; logging is imported only then (~3 ms of every HTML report otherwise)."""
+    import logging
+    logging.getLogger(__name__).info(*args)
 
 
 def _render_page(page, requests: list[Request], resolution: int) -> dict[str, Evidence]:
