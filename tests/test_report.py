@@ -7,11 +7,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import html.parser
+import io
 import re
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from cpu_clock import cpu_seconds
 from sheetaudit.model import Audit, Derived, Document, Figure, Finding, Segment
@@ -330,6 +332,24 @@ def test_evidence_locates_figures_exactly():
         png = base64.b64decode(e.uri.split(",", 1)[1])
         assert png[:4] == b"\x89PNG" and len(png) < 60_000
         assert 20 < e.width < 1200 and 10 < e.height < 300
+
+
+def test_evidence_image_is_the_page_in_grey_with_the_figure_highlighted():
+    """A crop is an indexed PNG: the page's greys, the located figure under the translucent highlight with its
+    edge, and dark text that stays dark (legible on screen and on paper)."""
+    need(XUANWU)
+    a = audited(XUANWU)
+    f = next(f for f in a.figures if f.bbox)
+    e = evidence.render(a.document.path, [evidence.Request(f.id, f.page, f.bbox, (f.text,))])[f.id]
+    assert e.located
+    img = Image.open(io.BytesIO(base64.b64decode(e.uri.split(",", 1)[1])))
+    assert img.mode == "P"
+    colours = {c for _, c in img.convert("RGB").getcolors(1 << 16)}
+    assert evidence.HIGHLIGHT_EDGE in colours
+    assert (255, 255, 255) in colours and (0, 0, 0) in colours
+    assert any(r > b + 100 and g > b + 60 for r, g, b in colours)       # the yellow fill over white paper
+    # 1 CSS pixel per 1/96 inch: the crop prints at the size of the region on the page
+    assert abs(e.width - img.width * 72 / 100 * 96 / 72) <= 1
 
 
 def test_locate_inside_a_cjk_run():

@@ -163,26 +163,29 @@ class PdfiumPage:
             or (self.bbox[0], 0.0, self.bbox[2], self.top)
         return left, self.top - top, right, self.top - bottom
 
-    def render(self, resolution: float):
-        """The page as a PIL image (RGB) at `resolution` dpi, with the position (x, top) of its top-left corner
-        in the words' coordinates."""
-        from PIL import Image
+    def render(self, resolution: float, grey: bool = False):
+        """The page at `resolution` dpi, with the position (x, top) of its top-left corner in the words' coordinates:
+        (image, x, top). The image is a PIL image (RGB), or with grey=True pdfium's own 8-bit grey bitmap as
+        (pixels, width, height, stride), for callers that need no colour and should not pay for importing PIL."""
         scale = resolution / 72.0
         width = max(1, round(R.FPDF_GetPageWidthF(self.page) * scale))
         height = max(1, round(R.FPDF_GetPageHeightF(self.page) * scale))
-        bitmap = R.FPDFBitmap_Create(width, height, 0)
+        bitmap = R.FPDFBitmap_CreateEx(width, height, R.FPDFBitmap_Gray if grey else R.FPDFBitmap_BGRx, None, 0)
         if not bitmap:
             raise MemoryError(f"no bitmap of {width} x {height} pixels")
         try:
             R.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
-            R.FPDF_RenderPageBitmap(bitmap, self.page, 0, 0, width, height, 0, R.FPDF_ANNOT)
+            R.FPDF_RenderPageBitmap(bitmap, self.page, 0, 0, width, height, 0,
+                                    R.FPDF_ANNOT | (R.FPDF_GRAYSCALE if grey else 0))
             stride = R.FPDFBitmap_GetStride(bitmap)
             pixels = ctypes.string_at(R.FPDFBitmap_GetBuffer(bitmap), stride * height)
         finally:
             R.FPDFBitmap_Destroy(bitmap)
-        image = Image.frombuffer("RGBX", (width, height), pixels, "raw", "BGRX", stride, 1).convert("RGB")
         x0, top, _, _ = self.crop
-        return image, x0, top
+        if grey:
+            return (pixels, width, height, stride), x0, top
+        from PIL import Image
+        return Image.frombuffer("RGBX", (width, height), pixels, "raw", "BGRX", stride, 1).convert("RGB"), x0, top
 
     def close(self) -> None:
         if self.textpage:
