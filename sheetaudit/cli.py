@@ -71,18 +71,43 @@ def _same_file(output: str, sheet: str) -> bool:
         return False
 
 
-def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, **options):
-    """Audit one file under the time and memory limits; every failure becomes one line naming the file."""
+def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | None = None, **options):
+    """Audit one file under the time and memory limits; every failure becomes one line naming the file.
+    With report (json, html or text), the child that audits also writes the report and returns
+    (audit, text, the exception writing it raised or None): an HTML report's evidence crops are rendered by the
+    pdfium the audit already loaded, and the parent imports neither."""
     import os
     from .errors import UsageError, describe_path
     from .limits import run_isolated, time_limit
-    from .pipeline import audit
     name = describe_path(sheet)
     if os.path.isdir(sheet):
         raise UsageError(f"{name}: is a directory; to audit a folder use 'sheetaudit audit FOLDER -o OUTDIR'")
     with _failures_named(ctx, name, "auditing", max_memory):
         with time_limit(timeout, hard_exit_after=10, name=name):
-            return run_isolated(audit, max_memory, sheet, **options)
+            if report is None:
+                from .pipeline import audit
+                return run_isolated(audit, max_memory, sheet, **options)
+            return run_isolated(_audit_and_report, max_memory, sheet, report, **options)
+
+
+def _audit_and_report(sheet: str, fmt: str, **options):
+    from .pipeline import audit
+    result = audit(sheet, **options)
+    try:
+        return result, _report(result, fmt, options.get("password")), None
+    except Exception as exc:        # noqa: BLE001 - named as a failure writing the report, by the parent
+        return result, None, exc
+
+
+def _report(result, fmt: str, password: str | None) -> str:
+    if fmt == "json":
+        from .output.json_out import dumps
+        return dumps(result) + "\n"
+    if fmt == "html":
+        from .output.html_out import render
+        return render(result, password=password)
+    from .output.text_out import render
+    return render(result)
 
 
 @contextmanager
@@ -125,28 +150,22 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeo
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     import os
     from .errors import UsageError, describe_path
-    from .limits import memory_limit, time_limit
-    from .pipeline import load_facility
     name = describe_path(sheet)
     if output and _same_file(output, sheet):
         raise UsageError(f"-o {describe_path(output)} is the input file itself; choose another output file")
-    fac = load_facility(facility) if facility else None
+    fac = None
+    if facility:
+        from .pipeline import load_facility
+        fac = load_facility(facility)
     if ocr:
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
-    result = _audit_file(ctx, sheet, timeout, max_memory, password=password, max_pages=max_pages, facility=fac)
+    result, text, failed = _audit_file(ctx, sheet, timeout, max_memory, report=fmt, password=password,
+                                       max_pages=max_pages, facility=fac)
     for note in result.document.notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
-    with _failures_named(ctx, name, f"writing the {fmt} report", max_memory):
-        with memory_limit(max_memory), time_limit(timeout, hard_exit_after=10, name=name):
-            if fmt == "json":
-                from .output.json_out import dumps
-                text = dumps(result) + "\n"
-            elif fmt == "html":
-                from .output.html_out import render
-                text = render(result, password=password)
-            else:
-                from .output.text_out import render
-                text = render(result)
+    if failed is not None:
+        with _failures_named(ctx, name, f"writing the {fmt} report", max_memory):
+            raise failed
     _emit(text, output)
     ctx.exit(1 if fails(result.findings, fail_on) else 0)
 

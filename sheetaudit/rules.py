@@ -16,7 +16,7 @@ from .errors import RulesError
 from .severity import SEVERITIES
 
 RULE_FILES = ("units.yaml", "units.txt", "vocabulary.yaml", "conventions.yaml", "technologies.yaml", "thresholds.yaml",
-              "checks.yaml")
+              "checks.yaml", "scale.yaml")
 
 
 def rules_dir() -> Path:
@@ -41,6 +41,7 @@ class Rules:
     directory: Path
     technologies: dict = None     # rules/technologies.yaml as parsed; sheetaudit.technologies reads it
     comparison: dict = None      # cross-sheet (batch) checks, compare.*
+    scale: dict = None           # rules/scale.yaml as parsed: the what-if's assumptions (sheetaudit.scale checks them)
 
     def explain(self, code: str) -> dict | None:
         """Any code the tool can print, per-sheet or cross-sheet."""
@@ -104,7 +105,7 @@ def _rules(docs: dict, d: Path) -> Rules:
     return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=conventions,
                  thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
                  steps=checks_doc.get("steps", {}), directory=d, technologies=kb,
-                 comparison=checks_doc.get("comparison", {}))
+                 comparison=checks_doc.get("comparison", {}), scale=docs["scale.yaml"])
 
 
 def _cache_path(d: Path) -> Path:

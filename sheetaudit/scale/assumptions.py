@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import RulesError, UsageError
-from ..rules import _load_yaml, rules_dir
+from ..rules import load_rules
 
 KINDS = ("fraction", "share", "positive", "count", "choice", "marks", "optional-positive", "optional-count")
 
@@ -94,8 +94,9 @@ def _check(a: Assumption, raw, where: str):
 
 
 def load_assumptions() -> Assumptions:
-    path = rules_dir() / "scale.yaml"
-    data = _load_yaml(path)
+    rules = load_rules()
+    path = rules.directory / "scale.yaml"
+    data = rules.scale        # parsed with the other rules, and cached with them between runs
     out = Assumptions()
     for name, spec in data.items():
         if not isinstance(spec, dict) or not {"value", "kind", "why", "source"} <= set(spec):
