@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from .model import Document, Mention, Segment
 from .rules import compiled, load_rules, rx
+from .technologies import prefilter
 
 # Thousands commas ("1,100 W"), and European decimal commas ("106,25 Gbit/s", "1,6 Tbit/s") where the comma
 # is followed by one or two digits only and does not continue a list ("10,25,40").
@@ -55,6 +56,33 @@ BOUNDS = [(r"up\s*to|as high as|最高|高达|最大|最多", "up-to"), (r"as lo
           (r"max(?:imum)?\.?|peak", "max")]
 BOUND_RX = "|".join(f"(?:{p})" for p, _ in BOUNDS)
 MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡"
+
+
+def _opening(bounds) -> str:
+    """A lookahead every figure passes where it starts: a digit, or the first two letters of a bound word
+    ("up to", "approx."), or a bound's first sign ("≥", "约"). It changes no match (a figure starts with its
+    bound or its number); it lets the scan leave the other positions of a sentence at one character test
+    instead of trying each bound word and number form there (figure scanning costs half as much)."""
+    firsts, seconds, signs = set(), set(), set()
+    plain = re.compile(r"[^\\()\[\]{}.*+?^$|]")          # a character that stands for itself
+    for pattern, _ in bounds:
+        for word in pattern.split("|"):
+            if len(word) >= 3 and word[:2].isascii() and word[:2].isalpha() and word[2] not in "?*{":
+                firsts.add(word[0].lower())
+                seconds.add(word[1].lower())
+            elif word and plain.match(word) and word[1:2] not in ("?", "*", "{"):
+                signs.add(word[0])
+            else:
+                return ""      # a bound this reading cannot be sure of: no lookahead (the same matches, slower)
+    starts = [rf"\d"]
+    if signs:
+        starts.append(rf"(?i:[{re.escape(''.join(sorted(signs)))}])")
+    if firsts:
+        starts.append(rf"(?i:[{''.join(sorted(firsts))}][{''.join(sorted(seconds))}])")
+    return rf"(?={'|'.join(starts)})"
+
+
+_FIGURE_OPENING = _opening(BOUNDS)
 NOT_AFTER = {"G": r"\s*(?:optic|optics|transceiver|module|cable|DAC|AOC|LTE)\b|5G",
              "T": r"(?!\s*(?:Ethernet|switch|switching|fabric|class))",
              "Gb": r"\s*(?:DDR|HBM|memory|RAM|flash|NAND)",
@@ -83,7 +111,7 @@ def _patterns():
     # a model name ("MI300X-...-750W") is, so "-" may precede a number only when its unit is power.
     pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
     figure = compiled(
-        rf"(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s?"
+        rf"{_FIGURE_OPENING}(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s?"
         rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?)(?![A-Za-z0-9])(?!-[A-Za-z0-9])")
     unit_list = compiled(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
     bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
@@ -120,10 +148,13 @@ def _bound(text: str | None) -> str:
     return ""
 
 
+DIGIT = re.compile(r"\d")
+
+
 def find_mentions(doc: Document) -> list[Mention]:
     out: list[Mention] = []
     for seg in doc.segments:
-        if seg.kind == "page" or (seg.kind == "heading" and not re.search(r"\d", seg.text)):
+        if seg.kind == "page" or (seg.kind == "heading" and not DIGIT.search(seg.text)):
             continue     # a page read as plain text gave no figure (read.pdf, triage)
         out.extend(_numeric(seg))
         out.extend(_domain(seg, doc))
@@ -137,14 +168,16 @@ def _numeric(seg: Segment) -> list[Mention]:
     text = seg.text
     found: list[Mention] = []
     taken = Spans(len(text))
+    # Every figure, rate list and rate name holds a digit; named rates ("千兆网口", "a port of NDR") need none.
+    digits = DIGIT.search(text) is not None
 
-    for m in unit_list.finditer(text):
+    for m in (unit_list.finditer(text) if digits else ()):
         vals = [_num(v) for v in re.findall(NUM, m.group("list"))]
         unit = m.group("u")
         mm = Mention("bandwidth", m.group(0), max(vals), unit, seg, m.start(), m.end(), flags={"rate-list"})
         found.append(mm)
         taken.add((m.start(), m.end()))
-    for m in figure.finditer(text):
+    for m in (figure.finditer(text) if digits else ()):
         if not taken.free(m.start("num"), m.end()):
             continue
         unit = re.sub(r"\s+", "", m.group("unit"))
@@ -169,13 +202,13 @@ def _numeric(seg: Segment) -> list[Mention]:
         found.append(Mention(q, text[start:m.end()].strip(), max(nums), unit, seg, start, m.end(),
                              bound=_bound(m.group("bound")), marker=m.group("marker") or "", flags=flags))
         taken.add((start, m.end()))
-    for m in bare_gb.finditer(text):
+    for m in (bare_gb.finditer(text) if digits else ()):
         if taken.free(m.start(), m.end()):
             found.append(Mention("bandwidth", m.group(0), _num(m.group("num")), "GB", seg, m.start(), m.end(),
                                  flags={"bytes-for-bits", "bare-unit"}))
             taken.add((m.start(), m.end()))
     found.extend(_named_rates(seg, text, taken, r))
-    for m in rate_name.finditer(text):
+    for m in (rate_name.finditer(text) if digits else ()):
         if taken.free(m.start(), m.end()):
             found.append(Mention("bandwidth", m.group(0), float(m.group(1)), "Gb/s", seg, m.start(), m.end(),
                                  flags={"bare-unit", "rate-name"}))
@@ -184,7 +217,7 @@ def _numeric(seg: Segment) -> list[Mention]:
     if not found and seg.kind == "cell":
         found.extend(_header_unit(seg, unit_q))
     kept = []
-    if rx(r.vocab["not_figures_label"]).search(f"{seg.label} {seg.column}"):
+    if found and rx(r.vocab["not_figures_label"]).search(f"{seg.label} {seg.column}"):
         return []
     for mm in found:
         if mm.quantity == "power" and _is_supply_rating(mm, r):
@@ -253,6 +286,8 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
     a list ("a port of NDR", "SDR/DDR/EDR/HDR/NDR InfiniBand"): one figure at the list's highest rate."""
     out = []
     for entry in r.units.get("named_rates", []):
+        if not prefilter(entry["pattern"])(text):
+            continue
         for m in compiled(entry["pattern"]).finditer(text):
             if not taken.free(m.start(), m.end()):
                 continue
@@ -261,7 +296,8 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
                                flags={"rate-name"}))
             taken.add((m.start(), m.end()))
     conv = r.conventions
-    if not rx(conv["ib_context"]).search(f"{seg.label} {text}"):
+    around = f"{seg.label} {text}"
+    if not (prefilter(conv["ib_context"], flags=re.I)(around) and rx(conv["ib_context"]).search(around)):
         return out
     rates = {g["gen"]: g["per_port_gbps"] for g in conv["generations"] if g["technology"] == "InfiniBand"}
     for m in compiled(conv["ib_generation_names"]).finditer(text):
@@ -372,6 +408,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
                            bound="up-to" if m.group("bound") else "",
                            flags={"from-label-row"} if label_rx.search(seg.label or "") else set()))
     zh_count, zh_scale = zh_count
+    if not prefilter(zh_count.pattern, zh_scale.pattern)(seg.text):
+        return out      # no 卡, 颗, 张, 块, 枚: no Chinese count
     for m in zh_scale.finditer(seg.text):
         out.append(Mention("domain_size", m.group(0), float(zh_number(m.group("n"))), "accelerators", seg,
                            m.start(), m.end()))
@@ -399,6 +437,8 @@ def _cooling(seg: Segment) -> list[Mention]:
                     continue    # "no fans in compute trays": a method the sheet rules out
                 if not any(o.value == entry["value"] for o in out):
                     out.append(Mention("cooling", m.group(0), entry["value"], "", seg, m.start(), m.end()))
+        return out
+    if not prefilter(v["cooling_phrase"], flags=re.I)(seg.text):
         return out
     for m in rx(v["cooling_phrase"]).finditer(seg.text):
         for entry in v["cooling"]:

@@ -175,14 +175,122 @@ def _n(v) -> str:
 def technology(*texts: str) -> str:
     """The first technology (NVLink, InfiniBand, PCIe, ...) the first of TEXTS that names one names; '' for none.
     Case-sensitive, as the patterns are written (so 'ib' in a word is not InfiniBand)."""
-    techs = load_rules().conventions["technologies"]
+    could, techs = _technology_patterns(str(load_rules().directory))
     for text in texts:
         if not text:
             continue
-        for t in techs:
-            if compiled(t["pattern"]).search(text):
-                return t["name"]
+        if not could(text):
+            continue
+        for name, pattern in techs:
+            if pattern.search(text):
+                return name
     return ""
+
+
+@lru_cache(maxsize=4)
+def _technology_patterns(directory: str) -> tuple:
+    """Whether a text could name any technology, then (name, compiled pattern) in matching order."""
+    techs = load_rules(directory).conventions["technologies"]
+    return (prefilter(*(t["pattern"] for t in techs)),
+            tuple((t["name"], compiled(t["pattern"])) for t in techs))
+
+
+def _always(text: str) -> bool:
+    return True
+
+
+@lru_cache(maxsize=512)
+def prefilter(*patterns: str, flags: int = 0):
+    """A test `could(text)` that is false only where none of PATTERNS can match: every match of each contains one
+    of a few literal strings, and `text` holds none of them. One scan for literals costs a fraction of the
+    patterns' own scans, and most segments of a long document name no technology, cooling method or Chinese
+    rate; the patterns still decide where it passes. A literal read case-insensitively is looked for with the
+    pattern's own case folding. A pattern with no such literals (or one this reading does not know) passes
+    every text."""
+    from re import _constants as c, _parser
+    needed = []
+    for pattern in patterns:
+        try:
+            parsed = _parser.parse(pattern, flags)
+            found = _needed(parsed.data, parsed.state.flags, c)
+        except Exception:     # noqa: BLE001 - a construct this reading does not know: the scan decides
+            found = None
+        if not found:
+            return _always
+        needed += found
+    ascii_only = flags & re.ASCII
+    exact = _any_of(s for s, fold in needed if not fold)
+    folded = [s for s, fold in needed if fold]
+    exact_rx = compiled(exact, ascii_only) if exact else None
+    if not folded:
+        return exact_rx.search
+    folded_rx = compiled(_any_of(folded), re.I | ascii_only)
+    # On ASCII text, case folding is plain lowering: a case-sensitive scan of the lowered text finds the same
+    # literals, and (unlike a case-insensitive one) skips ahead to the letters they start with.
+    lowered_rx = compiled(_any_of(s.lower() for s in folded), ascii_only) if all(map(_plain_case, folded)) else None
+
+    def could(text: str) -> bool:
+        if exact_rx is not None and exact_rx.search(text):
+            return True
+        if lowered_rx is not None and text.isascii():
+            return lowered_rx.search(text.lower()) is not None
+        return folded_rx.search(text) is not None
+    return could
+
+
+def _any_of(literals) -> str:
+    return "|".join(dict.fromkeys(map(re.escape, literals)))
+
+
+def _plain_case(literal: str) -> bool:
+    """Folded like ASCII text is: ASCII, or caseless (Chinese); not a long s or a Kelvin sign, which fold to ASCII."""
+    return all(ch.isascii() or ch.lower() == ch.upper() == ch for ch in literal)
+
+
+def _needed(items, flags, c) -> list[tuple[str, bool]] | None:
+    """Literals (text, read case-insensitively) one of which every match of the parsed sequence contains; None
+    when no such set is known. Of the sets its parts require, the fewest and longest."""
+    best: list | None = None
+    run, run_fold = [], False
+
+    def consider(cands):
+        nonlocal best
+        cands = list(dict.fromkeys(cands or ()))
+        if cands and (best is None or _rank(cands) > _rank(best)):
+            best = cands
+
+    def flush():
+        nonlocal run, run_fold
+        if run:
+            consider([("".join(run), run_fold)])
+        run, run_fold = [], False
+
+    for op, av in items:
+        if op is c.LITERAL:
+            run.append(chr(av))
+            run_fold = run_fold or bool(flags & c.SRE_FLAG_IGNORECASE)
+            continue
+        flush()
+        if op is c.SUBPATTERN:
+            _, add, remove, sub = av
+            consider(_needed(sub.data, (flags | add) & ~remove, c))
+        elif op is c.ATOMIC_GROUP:
+            consider(_needed(av.data, flags, c))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[0] >= 1:
+            consider(_needed(av[2].data, flags, c))
+        elif op is c.BRANCH:
+            alts = [_needed(alt.data, flags, c) for alt in av[1]]
+            if all(alts):
+                consider([x for alt in alts for x in alt])
+        elif op is c.IN and len(av) <= 16 and all(o is c.LITERAL for o, _ in av):
+            consider([(chr(v), bool(flags & c.SRE_FLAG_IGNORECASE)) for _, v in av])
+    flush()
+    return best
+
+
+def _rank(literals: list) -> tuple:
+    """Fewer, longer literals reject more text."""
+    return min(len(s) for s, _ in literals), -len(literals)
 
 
 def build(doc: dict) -> KnowledgeBase:
