@@ -90,5 +90,36 @@ def test_a_manual_with_figures_on_every_page_stops_asking(tmp_path):
         return may_hold_figures(text)
 
     doc = read_document(manual, needs_layout=counting)
-    assert 0 < len(asked) <= 8
+    assert 0 < len(asked) <= 8 + 30 // 8        # eight pages, then only every eighth
     assert not any(s.kind == "page" for s in doc.segments)
+
+
+
+def test_prose_after_many_pages_of_tables_is_still_noticed(tmp_path):
+    """40 pages with a weight each, then 40 of prose: asking all but stops in the weights (every eighth page is
+    still asked) and resumes in the prose, whose pages are then kept as plain text."""
+    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate
+    story = [Paragraph("Cormorant C8 Service and Planning Guide", make_inputs.H1)]
+    for p in range(2, 81):
+        story.append(PageBreak())
+        story.append(Paragraph(f"Replacing part {p}: lift the latch, slide the carrier out and read the label. " * 6
+                               if p > 40 else f"The fan module of bay {p} weighs 1.{p % 10} kg with its cage.",
+                               make_inputs.BODY))
+        if p > 40:
+            story.append(Paragraph("Keep the old part for the return shipment and note its serial. " * 6,
+                                   make_inputs.BODY))
+    path = tmp_path / "mixed.pdf"
+    SimpleDocTemplate(str(path)).build(story)
+    asked = []
+
+    def counting(text):
+        asked.append(text)
+        return may_hold_figures(text)
+
+    doc = read_document(path, needs_layout=counting)
+    plain = {s.page for s in doc.segments if s.kind == "page"}
+    table_pages_asked = [t for t in asked if t.startswith("The fan module")]
+    assert len(table_pages_asked) <= 8 + 40 // 8         # eight pages, then only every eighth
+    assert len(plain) >= 32 and min(plain) > 40         # the prose was noticed, and only the prose kept plain
+    full = audit(path, triage=False)
+    assert json.loads(dumps(audit(path))) == json.loads(dumps(full))

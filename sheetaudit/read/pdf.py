@@ -11,12 +11,14 @@ page past the opening ones whose plain text gives nothing is kept as one plain-t
 (its words still reach the sheet-wide searches: technologies, RDMA, footprint; the finder skips it). The first
 pages are always laid out (the title and the sheet's kind come from them); a laid-out page that follows plain
 ones gets the heading in force from their layouts, read backwards until one sets a heading. The question is
-asked only while it pays: a document that needs the layout on most pages (a manual with a table on each) is
-laid out throughout after its first few pages.
+asked only while it pays: while fewer than a quarter of the last eight pages asked about needed no layout (a
+manual with a table on every page), only every eighth page, and the page after one that needed none, is asked
+about: a stretch of pages without figures later in the document is still noticed.
 """
 from __future__ import annotations
 
 import re
+from collections import deque
 from pathlib import Path
 from typing import Callable
 
@@ -29,8 +31,8 @@ BOLD = re.compile(r"bold|black|heavy|semibold", re.I)
 MOSTLY_IMAGE = 0.35      # a page this much covered by pictures, with little text, may print its table as a picture
 LITTLE_TEXT = 200        # ... "little": fewer characters than this
 OPENING_PAGES = 3        # pages always laid out (title, first headings, what kind of sheet it is)
-ASK_TRIAL = 8            # pages asked about before deciding whether asking pays ...
-ASK_PAYS = 0.25          # ... it does while at least this share of the pages asked needed no layout
+ASK_RECENT = 8           # asking pays while, of the last this many pages asked about, ...
+ASK_PAYS = 2             # ... at least this many needed no layout; else only every ASK_RECENT-th page is asked
 _NO_HEADING = "\x00"     # a heading no page prints: tells whether a page set one
 # Stream filters are not encryption schemes: the name after /Filter that is neither names the security handler.
 _STREAM_FILTERS = {b"FlateDecode", b"Fl", b"LZWDecode", b"ASCIIHexDecode", b"AHx", b"ASCII85Decode", b"A85",
@@ -101,7 +103,7 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     failed: list[int] = []
     plain_run: list[int] = []      # plain-text pages since the heading in force was last known
     known = ""                     # ... the heading known before them (heading is _NO_HEADING meanwhile)
-    asked = plain_total = 0
+    recent: deque[bool] = deque(maxlen=ASK_RECENT)    # the last pages asked about: was each kept as plain text?
     for page_no in range(1, limit + 1):
         check_deadline()
         if only_pages is not None and page_no not in only_pages:
@@ -113,11 +115,10 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
             x0, top, x1, bottom = content.bbox
             doc.page_sizes[page_no] = (x1 - x0, bottom - top)
             if needs_layout is not None and page_no > OPENING_PAGES and (
-                    asked < ASK_TRIAL or plain_total >= ASK_PAYS * asked):
-                asked += 1
+                    len(recent) < ASK_RECENT or sum(recent) >= ASK_PAYS or recent[-1] or page_no % ASK_RECENT == 0):
                 plain = _plain_text(content, needs_layout)
+                recent.append(bool(plain))
                 if plain:
-                    plain_total += 1
                     if heading != _NO_HEADING:
                         known, heading = heading, _NO_HEADING
                     plain_run.append(page_no)
