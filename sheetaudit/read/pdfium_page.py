@@ -303,24 +303,50 @@ class PdfiumPage:
         text = self.text()
         if not text:
             return []
-        tp = self.textpage
-        is_generated = _is_generated
+        tp, rect, ref, objects = self.textpage, self._rect, self._rect_ref, self.objects
+        object_at, loose_box = _object_at, _loose_box
         words: list[Word] = []
+        last: Word | None = None
         prev_end = -1
         for m in _WORD.finditer(text):
             s, e = m.span()
             e -= 1
+            # Most runs are one text object drawn left to right: read here with four calls (written out, not
+            # through _run and _piece: a page of prose has a few hundred of them). Any other run goes to _run.
+            obj = object_at(tp, s)
+            info = objects.get(obj) if s == e or obj == object_at(tp, e) else None
+            if info is not None and info[2] is not None and loose_box(tp, s, ref):
+                x0 = last_x0 = rect.left
+                x1 = rect.right
+                size, font, bottom = info
+                if s == e or (loose_box(tp, e, ref) and rect.left > x0
+                              and rect.right - x0 >= 0.33 * size * (e - s + 1)):
+                    if s != e:
+                        x1, last_x0 = rect.right, rect.left
+                    w = Word(text[s:e + 1], x0, bottom - size, x1, bottom, size, font, s, e, last_x0)
+                    if last is not None and _continues(last, w) and self._generated(prev_end, s):
+                        _absorb(last, w)
+                    else:
+                        words.append(w)
+                        last = w
+                    prev_end = e
+                    continue
             for k, w in enumerate(self._run(text, s, e)):
-                last = words[-1] if words else None
                 # a run parted from the previous one by pdfium's own space only (not a printed one) may join it
-                if (last is not None and _continues(last, w)
-                        and (k > 0 or (is_generated(tp, s - 1) == 1 if s - prev_end == 2
-                                       else all(is_generated(tp, i) == 1 for i in range(prev_end + 1, s))))):
+                if last is not None and _continues(last, w) and (k > 0 or self._generated(prev_end, s)):
                     _absorb(last, w)
                 else:
                     words.append(w)
+                    last = w
             prev_end = e
         return _dedupe(words)
+
+    def _generated(self, prev_end: int, s: int) -> bool:
+        """The characters between two runs are all pdfium's own (a space it put in, not one printed)."""
+        tp = self.textpage
+        if s - prev_end == 2:
+            return _is_generated(tp, s - 1) == 1
+        return all(_is_generated(tp, i) == 1 for i in range(prev_end + 1, s))
 
     def _piece(self, text: str, a: int, b: int, obj: int) -> Word | None:
         """Characters a..b of one text object, as one word."""
@@ -392,6 +418,9 @@ def _absorb(last: Word, w: Word) -> None:
 def _dedupe(words: list[Word]) -> list[Word]:
     """Words printed twice in place (a bold look, a layer drawn twice) kept once, as pdfplumber's dedupe_chars
     keeps one of the characters of the same text, font and size within a point of each other."""
+    keys = [(w.text, round(w.x0), round(w.top), w.size, w.fontname) for w in words]
+    if len(set(keys)) == len(keys):
+        return words
     seen: set[tuple] = set()
     out = []
     for w in words:
