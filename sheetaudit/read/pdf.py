@@ -139,13 +139,18 @@ def _items(content, words) -> list[Item]:
     for bbox, rows in tables(content, words):
         boxes.append(bbox)
         items.append(Item(*bbox, table=rows))
+    if boxes:
+        words = [w for w in words if not _in_any(boxes, (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2)]
     bold: dict[str, bool] = {}
-    for w in words:
-        if boxes:
-            cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
-            if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
-                continue
-        if w.fontname not in bold:
-            bold[w.fontname] = bool(BOLD.search(w.fontname or ""))
-        items.append(Item(w.x0, w.top, w.x1, w.bottom, w.text, float(w.size), bold[w.fontname]))
+    for w in words:     # the words are the layout's Items (read.pdfium_page.Word): only their bold flag is set
+        font = w.fontname
+        b = bold.get(font)
+        if b is None:
+            b = bold[font] = bool(BOLD.search(font or ""))
+        w.bold = b
+    items.extend(words)
     return items
+
+
+def _in_any(boxes: list[tuple], x: float, y: float) -> bool:
+    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import pypdfium2_raw as R    # pdfium's C API; pypdfium2's helper layer costs ~20 ms of imports a run
 
+from .layout import Item
+
 X_TOLERANCE = 3.0       # pdfplumber's default word and line tolerances
 Y_TOLERANCE = 3.0
 MAX_PATH_SEGMENTS = 50_000   # segments of path objects read for edges on one page (corpus pages: at most 2,219)
@@ -28,14 +30,10 @@ _WORD = re.compile(r"[^\s\x00\ufffe\uffff]+")
 
 
 @dataclass(slots=True)
-class Word:
-    text: str
-    x0: float
-    top: float
-    x1: float
-    bottom: float
-    size: float
-    fontname: str
+class Word(Item):
+    """A word as read.layout places it (an Item: the page is laid out from the words themselves, with no copy
+    per word), with what pdfium tells of it. Its bold flag is set by the reader, which knows bold fonts."""
+    fontname: str = ""
     first: int = 0          # index of its first character on pdfium's text page
     last: int = 0           # ... and of its last
     last_x0: float = 0.0    # where its last character starts
@@ -323,7 +321,7 @@ class PdfiumPage:
                               and rect.right - x0 >= 0.33 * size * (e - s + 1)):
                     if s != e:
                         x1, last_x0 = rect.right, rect.left
-                    w = Word(text[s:e + 1], x0, bottom - size, x1, bottom, size, font, s, e, last_x0)
+                    w = Word(x0, bottom - size, x1, bottom, text[s:e + 1], size, False, None, font, s, e, last_x0)
                     if last is not None and _continues(last, w) and self._generated(prev_end, s):
                         _absorb(last, w)
                     else:
@@ -360,7 +358,7 @@ class PdfiumPage:
         size, font, bottom = info if info else (float(R.FPDFText_GetFontSize(tp, a)), "", None)
         if bottom is None:
             bottom = self.top - box_bottom
-        return Word(text[a:b + 1], x0, bottom - size, x1, bottom, size, font, a, b, last_x0)
+        return Word(x0, bottom - size, x1, bottom, text[a:b + 1], size, False, None, font, a, b, last_x0)
 
     def _run(self, text: str, s: int, e: int) -> list[Word]:
         """A run of non-space characters as words: one, read with a handful of calls, when it is one text object
