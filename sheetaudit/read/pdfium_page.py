@@ -60,12 +60,25 @@ def _bare(fn, restype=ctypes.c_int):
 _object_at = _bare(R.FPDFText_GetTextObject, ctypes.c_size_t)
 _loose_box = _bare(R.FPDFText_GetLooseCharBox)
 _is_generated = _bare(R.FPDFText_IsGenerated)
+# page objects, fonts and path segments come back as addresses (ints) and go in as c_void_p handles
+_page_object = _bare(R.FPDFPage_GetObject, ctypes.c_size_t)
+_form_object = _bare(R.FPDFFormObj_GetObject, ctypes.c_size_t)
+_form_count = _bare(R.FPDFFormObj_CountObjects)
+_object_type = _bare(R.FPDFPageObj_GetType)
+_object_matrix = _bare(R.FPDFPageObj_GetMatrix)
+_font_size = _bare(R.FPDFTextObj_GetFontSize)
+_font_of = _bare(R.FPDFTextObj_GetFont, ctypes.c_size_t)
+_segment_count = _bare(R.FPDFPath_CountSegments)
+_segment = _bare(R.FPDFPath_GetPathSegment, ctypes.c_size_t)
+_segment_point = _bare(R.FPDFPathSegment_GetPoint)
+_segment_type = _bare(R.FPDFPathSegment_GetType)
+_segment_closes = _bare(R.FPDFPathSegment_GetClose)
 
 
-def _matrix(obj, parent: tuple | None) -> tuple:
-    """The object's matrix (a, b, c, d, e, f) to page space: its own, then its enclosing form's."""
-    m = R.FS_MATRIX()
-    own = (m.a, m.b, m.c, m.d, m.e, m.f) if R.FPDFPageObj_GetMatrix(obj, m) else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+def _matrix(obj, parent: tuple | None, m) -> tuple:
+    """The object's matrix (a, b, c, d, e, f) to page space: its own (read into m, an FS_MATRIX), then its
+    enclosing form's."""
+    own = (m.a, m.b, m.c, m.d, m.e, m.f) if _object_matrix(obj, ctypes.byref(m)) else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     if parent is None:
         return own
     a1, b1, c1, d1, e1, f1 = own
@@ -158,6 +171,7 @@ class PdfiumPage:
         self._segments = 0
         self._seen: set[tuple] = set()      # characters read one by one, to drop those printed twice in place
         self._rect = R.FS_RECTF()
+        self._matrix = R.FS_MATRIX()
         self._rect_ref = ctypes.byref(self._rect)
         self.textpage = R.FPDFText_LoadPage(page)
         if not self.textpage:
@@ -202,27 +216,28 @@ class PdfiumPage:
 
     # -- page objects: text sizes and fonts, path edges, image area
     def _objects(self, parent, count: int, get, outer: tuple | None = None, depth: int = 0):
-        """(object, type, matrix to page space) of every page object, those of a form object (to a depth of 8)
-        right after their form."""
+        """(address, object, type, matrix to page space) of every page object, those of a form object (to a depth
+        of 8) right after their form."""
         for i in range(max(0, count)):
-            obj = get(parent, i)
-            if not obj:
+            addr = get(parent, i)
+            if not addr:
                 continue
-            kind, m = R.FPDFPageObj_GetType(obj), _matrix(obj, outer)
-            yield obj, kind, m
+            obj = ctypes.c_void_p(addr)
+            kind, m = _object_type(obj), _matrix(obj, outer, self._matrix)
+            yield addr, obj, kind, m
             if kind == R.FPDF_PAGEOBJ_FORM and depth < 8:
-                yield from self._objects(obj, R.FPDFFormObj_CountObjects(obj), R.FPDFFormObj_GetObject, m, depth + 1)
+                yield from self._objects(obj, _form_count(obj), _form_object, m, depth + 1)
 
     def _scan(self, page) -> None:
-        for raw, kind, m in self._objects(page, R.FPDFPage_CountObjects(page), R.FPDFPage_GetObject):
+        size_ = ctypes.c_float()
+        size_ref = ctypes.byref(size_)
+        for addr, raw, kind, m in self._objects(page, R.FPDFPage_CountObjects(page), _page_object):
             if kind == R.FPDF_PAGEOBJ_TEXT:
-                size = ctypes.c_float()
-                size = (round(size.value * (math.hypot(m[2], m[3]) or 1.0), 3)
-                        if R.FPDFTextObj_GetFontSize(raw, ctypes.byref(size)) else 0.0)
+                size = round(size_.value * (math.hypot(m[2], m[3]) or 1.0), 3) if _font_size(raw, size_ref) else 0.0
                 font, descent = self._font(raw)
                 # pdfminer's character box: from the baseline plus the font's descent, one font size high
                 bottom = self.top - (m[5] + descent * size) if m[3] > 0 and abs(m[1]) < 1e-6 else None
-                self.objects[_addr(raw)] = (size, font, bottom)
+                self.objects[addr] = (size, font, bottom)
             elif kind == R.FPDF_PAGEOBJ_PATH:
                 self._path_edges(raw, m)
             elif kind == R.FPDF_PAGEOBJ_IMAGE:
@@ -232,11 +247,11 @@ class PdfiumPage:
 
     def _font(self, obj) -> tuple[str, float]:
         """The font's base name and its descent per point of size, as pdfminer reads it."""
-        font = R.FPDFTextObj_GetFont(obj)
-        key = _addr(font)
+        key = _font_of(obj)
         if key not in self._fonts:
             name, descent = "", -0.2
-            if font:
+            if key:
+                font = ctypes.cast(key, R.FPDF_FONT)
                 n = R.FPDFFont_GetBaseFontName(font, None, 0)
                 if n > 0:
                     buf = ctypes.create_string_buffer(n)
@@ -253,7 +268,7 @@ class PdfiumPage:
         return self._fonts[key]
 
     def _path_edges(self, obj, m: tuple) -> None:
-        n = R.FPDFPath_CountSegments(obj)
+        n = _segment_count(obj)
         self._segments += max(0, n)
         if n <= 0 or self._segments > MAX_PATH_SEGMENTS:
             return
@@ -261,16 +276,16 @@ class PdfiumPage:
         px_, py_ = ctypes.byref(x), ctypes.byref(y)
         prev = start = None
         for i in range(n):
-            seg = R.FPDFPath_GetPathSegment(obj, i)
-            if not R.FPDFPathSegment_GetPoint(seg, px_, py_):
+            seg = ctypes.c_void_p(_segment(obj, i))
+            if not _segment_point(seg, px_, py_):
                 continue
             pt = (m[0] * x.value + m[2] * y.value + m[4], m[1] * x.value + m[3] * y.value + m[5])
-            if R.FPDFPathSegment_GetType(seg) == R.FPDF_SEGMENT_MOVETO:
+            if _segment_type(seg) == R.FPDF_SEGMENT_MOVETO:
                 start = pt
             elif prev is not None:
                 self._edge(prev, pt)
             prev = pt
-            if start is not None and R.FPDFPathSegment_GetClose(seg):
+            if start is not None and _segment_closes(seg):
                 self._edge(pt, start)
 
     def _edge(self, a, b) -> None:
