@@ -140,7 +140,7 @@ def _items(content, words) -> list[Item]:
         boxes.append(bbox)
         items.append(Item(*bbox, table=rows))
     if boxes:
-        words = [w for w in words if not _in_any(boxes, (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2)]
+        words = _outside(words, boxes)
     bold: dict[str, bool] = {}
     for w in words:     # the words are the layout's Items (read.pdfium_page.Word): only their bold flag is set
         font = w.fontname
@@ -152,5 +152,15 @@ def _items(content, words) -> list[Item]:
     return items
 
 
-def _in_any(boxes: list[tuple], x: float, y: float) -> bool:
-    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
+def _outside(words, boxes: list[tuple]) -> list:
+    """The words whose centre lies in none of the boxes (most lie above or below all of them: one test)."""
+    top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
+    out = []
+    for w in words:
+        cy = (w.top + w.bottom) / 2
+        if top <= cy <= bottom:
+            cx = (w.x0 + w.x1) / 2
+            if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
+                continue
+        out.append(w)
+    return out
