@@ -19,7 +19,7 @@ FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
 ODD_SPACE = re.compile(r"\s\s|[^\S ]")      # what re.sub(r"\s+", " ") would change
 _BY_TOP = attrgetter("top", "x0")
-_BY_X0 = attrgetter("x0")
+_X0, _TOP, _X1, _BOTTOM = attrgetter("x0"), attrgetter("top"), attrgetter("x1"), attrgetter("bottom")
 
 
 @dataclass(slots=True)
@@ -98,12 +98,15 @@ def _lines(items: list[Item]) -> list[list[Item]]:
         tops.append(w.top)
         ref_top, ref_bottom = w.top, w.bottom
     for line in lines:
-        line.sort(key=_BY_X0)
+        line.sort(key=_X0)
     order = sorted(range(len(lines)), key=tops.__getitem__)
     return [lines[k] for k in order]
 
 
 def _line_text(line: list[Item]) -> str:
+    plain = " ".join([i.text for i in line])
+    if plain.isascii():     # no CJK characters to set without spaces
+        return plain
     out = ""
     for a, b in zip(line, line[1:] + [None]):
         out += a.text
@@ -188,7 +191,7 @@ def xy_cut(items: list[Item], depth: int = 0) -> list[Leaf]:
 
 
 def _bbox(items: list[Item]):
-    return (min(i.x0 for i in items), min(i.top for i in items), max(i.x1 for i in items), max(i.bottom for i in items))
+    return min(map(_X0, items)), min(map(_TOP, items)), max(map(_X1, items)), max(map(_BOTTOM, items))
 
 
 def _join_lines(texts: list[str]) -> str:
