@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Optional
 
 from ..model import Segment
 
 FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
+ODD_SPACE = re.compile(r"\s\s|[^\S ]")      # what re.sub(r"\s+", " ") would change
+_BY_TOP = attrgetter("top", "x0")
+_X0, _TOP, _X1, _BOTTOM = attrgetter("x0"), attrgetter("top"), attrgetter("x1"), attrgetter("bottom")
 
 
 @dataclass(slots=True)
@@ -55,7 +59,8 @@ def _gaps(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float,
     for a, b in spans[1:]:
         if a - reach >= min_gap:
             out.append((reach, a))
-        reach = max(reach, b)
+        if b > reach:
+            reach = b
     return out
 
 
@@ -67,13 +72,13 @@ def _median(xs: list[float]) -> float:
 
 
 def _body_size(items: list[Item]) -> float:
-    sizes = [i.size for i in items if not i.is_table]
+    sizes = [i.size for i in items if i.table is None]
     return _median(sizes) if sizes else 9.0
 
 
 def _lines(items: list[Item]) -> list[list[Item]]:
     """Cluster words into lines by their vertical position, each line left to right."""
-    words = sorted((i for i in items if i.table is None), key=lambda i: (i.top, i.x0))
+    words = sorted((i for i in items if i.table is None), key=_BY_TOP)
     lines: list[list[Item]] = []
     tops: list[float] = []
     ref_top = ref_bottom = 0.0          # the extent of the last line, kept as it grows
@@ -81,7 +86,8 @@ def _lines(items: list[Item]) -> list[list[Item]]:
         top, bottom = w.top, w.bottom
         if lines:
             overlap = (ref_bottom if ref_bottom < bottom else bottom) - (ref_top if ref_top > top else top)
-            if overlap > 0.5 * min(bottom - top, ref_bottom - ref_top):
+            height, ref_height = bottom - top, ref_bottom - ref_top
+            if overlap > 0.5 * (height if height < ref_height else ref_height):
                 lines[-1].append(w)
                 if top < ref_top:
                     ref_top = tops[-1] = top
@@ -92,12 +98,15 @@ def _lines(items: list[Item]) -> list[list[Item]]:
         tops.append(w.top)
         ref_top, ref_bottom = w.top, w.bottom
     for line in lines:
-        line.sort(key=lambda i: i.x0)
+        line.sort(key=_X0)
     order = sorted(range(len(lines)), key=tops.__getitem__)
     return [lines[k] for k in order]
 
 
 def _line_text(line: list[Item]) -> str:
+    plain = " ".join([i.text for i in line])
+    if plain.isascii():     # no CJK characters to set without spaces
+        return plain
     out = ""
     for a, b in zip(line, line[1:] + [None]):
         out += a.text
@@ -112,7 +121,7 @@ def _is_cjk(ch: str) -> bool:
 
 def _is_kv(left: list[Item], right: list[Item]) -> bool:
     """A narrow left column of short lines that line up with the right side: a label/value list."""
-    if any(i.is_table for i in left) or any(i.is_table for i in right) or not left or not right:
+    if not left or not right or any(i.table is not None for i in left) or any(i.table is not None for i in right):
         return False
     lx0, lx1 = min(i.x0 for i in left), max(i.x1 for i in left)
     rx1 = max(i.x1 for i in right)
@@ -182,7 +191,7 @@ def xy_cut(items: list[Item], depth: int = 0) -> list[Leaf]:
 
 
 def _bbox(items: list[Item]):
-    return (min(i.x0 for i in items), min(i.top for i in items), max(i.x1 for i in items), max(i.bottom for i in items))
+    return min(map(_X0, items)), min(map(_TOP, items)), max(map(_X1, items)), max(map(_BOTTOM, items))
 
 
 def _join_lines(texts: list[str]) -> str:
@@ -215,17 +224,18 @@ class PageBuilder:
         self.out = PageText()
 
     def _seg(self, text, kind, items, label="", column="", block=None):
-        text = re.sub(r"\s+", " ", text).strip()
+        text = (re.sub(r"\s+", " ", text) if ODD_SPACE.search(text) else text).strip()
         if not text:
             return
         self.out.segments.append(Segment(text=text, page=self.page_no, kind=kind, label=label, column=column,
                                          heading=self.heading, block=self.block if block is None else block,
                                          bbox=_bbox(items) if items else None))
 
-    def prose(self, items: list[Item], body: float):
-        lines = _lines(items)
+    def prose(self, lines: list[list[Item]], body: float):
+        """lines: as _lines gives them (the page builder has them already: clustering again gives the same)."""
         if not lines:
             return
+        items = [w for ln in lines for w in ln]
         texts = [_line_text(ln) for ln in lines]
         big = all(max(i.size for i in ln) >= 1.15 * body or all(i.bold for i in ln) for ln in lines)
         short = sum(len(ln) for ln in lines) <= 14 and len(lines) <= 2
@@ -245,11 +255,10 @@ class PageBuilder:
             return
         self.block += 1
         # Map sentence text back to the words that print it, for evidence boxes.
-        words = [w for ln in lines for w in ln]
         pos = 0
         for sentence in split_sentences(text):
             n = len(sentence.split())
-            self._seg(sentence, "sentence", words[pos:pos + n] or words)
+            self._seg(sentence, "sentence", items[pos:pos + n] or items)
             pos += n
 
     def kv(self, left: list[Item], right: list[Item]):
@@ -365,11 +374,11 @@ def build_page(items: list[Item], page_no: int, block_start: int, heading: str) 
             b.kv(*leaf.kv)
             continue
         # Tables and the words around them, top to bottom, so a heading precedes its table.
-        pieces: list[tuple[float, object]] = [(t.top, t) for t in leaf.items if t.is_table]
-        for line in _lines([i for i in leaf.items if not i.is_table]):
+        pieces: list[tuple[float, object]] = [(t.top, t) for t in leaf.items if t.table is not None]
+        for line in _lines(leaf.items):
             pieces.append((min(i.top for i in line), line))
         pieces.sort(key=lambda p: p[0])
-        run: list[Item] = []
+        run: list[list[Item]] = []
         for _, piece in pieces:
             if isinstance(piece, Item):
                 if run:
@@ -377,7 +386,7 @@ def build_page(items: list[Item], page_no: int, block_start: int, heading: str) 
                     run = []
                 b.table(piece)
             else:
-                run.extend(piece)
+                run.append(piece)
         if run:
             b.prose(run, body)
     return b.out, b.block + 1, b.heading

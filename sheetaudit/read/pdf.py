@@ -225,13 +225,28 @@ def _items(content, words) -> list[Item]:
     for bbox, rows in tables(content, words):
         boxes.append(bbox)
         items.append(Item(*bbox, table=rows))
+    if boxes:
+        words = _outside(words, boxes)
     bold: dict[str, bool] = {}
+    for w in words:     # the words are the layout's Items (read.pdfium_page.Word): only their bold flag is set
+        font = w.fontname
+        b = bold.get(font)
+        if b is None:
+            b = bold[font] = bool(BOLD.search(font or ""))
+        w.bold = b
+    items.extend(words)
+    return items
+
+
+def _outside(words, boxes: list[tuple]) -> list:
+    """The words whose centre lies in none of the boxes (most lie above or below all of them: one test)."""
+    top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
+    out = []
     for w in words:
-        if boxes:
-            cx, cy = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+        cy = (w.top + w.bottom) / 2
+        if top <= cy <= bottom:
+            cx = (w.x0 + w.x1) / 2
             if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in boxes):
                 continue
-        if w.fontname not in bold:
-            bold[w.fontname] = bool(BOLD.search(w.fontname or ""))
-        items.append(Item(w.x0, w.top, w.x1, w.bottom, w.text, float(w.size), bold[w.fontname]))
-    return items
+        out.append(w)
+    return out

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import pypdfium2_raw as R    # pdfium's C API; pypdfium2's helper layer costs ~20 ms of imports a run
 
+from .layout import Item
+
 X_TOLERANCE = 3.0       # pdfplumber's default word and line tolerances
 Y_TOLERANCE = 3.0
 MAX_PATH_SEGMENTS = 50_000   # segments of path objects read for edges on one page (corpus pages: at most 2,219)
@@ -28,14 +30,10 @@ _WORD = re.compile(r"[^\s\x00\ufffe\uffff]+")
 
 
 @dataclass(slots=True)
-class Word:
-    text: str
-    x0: float
-    top: float
-    x1: float
-    bottom: float
-    size: float
-    fontname: str
+class Word(Item):
+    """A word as read.layout places it (an Item: the page is laid out from the words themselves, with no copy
+    per word), with what pdfium tells of it. Its bold flag is set by the reader, which knows bold fonts."""
+    fontname: str = ""
     first: int = 0          # index of its first character on pdfium's text page
     last: int = 0           # ... and of its last
     last_x0: float = 0.0    # where its last character starts
@@ -48,16 +46,39 @@ def _addr(handle) -> int:
     return ctypes.cast(handle, ctypes.c_void_p).value or 0
 
 
+def _bare(fn, restype=ctypes.c_int):
+    """pdfium's function fn without the binding's argument types: called with its handles (ctypes objects) and
+    plain ints, ctypes converts nothing and a call costs ~0.25 us instead of ~0.5-0.65 us. A page of prose makes
+    about five calls a word, most of the time of reading its words."""
+    f = ctypes.CFUNCTYPE(restype)(_addr(fn))
+    f.argtypes = None
+    return f
+
+
 # FPDFText_GetTextObject answering with the object's address as an int (the binding's pointer result would
 # need a ctypes.cast per character to compare: a tenth of the time of reading a page of prose)
-_object_at = ctypes.CFUNCTYPE(ctypes.c_void_p, R.FPDF_TEXTPAGE, ctypes.c_int)(_addr(R.FPDFText_GetTextObject))
-_loose_box = R.FPDFText_GetLooseCharBox
+_object_at = _bare(R.FPDFText_GetTextObject, ctypes.c_size_t)
+_loose_box = _bare(R.FPDFText_GetLooseCharBox)
+_is_generated = _bare(R.FPDFText_IsGenerated)
+# page objects, fonts and path segments come back as addresses (ints) and go in as c_void_p handles
+_page_object = _bare(R.FPDFPage_GetObject, ctypes.c_size_t)
+_form_object = _bare(R.FPDFFormObj_GetObject, ctypes.c_size_t)
+_form_count = _bare(R.FPDFFormObj_CountObjects)
+_object_type = _bare(R.FPDFPageObj_GetType)
+_object_matrix = _bare(R.FPDFPageObj_GetMatrix)
+_font_size = _bare(R.FPDFTextObj_GetFontSize)
+_font_of = _bare(R.FPDFTextObj_GetFont, ctypes.c_size_t)
+_segment_count = _bare(R.FPDFPath_CountSegments)
+_segment = _bare(R.FPDFPath_GetPathSegment, ctypes.c_size_t)
+_segment_point = _bare(R.FPDFPathSegment_GetPoint)
+_segment_type = _bare(R.FPDFPathSegment_GetType)
+_segment_closes = _bare(R.FPDFPathSegment_GetClose)
 
 
-def _matrix(obj, parent: tuple | None) -> tuple:
-    """The object's matrix (a, b, c, d, e, f) to page space: its own, then its enclosing form's."""
-    m = R.FS_MATRIX()
-    own = (m.a, m.b, m.c, m.d, m.e, m.f) if R.FPDFPageObj_GetMatrix(obj, m) else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+def _matrix(obj, parent: tuple | None, m) -> tuple:
+    """The object's matrix (a, b, c, d, e, f) to page space: its own (read into m, an FS_MATRIX), then its
+    enclosing form's."""
+    own = (m.a, m.b, m.c, m.d, m.e, m.f) if _object_matrix(obj, ctypes.byref(m)) else (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     if parent is None:
         return own
     a1, b1, c1, d1, e1, f1 = own
@@ -150,6 +171,7 @@ class PdfiumPage:
         self._segments = 0
         self._seen: set[tuple] = set()      # characters read one by one, to drop those printed twice in place
         self._rect = R.FS_RECTF()
+        self._matrix = R.FS_MATRIX()
         self._rect_ref = ctypes.byref(self._rect)
         self.textpage = R.FPDFText_LoadPage(page)
         if not self.textpage:
@@ -197,27 +219,28 @@ class PdfiumPage:
 
     # -- page objects: text sizes and fonts, path edges, image area
     def _objects(self, parent, count: int, get, outer: tuple | None = None, depth: int = 0):
-        """(object, type, matrix to page space) of every page object, those of a form object (to a depth of 8)
-        right after their form."""
+        """(address, object, type, matrix to page space) of every page object, those of a form object (to a depth
+        of 8) right after their form."""
         for i in range(max(0, count)):
-            obj = get(parent, i)
-            if not obj:
+            addr = get(parent, i)
+            if not addr:
                 continue
-            kind, m = R.FPDFPageObj_GetType(obj), _matrix(obj, outer)
-            yield obj, kind, m
+            obj = ctypes.c_void_p(addr)
+            kind, m = _object_type(obj), _matrix(obj, outer, self._matrix)
+            yield addr, obj, kind, m
             if kind == R.FPDF_PAGEOBJ_FORM and depth < 8:
-                yield from self._objects(obj, R.FPDFFormObj_CountObjects(obj), R.FPDFFormObj_GetObject, m, depth + 1)
+                yield from self._objects(obj, _form_count(obj), _form_object, m, depth + 1)
 
     def _scan(self, page) -> None:
-        for raw, kind, m in self._objects(page, R.FPDFPage_CountObjects(page), R.FPDFPage_GetObject):
+        size_ = ctypes.c_float()
+        size_ref = ctypes.byref(size_)
+        for addr, raw, kind, m in self._objects(page, R.FPDFPage_CountObjects(page), _page_object):
             if kind == R.FPDF_PAGEOBJ_TEXT:
-                size = ctypes.c_float()
-                size = (round(size.value * (math.hypot(m[2], m[3]) or 1.0), 3)
-                        if R.FPDFTextObj_GetFontSize(raw, ctypes.byref(size)) else 0.0)
+                size = round(size_.value * (math.hypot(m[2], m[3]) or 1.0), 3) if _font_size(raw, size_ref) else 0.0
                 font, descent = self._font(raw)
                 # pdfminer's character box: from the baseline plus the font's descent, one font size high
                 bottom = self.top - (m[5] + descent * size) if m[3] > 0 and abs(m[1]) < 1e-6 else None
-                self.objects[_addr(raw)] = (size, font, bottom)
+                self.objects[addr] = (size, font, bottom)
             elif kind == R.FPDF_PAGEOBJ_PATH:
                 self._path_edges(raw, m)
             elif kind == R.FPDF_PAGEOBJ_IMAGE:
@@ -227,11 +250,11 @@ class PdfiumPage:
 
     def _font(self, obj) -> tuple[str, float]:
         """The font's base name and its descent per point of size, as pdfminer reads it."""
-        font = R.FPDFTextObj_GetFont(obj)
-        key = _addr(font)
+        key = _font_of(obj)
         if key not in self._fonts:
             name, descent = "", -0.2
-            if font:
+            if key:
+                font = ctypes.cast(key, R.FPDF_FONT)
                 n = R.FPDFFont_GetBaseFontName(font, None, 0)
                 if n > 0:
                     buf = ctypes.create_string_buffer(n)
@@ -248,7 +271,7 @@ class PdfiumPage:
         return self._fonts[key]
 
     def _path_edges(self, obj, m: tuple) -> None:
-        n = R.FPDFPath_CountSegments(obj)
+        n = _segment_count(obj)
         self._segments += max(0, n)
         if n <= 0 or self._segments > MAX_PATH_SEGMENTS:
             return
@@ -256,16 +279,16 @@ class PdfiumPage:
         px_, py_ = ctypes.byref(x), ctypes.byref(y)
         prev = start = None
         for i in range(n):
-            seg = R.FPDFPath_GetPathSegment(obj, i)
-            if not R.FPDFPathSegment_GetPoint(seg, px_, py_):
+            seg = ctypes.c_void_p(_segment(obj, i))
+            if not _segment_point(seg, px_, py_):
                 continue
             pt = (m[0] * x.value + m[2] * y.value + m[4], m[1] * x.value + m[3] * y.value + m[5])
-            if R.FPDFPathSegment_GetType(seg) == R.FPDF_SEGMENT_MOVETO:
+            if _segment_type(seg) == R.FPDF_SEGMENT_MOVETO:
                 start = pt
             elif prev is not None:
                 self._edge(prev, pt)
             prev = pt
-            if start is not None and R.FPDFPathSegment_GetClose(seg):
+            if start is not None and _segment_closes(seg):
                 self._edge(pt, start)
 
     def _edge(self, a, b) -> None:
@@ -296,24 +319,50 @@ class PdfiumPage:
         text = self.text()
         if not text:
             return []
-        tp = self.textpage
-        is_generated = R.FPDFText_IsGenerated
+        tp, rect, ref, objects = self.textpage, self._rect, self._rect_ref, self.objects
+        object_at, loose_box = _object_at, _loose_box
         words: list[Word] = []
+        last: Word | None = None
         prev_end = -1
         for m in _WORD.finditer(text):
             s, e = m.span()
             e -= 1
+            # Most runs are one text object drawn left to right: read here with four calls (written out, not
+            # through _run and _piece: a page of prose has a few hundred of them). Any other run goes to _run.
+            obj = object_at(tp, s)
+            info = objects.get(obj) if s == e or obj == object_at(tp, e) else None
+            if info is not None and info[2] is not None and loose_box(tp, s, ref):
+                x0 = last_x0 = rect.left
+                x1 = rect.right
+                size, font, bottom = info
+                if s == e or (loose_box(tp, e, ref) and rect.left > x0
+                              and rect.right - x0 >= 0.33 * size * (e - s + 1)):
+                    if s != e:
+                        x1, last_x0 = rect.right, rect.left
+                    w = Word(x0, bottom - size, x1, bottom, text[s:e + 1], size, False, None, font, s, e, last_x0)
+                    if last is not None and _continues(last, w) and self._generated(prev_end, s):
+                        _absorb(last, w)
+                    else:
+                        words.append(w)
+                        last = w
+                    prev_end = e
+                    continue
             for k, w in enumerate(self._run(text, s, e)):
-                last = words[-1] if words else None
                 # a run parted from the previous one by pdfium's own space only (not a printed one) may join it
-                if (last is not None and _continues(last, w)
-                        and (k > 0 or (is_generated(tp, s - 1) == 1 if s - prev_end == 2
-                                       else all(is_generated(tp, i) == 1 for i in range(prev_end + 1, s))))):
+                if last is not None and _continues(last, w) and (k > 0 or self._generated(prev_end, s)):
                     _absorb(last, w)
                 else:
                     words.append(w)
+                    last = w
             prev_end = e
         return _dedupe(words)
+
+    def _generated(self, prev_end: int, s: int) -> bool:
+        """The characters between two runs are all pdfium's own (a space it put in, not one printed)."""
+        tp = self.textpage
+        if s - prev_end == 2:
+            return _is_generated(tp, s - 1) == 1
+        return all(_is_generated(tp, i) == 1 for i in range(prev_end + 1, s))
 
     def _piece(self, text: str, a: int, b: int, obj: int) -> Word | None:
         """Characters a..b of one text object, as one word."""
@@ -327,7 +376,7 @@ class PdfiumPage:
         size, font, bottom = info if info else (float(R.FPDFText_GetFontSize(tp, a)), "", None)
         if bottom is None:
             bottom = self.top - box_bottom
-        return Word(text[a:b + 1], x0, bottom - size, x1, bottom, size, font, a, b, last_x0)
+        return Word(x0, bottom - size, x1, bottom, text[a:b + 1], size, False, None, font, a, b, last_x0)
 
     def _run(self, text: str, s: int, e: int) -> list[Word]:
         """A run of non-space characters as words: one, read with a handful of calls, when it is one text object
@@ -385,6 +434,9 @@ def _absorb(last: Word, w: Word) -> None:
 def _dedupe(words: list[Word]) -> list[Word]:
     """Words printed twice in place (a bold look, a layer drawn twice) kept once, as pdfplumber's dedupe_chars
     keeps one of the characters of the same text, font and size within a point of each other."""
+    keys = [(w.text, round(w.x0), round(w.top), w.size, w.fontname) for w in words]
+    if len(set(keys)) == len(keys):
+        return words
     seen: set[tuple] = set()
     out = []
     for w in words:

@@ -60,8 +60,9 @@ def _join(edges: list[Edge]) -> list[Edge]:
 
 def _cells(h: list[Edge], v: list[Edge]) -> list[Cell]:
     vertices: dict[tuple[float, float], tuple[set, set]] = {}
+    h = sorted(h)
     for x, vtop, vbottom in sorted(v):
-        for top, x0, x1 in sorted(h):
+        for top, x0, x1 in h:
             if vtop <= top + INTERSECT and vbottom >= top - INTERSECT and x0 - INTERSECT <= x <= x1 + INTERSECT:
                 ve, he = vertices.setdefault((x, top), (set(), set()))
                 ve.add((x, vtop, vbottom))
@@ -72,11 +73,17 @@ def _cells(h: list[Edge], v: list[Edge]) -> list[Cell]:
                     or (p[1] == q[1] and vertices[p][1] & vertices[q][1]))
 
     points = sorted(vertices)
+    # the vertices after each one in sorted order that share its x (those below it) or its top (those right
+    # of it), found by column and by row instead of by scanning all the vertices after it
+    columns: dict[float, list] = {}
+    rows: dict[float, list] = {}
+    for pt in points:
+        columns.setdefault(pt[0], []).append(pt)
+        rows.setdefault(pt[1], []).append(pt)
     cells = []
-    for i, pt in enumerate(points):
-        rest = points[i + 1:]
-        below = [p for p in rest if p[0] == pt[0] and joined(pt, p)]
-        right = [p for p in rest if p[1] == pt[1] and joined(pt, p)]
+    for pt in points:
+        below = [p for p in columns[pt[0]] if p[1] > pt[1] and joined(pt, p)]
+        right = [p for p in rows[pt[1]] if p[0] > pt[0] and joined(pt, p)]
         cell = next(((pt[0], pt[1], r[0], b[1]) for b in below for r in right
                      if (r[0], b[1]) in vertices and joined((r[0], b[1]), r) and joined((r[0], b[1]), b)), None)
         if cell:
