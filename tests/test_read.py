@@ -112,6 +112,7 @@ def test_ruled_tables_are_pdfplumbers(name):
     found = 0
     for i in range(len(pdf)):
         page = pdf.page(i)
+        page.scan()
         try:
             edges = [{"x0": x0, "x1": x1, "top": t, "bottom": t, "width": x1 - x0, "height": 0.0, "orientation": "h",
                       "object_type": "line"} for t, x0, x1 in page.h_edges]

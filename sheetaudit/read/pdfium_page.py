@@ -176,7 +176,14 @@ class PdfiumPage:
         self.textpage = R.FPDFText_LoadPage(page)
         if not self.textpage:
             raise PdfiumError("cannot read the page's text", R.FPDF_GetLastError())
-        self._scan(page)
+        self._scanned = False
+
+    def scan(self) -> None:
+        """Walk the page objects once: text sizes and fonts (for words), path edges (for tables), the area of
+        pictures. words() does it first; a page kept as plain text (read.pdf) never needs it."""
+        if not self._scanned:
+            self._scanned = True
+            self._scan(self.page)
 
     @property
     def crop(self) -> tuple[float, float, float, float]:
@@ -316,6 +323,7 @@ class PdfiumPage:
         return text
 
     def words(self) -> list[Word]:
+        self.scan()
         text = self.text()
         if not text:
             return []
