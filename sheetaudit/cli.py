@@ -73,9 +73,10 @@ def _same_file(output: str, sheet: str) -> bool:
 
 def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | None = None, **options):
     """Audit one file under the time and memory limits; every failure becomes one line naming the file.
-    With report (json, html or text), the child that audits also writes the report and returns
-    (audit, text, the exception writing it raised or None): an HTML report's evidence crops are rendered by the
-    pdfium the audit already loaded, and the parent imports neither."""
+    With report (json, html or text), the child that audits also writes the report and returns only what the
+    parent needs: (the reader's notes, the findings' severities, the text, the exception writing it raised or
+    None). An HTML report's evidence crops are rendered by the pdfium the audit already loaded, and the audit
+    itself is never sent back (pickling a 400-page manual's audit costs more than writing its JSON)."""
     import os
     from .errors import UsageError, describe_path
     from .limits import run_isolated, time_limit
@@ -93,10 +94,11 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | 
 def _audit_and_report(sheet: str, fmt: str, **options):
     from .pipeline import audit
     result = audit(sheet, **options)
+    sent = (result.document.notes, [f.severity for f in result.findings])
     try:
-        return result, _report(result, fmt, options.get("password")), None
+        return (*sent, _report(result, fmt, options.get("password")), None)
     except Exception as exc:        # noqa: BLE001 - named as a failure writing the report, by the parent
-        return result, None, exc
+        return (*sent, None, exc)
 
 
 def _report(result, fmt: str, password: str | None) -> str:
@@ -159,15 +161,15 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeo
         fac = load_facility(facility)
     if ocr:
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
-    result, text, failed = _audit_file(ctx, sheet, timeout, max_memory, report=fmt, password=password,
-                                       max_pages=max_pages, facility=fac)
-    for note in result.document.notes:
+    notes, severities, text, failed = _audit_file(ctx, sheet, timeout, max_memory, report=fmt, password=password,
+                                                  max_pages=max_pages, facility=fac)
+    for note in notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
     if failed is not None:
         with _failures_named(ctx, name, f"writing the {fmt} report", max_memory):
             raise failed
     _emit(text, output)
-    ctx.exit(1 if fails(result.findings, fail_on) else 0)
+    ctx.exit(1 if any(reaches(s, fail_on) for s in severities) else 0)
 
 
 def _emit(text: str, output: str | None) -> None:

@@ -77,3 +77,28 @@ def test_a_run_with_a_warm_cache_writes_the_same_report_as_a_cold_one(tmp_path):
     assert list(tmp_path.glob("sheetaudit/regex-*.marshal")), "the first run keeps its compiled patterns"
     warm = run_cli("check", "--format", "json", sheet, isolated=True, env=env)
     assert cold.returncode == warm.returncode and json.loads(cold.stdout) == json.loads(warm.stdout)
+
+
+def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
+    """The first-character lookahead (regex_cache's docstring) changes no match: every pattern an audit of the
+    samples compiles, on the text of every sample and corpus sheet, as it finds it and as re.compile does."""
+    from sheetaudit.pipeline import audit
+    from sheetaudit.read import read_document
+    from sheetaudit.find import _patterns
+    from sheetaudit.rules import compiled
+    from sheetaudit.units import _rate_patterns
+    for cache in (compiled, _patterns, _rate_patterns):
+        cache.cache_clear()
+    sheets = sorted((ROOT / "samples").glob("*.pdf")) + sorted((ROOT / "tests" / "labelled").glob("*.md"))[:8]
+    texts = []
+    for sheet in sheets:
+        audit(sheet)
+        texts.append("\n".join(f"{s.label} {s.column} {s.text}" for s in read_document(sheet).segments))
+    texts.append("Kelvin \u212aelvin ſtraſſe İSTANBUL 40-PIN up TO 8 GPUs, 1,000 W; 液冷 八卡 HDR200")
+    checked = 0
+    for (pattern, flags) in list(regex_cache._entries):
+        ours, theirs = regex_cache.compile(pattern, flags), re.compile(pattern, flags)
+        for text in texts:
+            assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)], pattern
+        checked += 1
+    assert checked > 100
