@@ -101,4 +101,4 @@ def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
         for text in texts:
             assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)], pattern
         checked += 1
-    assert checked > 100
+    assert checked >= 50        # the vocabularies, the finder's and the units' patterns
