@@ -255,7 +255,8 @@ def _scale_up_scope(f: Figure, m: Mention) -> str:
 def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
-    f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text, seg.row) or "unspecified"
+    foot = ctx.footnotes.get(_marker(m), "")      # "Latency (ns)¹ ... ¹ Port-to-port, cut-through"
+    f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text, seg.row, foot) or "unspecified"
     tier = (_first(v["tier_explicit"], "tier", c.text, seg.label)
             or _first(v["tier_technology"], "tier", c.text, seg.label)
             or _first(v["tier_explicit"], "tier", seg.heading))    # a latency under a "Scale-up domain" heading

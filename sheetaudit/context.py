@@ -98,7 +98,9 @@ def sheet_kind(doc: Document) -> tuple[str, str]:
     that names its leaf switches stays a pod sheet."""
     r = load_rules()
     head = " ".join([s.text for s in doc.segments if s.kind == "heading"][:3])
-    body = " ".join(f"{s.label} {s.text}" for s in doc.segments[:30])
+    # a row label repeated in every model's column is one word of the sheet, not one per model
+    labels = dict.fromkeys(s.label for s in doc.segments[:30])
+    body = " ".join(list(labels) + [s.text for s in doc.segments[:30]])
     kinds = r.vocab["sheet_kinds"]
     found = {e["kind"]: rx(e["pattern"]).findall(doc.title) for e in kinds}
     titled = [k for k, hits in found.items() if hits]

@@ -181,3 +181,41 @@ def test_a_switch_family_checks_each_model_against_its_own_ports(sheet):
               name="family.md")
     assert values(a, "bandwidth") == [100.0, 3200.0, 6400.0]       # each capacity per direction, not halved
     assert "bandwidth.aggregate-mismatch" not in {f.check for f in a.findings}
+
+
+# -- a switch family's data sheet: notes under the table, one label per model column --------------------------
+
+def test_notes_set_as_one_paragraph_each_reach_their_figures(tmp_path):
+    """"¹ ... ² ..." printed as one paragraph under a table: the latency row's ¹ says port-to-port (hardware), and
+    the optics wattage in note ² is not the switch's power."""
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
+    import sheetaudit
+    body = getSampleStyleSheet()["BodyText"]
+    rows = [["", "SX-64", "SX-128"], ["Latency (ns)\u00b9", "~700", "~650"], ["Typical power (W)\u00b2", "1,080", "1,150"]]
+    table = Table(rows)
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "grey")]))
+    note = ("\u00b9 Port-to-port, cut-through mode, 64-byte frames. \u00b2 Typical: 25 \u00b0C ambient, 50% load; "
+            "excludes pluggable optics (up to 16 W per 800G OSFP module).")
+    path = tmp_path / "switch.pdf"
+    SimpleDocTemplate(str(path)).build([Paragraph("SX Series AI fabric switches", body), table,
+                                        Paragraph(note, body)])
+    audit = sheetaudit.audit(path)
+    assert set(audit.document.footnotes) == {"\u00b9", "\u00b2"}
+    assert figure(audit, "latency", "~700").basis == "hardware"
+    assert values(audit, "power") == [1.08, 1.15]
+
+
+def test_a_label_repeated_in_every_model_column_counts_once_for_the_kind_of_sheet(sheet):
+    text = """# SX Series
+
+The SX series puts 51.2 Tbps switching silicon into 2RU systems, up to 102.4 Tbps of switching capacity.
+
+| | SX-64 | SX-128 | SX-256 |
+|---|---|---|---|
+| System throughput (Tbps) | 51.2 | 51.2 | 25.6 |
+| Typical power (W) | 1,080 | 1,150 | 620 |
+"""
+    audit = sheet(text)
+    assert audit.sheet_kind == "switch"
+    assert figure(audit, "power", "1,080").scope == "per-switch"

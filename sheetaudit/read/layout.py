@@ -16,6 +16,9 @@ from typing import Optional
 from ..model import Segment
 
 FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
+# A note from its marker up to the next marker that starts another note (after a space; "*" only at the start:
+# it is too common inside a note's text)
+_NOTES = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹*†‡§].*?(?=\s[¹²³⁴⁵⁶⁷⁸⁹†‡§]\s|$)", re.S)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
 ODD_SPACE = re.compile(r"\s\s|[^\S ]")      # what re.sub(r"\s+", " ") would change
 _BY_TOP = attrgetter("top", "x0")
@@ -248,10 +251,13 @@ class PageBuilder:
         first = text[:1]
         small = max(i.size for i in items) < 0.85 * body
         if first in FOOTNOTE_MARKERS or (small and re.match(r"\d\s", text)):
-            marker = first if first in FOOTNOTE_MARKERS else text.split()[0]
-            self.out.footnotes[marker] = text[len(marker):].strip()
-            self.block += 1
-            self._seg(text, "footnote", items)
+            # "¹ Port-to-port ... ² Typical: ...": notes set as one paragraph are each their own footnote
+            notes = [m.group(0) for m in _NOTES.finditer(text)] if first in FOOTNOTE_MARKERS else [text]
+            for note in notes:
+                marker = note[0] if first in FOOTNOTE_MARKERS else note.split()[0]
+                self.out.footnotes[marker] = note[len(marker):].strip()
+                self.block += 1
+                self._seg(note, "footnote", items)
             return
         self.block += 1
         # Map sentence text back to the words that print it, for evidence boxes.
