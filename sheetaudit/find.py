@@ -363,8 +363,9 @@ def _in_excluded_context(m: Mention, r) -> bool:
 
 def _is_supply_rating(m: Mention, r) -> bool:
     pat = rx(r.vocab["power_excluded"])
+    left_out = rx(r.vocab["power_excluded_left_out"])     # "典型功耗（不含光模块）": the switch's, optics left out
     window = m.segment.text[max(0, m.start - 40):m.end + 40]
-    return bool(pat.search(m.segment.label) or pat.search(window))
+    return bool(pat.search(left_out.sub(" ", m.segment.label)) or pat.search(left_out.sub(" ", window)))
 
 
 def _count_before(left: str) -> int | None:

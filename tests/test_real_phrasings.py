@@ -219,3 +219,20 @@ The SX series puts 51.2 Tbps switching silicon into 2RU systems, up to 102.4 Tbp
     audit = sheet(text)
     assert audit.sheet_kind == "switch"
     assert figure(audit, "power", "1,080").scope == "per-switch"
+
+
+def test_a_chinese_switch_table_power_without_optics_and_its_service_ports(sheet):
+    text = """# 天穹 TQ-9860 交换机
+
+| 参数 | TQ-9860-64E |
+|---|---|
+| 业务端口 | 64 × 800GE OSFP |
+| 典型功耗（不含光模块） | 905W |
+| 光模块 | 单端口支持功耗 ≤ 24W 的光模块 |
+
+• 无损以太网：支持 PFC 死锁检测，死锁检测周期 100ms 可配置。
+"""
+    audit = sheet(text)
+    assert values(audit, "power") == [0.905]                   # the switch's; the optics' 24 W is not a figure
+    assert figure(audit, "bandwidth", "800GE").tier != "front-end"   # 业务端口: the switch's data ports
+    assert values(audit, "latency") == []                      # a detection period is not a latency
