@@ -157,10 +157,16 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     return "unknown"
 
 
+_NUMBERED_NOTE = re.compile(r"\s*(\(\d{1,2}\))(?!\s*\w)")
+
+
 def _marker(m: Mention) -> str:
     """The figure's footnote marker: printed right after it, or closing its table cell ("200G (Active)*")."""
     if m.marker:
         return m.marker
+    numbered = _NUMBERED_NOTE.match(m.segment.text, m.end)    # "0.62 us (1)", with "(1) ..." under the table
+    if numbered:
+        return numbered.group(1)
     if m.segment.kind != "cell":
         return ""
     for text in (m.segment.text, m.segment.label, m.segment.column):   # the cell's, else its header's marker
@@ -255,8 +261,14 @@ def _scale_up_scope(f: Figure, m: Mention) -> str:
 def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
-    foot = ctx.footnotes.get(_marker(m), "")      # "Latency (ns)¹ ... ¹ Port-to-port, cut-through"
-    f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text, seg.row, foot) or "unspecified"
+    f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text, seg.row)
+    marker = _marker(m)
+    foot = ctx.footnotes.get(marker, "")      # "Latency (ns)¹ ... ¹ Port-to-port, cut-through"
+    if f.basis is None and foot:
+        f.basis = _first(v["latency_basis"], "basis", foot)
+        if f.basis:
+            f.reading = f"its note {marker}: {foot}"
+    f.basis = f.basis or "unspecified"
     tier = (_first(v["tier_explicit"], "tier", c.text, seg.label)
             or _first(v["tier_technology"], "tier", c.text, seg.label)
             or _first(v["tier_explicit"], "tier", seg.heading))    # a latency under a "Scale-up domain" heading

@@ -236,3 +236,17 @@ def test_a_chinese_switch_table_power_without_optics_and_its_service_ports(sheet
     assert values(audit, "power") == [0.905]                   # the switch's; the optics' 24 W is not a figure
     assert figure(audit, "bandwidth", "800GE").tier != "front-end"   # 业务端口: the switch's data ports
     assert values(audit, "latency") == []                      # a detection period is not a latency
+
+
+def test_numbered_notes_under_a_latency_table_give_each_row_its_basis(sheet):
+    text = """Latency
+Halyard H8                       0.62 us (1)
+Typical 400G NIC                 1.3 us (2)
+
+(1) Adapter pipeline latency, PHY to PCIe, hardware timestamps.
+(2) RDMA write latency, host to host, perftest ib_write_lat, 64-byte messages.
+"""
+    audit = sheet(text, name="nic.txt")
+    assert figure(audit, "latency", "0.62 us").basis == "hardware"
+    assert figure(audit, "latency", "1.3 us").basis == "end-to-end"
+    assert "latency.conditions-missing" not in {f.code for f in audit.findings}   # its note names the test

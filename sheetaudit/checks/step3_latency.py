@@ -26,7 +26,8 @@ def run(figs, sheet, doc, facility):
             "will be several times higher.", hw))
     cond = rx(load_rules().vocab["latency_conditions"])
     bare = [f for f in e2e if not cond.search(f"{f.label} {f.segment.text if f.segment else f.context} "
-                                              f"{f.segment.row if f.segment else ''}")]    # a test table's condition column
+                                              f"{f.segment.row if f.segment else ''} "     # a test table's condition column
+                                              f"{f.reading}")]      # the note its basis was read from
     if bare:
         out.append(finding("latency.conditions-missing", "End-to-end latency with no message size or software stack: "
                            + "; ".join(f"{f.text} (p{f.page})" for f in bare) + ".", bare))

@@ -101,6 +101,9 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             doc.footnotes.setdefault(marker, note)
             doc.segments.append(Segment(line.strip(), 1, "footnote", heading=heading, block=block))
             continue
+        numbered = NUMBERED_NOTE.match(line)
+        if numbered:      # "(1) Adapter pipeline latency, ...": a note that "0.62 us (1)" points to; the line
+            doc.footnotes.setdefault(numbered.group(1), numbered.group(2))   # stays text (it may be a list item)
         line = re.sub(r"(\*\*|__|`)", "", line)
         m = KV_DOTS.match(line) or KV_LINE.match(line) or KV_DASH.match(line) or KV_GAP.match(line)
         if m and len(m.group("label").split()) <= 6 and not m.group("label").rstrip().endswith("."):
@@ -113,6 +116,9 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             continue
         para.append(re.sub(r"^\s*[-*]\s+", "", line).strip())
     flush()
+
+
+NUMBERED_NOTE = re.compile(r"^\s*(\(\d{1,2}\))\s+(\S.*)$")
 
 
 def _footnote(line: str) -> tuple[str, str]:
