@@ -250,3 +250,19 @@ Typical 400G NIC                 1.3 us (2)
     assert figure(audit, "latency", "0.62 us").basis == "hardware"
     assert figure(audit, "latency", "1.3 us").basis == "end-to-end"
     assert "latency.conditions-missing" not in {f.code for f in audit.findings}   # its note names the test
+
+
+def test_a_host_cpus_tdp_and_a_domain_named_by_its_fabric(sheet):
+    text = """# KS8 OAM server
+
+The modules are wired point to point over Infinity Fabric, so every node forms a single eight-accelerator xGMI
+domain. A cabinet of this kind holds four APUs per blade.
+
+| | KS8-A |
+|---|---|
+| Processors | 2x EPYC 9575F, 64 cores, 400 W TDP each |
+| Accelerators | 8x OAM, 1,000 W TDP each |
+"""
+    audit = sheet(text)
+    assert figure(audit, "power", "400 W").scope == "per-device"        # a CPU's, though its row says "Processors"
+    assert figure(audit, "domain_size", "eight-accelerator").tier == "scale-up"
