@@ -127,7 +127,7 @@ def _patterns():
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
     # "支持万卡集群", "千卡规模": a Chinese round number of cards names a cluster size
     zh_scale = compiled(r"(?P<n>[一二两三四五六七八九十]?[千万])卡(?=集群|规模|级|互联|训练)")
-    zh_count = compiled(rf"(?<![\d\u4e00-\u9fff])(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z ]{{0,8}}?)(?:处理器|NPU|GPU|加速卡|芯片|卡)|卡(?![槽位]))"
+    zh_count = compiled(rf"(?:(?<![\d\u4e00-\u9fff])|(?<=[单每机台])(?=\d))(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"
                           rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, (zh_count, zh_scale)
 
@@ -400,6 +400,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         mid = m.group("mid") or m.group("plural") or ""
         if m.group("noun") and seg.text[m.start("noun") - 1:m.start("noun")] in ("网", "线", "声"):
             continue    # 网卡 (a NIC), 线卡 (a line card), 声卡 count other things than accelerators
+        if m.group("noun") in ("颗", "张", "块") and rx(r.vocab["host_cpu"]).match(seg.text[m.end():m.end() + 8].lstrip()):
+            continue    # "2 颗 CPU": a classifier of host processors
         if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
                      r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes|"
                      r"[KMGT]i?B|GDDR\w*|LPDDR\w*)\b",

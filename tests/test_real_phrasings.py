@@ -266,3 +266,22 @@ domain. A cabinet of this kind holds four APUs per blade.
     audit = sheet(text)
     assert figure(audit, "power", "400 W").scope == "per-device"        # a CPU's, though its row says "Processors"
     assert figure(audit, "domain_size", "eight-accelerator").tier == "scale-up"
+
+
+def test_chinese_counts_of_modules_and_cpus_and_power_with_optics(sheet):
+    text = """# 青云 G880 训练服务器
+
+整机单机8颗曜石 YS-300 OAM 加速模组，模组之间通过 YLink 全互联拓扑实现卡间互联。
+
+| 参数 | 规格 |
+|---|---|
+| 处理器 | 2 颗 CPU，每颗 64 核 |
+| 互联拓扑 | 4卡互联（桥接器） |
+| 管理网络 | 1 × 千兆 BMC 管理口（RJ45） |
+| 最大功耗 | 29.8W（含光模块 with optics） |
+"""
+    audit = sheet(text)
+    assert {f.value for f in audit.figures if f.quantity == "domain_size"} == {8, 4}    # not the 2 CPUs
+    assert figure(audit, "domain_size", text=None, value=8).tier == "scale-up"
+    assert values(audit, "power") == [0.0298]                    # the optics are part of it, not the figure
+    assert 0.125 in values(audit, "bandwidth")                   # 千兆: one gigabit, 0.125 GB/s
