@@ -154,6 +154,8 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
         return tech
     if label_tier:
         return label_tier
+    if ctx.scale_up_links and any(n in f"{clause} {seg.label}" for n in ctx.scale_up_links):
+        return "scale-up"      # the vendor's own link, which the sheet says forms its scale-up domain
     return "unknown"
 
 

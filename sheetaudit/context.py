@@ -45,6 +45,7 @@ class SheetContext:
 
     block_models: dict[int, list[str]] = field(default_factory=dict)
     model_accelerators: dict[tuple[int, str], int] = field(default_factory=dict)
+    scale_up_links: tuple[str, ...] = ()   # link names the sheet itself says join its scale-up domain ("CumuloLink")
 
     def accelerators_for(self, block: int, model: str = "") -> int | None:
         return self.model_accelerators.get((block, model)) or self.block_accelerators.get(block, self.accelerators)
@@ -127,6 +128,19 @@ def _words(found: list[str]) -> str:
     return ", ".join(repr(w) for w in list(dict.fromkeys(x.strip().lower() for x in found if x.strip()))[:3])
 
 
+def _scale_up_links(doc: Document, r) -> tuple[str, ...]:
+    """Names of links (rules: link_name) printed in the sentences that form the scale-up domain ("connected inside
+    the instance by CumuloLink in a 4x4 torus", "卡间通过星链总线（XLB）全互联"): a vendor's own fabric, unknown to
+    the knowledge base, is its scale-up tier wherever the sheet names it again."""
+    domain = [rx(r.vocab["scale_up_domain"]), rx(r.vocab["scale_up_domain_sentence"])]
+    name = rx(r.vocab["link_name"])
+    found: dict[str, None] = {}
+    for s in doc.segments:
+        if s.kind != "page" and any(p.search(s.text) for p in domain):
+            found.update(dict.fromkeys(m.group(0) for m in name.finditer(s.text)))
+    return tuple(found)
+
+
 def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     r = load_rules()
     kind, kind_reason = sheet_kind(doc)
@@ -163,6 +177,7 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     up = [t for t in techs if t in SCALE_UP_TECHNOLOGIES]
     edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
     return SheetContext(kind=kind, kind_reason=kind_reason, accelerators=acc, block_text=block_text, record_text=record_text,
+                        scale_up_links=_scale_up_links(doc, r),
                         block_accelerators=block_acc, edge_device=edge >= 3,
                         block_models=models, model_accelerators=model_acc,
                         scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),

@@ -285,3 +285,15 @@ def test_chinese_counts_of_modules_and_cpus_and_power_with_optics(sheet):
     assert figure(audit, "domain_size", text=None, value=8).tier == "scale-up"
     assert values(audit, "power") == [0.0298]                    # the optics are part of it, not the figure
     assert 0.125 in values(audit, "bandwidth")                   # 千兆: one gigabit, 0.125 GB/s
+
+
+def test_a_vendors_own_link_is_scale_up_where_the_sheet_says_it_forms_the_domain(sheet):
+    text = """# CX3 instances
+
+Each CX3 instance is powered by up to 16 Cumulo C3 accelerators, which are connected inside the instance by
+CumuloLink in a 4x4 two-dimensional torus.
+
+CumuloLink provides 1 TB/s of bidirectional bandwidth per accelerator.
+"""
+    audit = sheet(text)
+    assert figure(audit, "bandwidth", "1 TB/s").tier == "scale-up"
