@@ -297,3 +297,20 @@ CumuloLink provides 1 TB/s of bidirectional bandwidth per accelerator.
 """
     audit = sheet(text)
     assert figure(audit, "bandwidth", "1 TB/s").tier == "scale-up"
+
+
+def test_a_chinese_test_report_perftest_rows_and_per_chip_power(sheet):
+    text = """# 云帆 A8000 测试报告
+
+| 项目 | 结果 |
+|---|---|
+| 加速模组 | 8 颗 OAM，单颗功耗 700W |
+| ib_write_bw（64KB 消息） | 189.2Gb/s |
+| 卡间 P2P 时延（8 字节，YCCL） | 4.2us |
+| 最大功耗（满配光模块） | 2,180W |
+"""
+    audit = sheet(text)
+    assert figure(audit, "power", "700W").scope == "per-accelerator"      # 单颗: per chip
+    assert figure(audit, "bandwidth", "189.2Gb/s").tier == "scale-out"     # perftest over the RDMA network
+    assert figure(audit, "latency", "4.2us").basis == "end-to-end"         # through the collective library
+    assert 2.18 in values(audit, "power")                                  # 满配光模块: with its optics
