@@ -314,3 +314,11 @@ def test_a_chinese_test_report_perftest_rows_and_per_chip_power(sheet):
     assert figure(audit, "bandwidth", "189.2Gb/s").tier == "scale-out"     # perftest over the RDMA network
     assert figure(audit, "latency", "4.2us").basis == "end-to-end"         # through the collective library
     assert 2.18 in values(audit, "power")                                  # 满配光模块: with its optics
+
+
+@pytest.mark.parametrize("text,size", [
+    ("A two-tier leaf-spine fabric of SX switches connects up to 8,192 accelerators, each with a 400 Gb/s port.", 8192),
+    ("A full system of 200 cabinets reaches more than 100,000 APUs with at most three switch hops.", 100000),
+])
+def test_a_cluster_joined_by_a_switched_fabric_is_a_scale_out_count(sheet, text, size):
+    assert figure(sheet(text), "domain_size", text=None, value=size).tier == "scale-out"
