@@ -440,6 +440,9 @@ def _cooling(seg: Segment) -> list[Mention]:
                     continue    # "no fans in compute trays": a method the sheet rules out
                 if not any(o.value == entry["value"] for o in out):
                     out.append(Mention("cooling", m.group(0), entry["value"], "", seg, m.start(), m.end()))
+        if len(out) > 1:     # "direct liquid cooling, fanless": the liquid build has no fans, it is not air-cooled
+            alone = rx(v["cooling_only_alone"])
+            out = [o for o in out if not alone.fullmatch(o.text)]
         return out
     if not prefilter(v["cooling_phrase"], flags=re.I)(seg.text):
         return out

@@ -322,3 +322,16 @@ def test_a_chinese_test_report_perftest_rows_and_per_chip_power(sheet):
 ])
 def test_a_cluster_joined_by_a_switched_fabric_is_a_scale_out_count(sheet, text, size):
     assert figure(sheet(text), "domain_size", text=None, value=size).tier == "scale-out"
+
+
+def test_a_fanless_liquid_build_and_a_standard_deviation(sheet):
+    text = """| Item | Value |
+|---|---|
+| Cooling | 100% direct liquid cooling, fanless; facility water up to 32 °C |
+| MPI latency | 1.9 µs (8-byte messages, osu_latency) |
+
+Each latency value is the median of 1,000 iterations; run-to-run standard deviation was 0.4 µs.
+"""
+    audit = sheet(text)
+    assert {f.value for f in audit.figures if f.quantity == "cooling"} == {"liquid"}
+    assert values(audit, "latency") == [1900.0]
