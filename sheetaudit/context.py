@@ -135,9 +135,10 @@ def _scale_up_links(doc: Document, r) -> tuple[str, ...]:
     domain = [rx(r.vocab["scale_up_domain"]), rx(r.vocab["scale_up_domain_sentence"])]
     name = rx(r.vocab["link_name"])
     found: dict[str, None] = {}
-    for s in doc.segments:
-        if s.kind != "page" and any(p.search(s.text) for p in domain):
-            found.update(dict.fromkeys(m.group(0) for m in name.finditer(s.text)))
+    for s in doc.segments:       # the names first: most segments name no link, and the domain patterns cost more
+        names = [m.group(0) for m in name.finditer(s.text)] if s.kind != "page" else []
+        if names and any(p.search(s.text) for p in domain):
+            found.update(dict.fromkeys(names))
     return tuple(found)
 
 
