@@ -335,3 +335,25 @@ Each latency value is the median of 1,000 iterations; run-to-run standard deviat
     audit = sheet(text)
     assert {f.value for f in audit.figures if f.quantity == "cooling"} == {"liquid"}
     assert values(audit, "latency") == [1900.0]
+
+
+def test_a_table_laid_out_in_columns_of_spaces_is_read_model_by_model(sheet):
+    """A plain-text sheet's table aligned with spaces (Chinese characters two columns wide), a cell continued on
+    the next line, and a row with one value for every model."""
+    text = """衡川 HC-9800 系列交换机
+
+项目                  HC-9864D               HC-9828Q
+--------------------------------------------------------------
+业务端口              64 × 800GE OSFP        128 × 400GE QSFP112
+端口拆分              1 × 800GE /            2 × 200GE
+                      2 × 400GE
+交换容量（Tbps）      102.4                  51.2
+转发时延（ns）        ≤ 650                  ≤ 600
+典型功耗（W）         1,450                  1,180
+散热方式              风冷，前后风道（两款相同）
+"""
+    audit = sheet(text, name="switch.txt")
+    power = {f.model: f.normalized["value"] for f in audit.figures if f.quantity == "power"}
+    assert power == {"HC-9864D": 1.45, "HC-9828Q": 1.18}
+    assert sorted(f.value for f in audit.figures if f.quantity == "latency") == [600, 650]
+    assert [f.value for f in audit.figures if f.quantity == "cooling"] == ["air", "air"]

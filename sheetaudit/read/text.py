@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from ..model import Document, Segment
 from .layout import FOOTNOTE_MARKERS, split_sentences
 
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KV_LINE = re.compile(r"^\s*(?P<label>[^:：|]{1,48}?)\s*(?:[:]\s+|：\s*)(?P<value>.+)$")   # 全角冒号 needs no space
 KV_DOTS = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)\s*(?:\.\s*){3,}\s*(?P<value>\S.*)$")
 KV_DASH = re.compile(r"^\s*(?:[-*]\s+)?(?P<label>[^—–|]{1,48}?)\s+[—–]{1,2}\s+(?P<value>\S.*)$")   # "Ports — 2 x 400GbE"
@@ -29,6 +30,8 @@ def read_text(data: bytes, kind: str) -> Document:
     rst = kind != "html" and _looks_like_rst(lines)
     if rst:
         lines = _rst_lines(lines)
+    elif kind == "text":
+        lines = _column_tables(lines)
     doc = Document(path="", sha256="", pages=1, kind=kind)
     _segments_from_lines(lines, doc, markdown=(kind in ("markdown", "html") or rst))
     if doc.segments:
@@ -67,7 +70,8 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             header = []
             continue
         m_head = re.match(r"^\s*#{1,6}\s+(.*)$", line) if markdown else None
-        if m_head or (not markdown and line.isupper() and len(line) < 60):
+        if m_head or (not markdown and line.isupper() and len(line) < 60 and not line.lstrip().startswith("|")
+                      and not CJK.search(line)):     # "SPECIFICATIONS"; not "8 张 GPU 卡" nor a table row
             flush()
             heading = (m_head.group(1) if m_head else line).strip()
             level = len(line.lstrip()) - len(line.lstrip().lstrip("#")) if m_head else 1
@@ -181,6 +185,21 @@ def _rst_lines(lines: list[str]) -> list[str]:
             continue
         out.append(re.sub(r":ref:`([^<`]*?)\s*(?:<[^>]*>)?`", r"\1", line))
         i += 1
+    return out
+
+
+def _column_tables(lines: list[str]) -> list[str]:
+    """Tables laid out in columns of spaces (read.columns) as pipe tables; other lines as they are."""
+    from . import columns
+    out, i = [], 0
+    while i < len(lines):
+        found = columns.find(lines, i) if lines[i].strip() else None
+        if found:
+            rows, i = found
+            out.extend(_pipe_table(rows, 1))
+        else:
+            out.append(lines[i])
+            i += 1
     return out
 
 
