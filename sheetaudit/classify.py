@@ -112,7 +112,8 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
         f.direction = None
         f.scope = None
         return
-    f.direction = (_first(v["direction"], "direction", clause, foot, seg.label, seg.text if alone else "")
+    # a table's column header is evidence too where the columns are fields ("单向 | 双向"), after its row label
+    f.direction = (_first(v["direction"], "direction", clause, foot, seg.label, seg.text if alone else "", seg.column)
                    or "unspecified")
     if rx(v["measured_cue"]).search(f"{clause} {seg.label} {seg.row}"):
         f.flags.add("measured")     # a benchmark's throughput: as measured, whatever the link's convention
@@ -224,7 +225,7 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if m.unit in PORT_UNITS or "rate-name" in m.flags or (not is_bytes(m.unit) and re.match(
             r"\s*(?:[\w-]+\s)?(?:NIC|port|adapter|HCA|SuperNIC)s?\b", c.right, re.I)):
         return "per-port"    # "one 200 Gb/s NIC per GPU": the NIC's port speed, whatever it serves
-    found = _nearest(v["scope"], "scope", c) or _first(v["scope"], "scope", foot, seg.label)
+    found = _nearest(v["scope"], "scope", c) or _first(v["scope"], "scope", foot, seg.label, seg.column)
     if found == "per-accelerator" and f.tier == "host":
         return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
     if found:
@@ -281,7 +282,7 @@ def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
 def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
-    scope = _first(v["power_scope"], "scope", c.text, seg.label)
+    scope = _first(v["power_scope"], "scope", c.text, seg.label, seg.column)
     if scope is None:
         scope = _first(v["power_scope"], "scope", seg.text)
     if scope is None and rx(r"\bTDP\b|热设计功耗").search(f"{seg.label} {c.text}"):

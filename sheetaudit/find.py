@@ -153,16 +153,41 @@ DIGIT = re.compile(r"\d")
 
 def find_mentions(doc: Document) -> list[Mention]:
     out: list[Mention] = []
+    captions = _caption_units(doc)
     for seg in doc.segments:
         if seg.kind == "page" or (seg.kind == "heading" and not DIGIT.search(seg.text)):
             continue     # a page read as plain text gave no figure (read.pdf, triage)
-        out.extend(_numeric(seg))
+        out.extend(_numeric(seg, captions.get(id(seg), ())))
         out.extend(_domain(seg, doc))
         out.extend(_cooling(seg))
     return out
 
 
-def _numeric(seg: Segment) -> list[Mention]:
+def _caption_units(doc: Document) -> dict[int, list[tuple[str, str]]]:
+    """The units a table's caption declares ("3.1 all_reduce（busbw，单位：GB/s）", "功耗（整机输入功率单位：kW；单卡
+    功耗单位：W）", "(perftest, unit: Gb/s)"), as (field, unit) for every cell of the table it precedes: the text of
+    the two segments before a run of cells, on the same page. A field, when named, limits the unit to the cells
+    whose row or column header names it."""
+    out: dict[int, list[tuple[str, str]]] = {}
+    recent: list[str] = []
+    declared: list[tuple[str, str]] = []
+    page = None
+    for seg in doc.segments:
+        if seg.page != page:
+            recent, page = [], seg.page
+        if seg.kind != "cell":
+            recent.append(seg.text)
+            declared = []
+            continue
+        if recent:        # the first cell of a table: its caption is what came just before
+            declared = [(m.group("field"), m.group("u")) for t in recent[-2:] for m in UNIT_DECLARED.finditer(t)]
+            recent = []
+        if declared:
+            out[id(seg)] = declared
+    return out
+
+
+def _numeric(seg: Segment, declared=()) -> list[Mention]:
     unit_q, figure, unit_list, bare_gb, rate_name, _, _ = _patterns()
     r = load_rules()
     text = seg.text
@@ -215,7 +240,7 @@ def _numeric(seg: Segment) -> list[Mention]:
             taken.add((m.start(), m.end()))
     found = _merge_rate_lists(found, text)
     if not found and seg.kind == "cell":
-        found.extend(_header_unit(seg, unit_q))
+        found.extend(_header_unit(seg, unit_q, declared))
     kept = []
     if found and rx(r.vocab["not_figures_label"]).search(f"{seg.label} {seg.column}"):
         return []
@@ -234,17 +259,21 @@ def _numeric(seg: Segment) -> list[Mention]:
 # brackets ("204.8（全双工合计）"): its unit is in the header.
 BARE_CELL = compiled(rf"^\s*(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s*(?P<marker>[{MARKERS}]?)"
                        r"\s*(?:[(（][^()（）]{0,40}[)）])?\s*$")
+# "单位：GB/s", "整机输入功率单位：kW", "unit: Gb/s": a caption declaring its table's unit (a field may precede it)
+UNIT_DECLARED = compiled(r"(?P<field>[^\s，,；;：:（()）]{0,16}?)\s*(?:单位|\bunits?\b)\s*[：:为]?\s*(?P<u>[A-Za-zµμ]{1,3}(?:/[A-Za-z]{1,4})?)")
 HEADER_UNIT = compiled(r"[(（\[]\s*(?:in\s+)?(?P<u>[^()（）\[\]]{1,24}?)\s*[)）\]]|(?:,|\bin)\s+(?P<v>[A-Za-zµμ/]{1,12})\s*$")
 
 
-def _header_unit(seg: Segment, unit_q: dict) -> list[Mention]:
+def _header_unit(seg: Segment, unit_q: dict, declared=()) -> list[Mention]:
     """A bare number in a table cell whose row or column header carries the unit: "HBM Bandwidth (TB/sec)",
-    "Inter-chip Interconnect (GB/sec/device)", "Power, W". The header's other words (per device) stay in the
-    label, where the classifier reads them."""
+    "Inter-chip Interconnect (GB/sec/device)", "Power, W"; else the unit its table's caption declares
+    (_caption_units). The header's other words (per device) stay in the label, where the classifier reads them."""
     m = BARE_CELL.match(seg.text)
     if not m:
         return []
-    for header in (seg.label, seg.column):
+    named = f"{seg.label} {seg.column}"
+    caption = [f"({u})" for field, u in declared if not field or field in named]
+    for header in (seg.label, seg.column, *caption):
         for h in HEADER_UNIT.finditer(header or ""):
             printed = re.split(r"[,;，]", (h.group("u") or h.group("v") or ""))[0].strip()
             # "GB/sec/device": the unit, then what it counts per; "(GB/sec, bidirectional)": the unit first

@@ -357,3 +357,24 @@ def test_a_table_laid_out_in_columns_of_spaces_is_read_model_by_model(sheet):
     assert power == {"HC-9864D": 1.45, "HC-9828Q": 1.18}
     assert sorted(f.value for f in audit.figures if f.quantity == "latency") == [600, 650]
     assert [f.value for f in audit.figures if f.quantity == "cooling"] == ["air", "air"]
+
+
+def test_a_caption_declares_its_tables_units_and_field_columns_carry_scope_and_direction(sheet):
+    text = """# 通远 TS8000 测试报告
+
+3.2 卡间 P2P 带宽（8 卡两两测试取平均，单位：GB/s）
+
+| 测试项 | 单向 | 双向 |
+|---|---|---|
+| GPU 间 P2P 拷贝 | 55.1 | 108.7 |
+
+3.6 功耗（整机输入功率单位：kW；单卡功耗单位：W）
+
+| 工况 | 整机输入功率 | 单卡功耗 |
+|---|---|---|
+| 满载 | 9.82 | 741 |
+"""
+    audit = sheet(text)
+    assert figure(audit, "bandwidth", "55.1").direction == "unidirectional"
+    assert figure(audit, "power", "9.82").scope == "per-node" and figure(audit, "power", "9.82").normalized["value"] == 9.82
+    assert figure(audit, "power", "741").scope == "per-accelerator"

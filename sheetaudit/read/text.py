@@ -110,7 +110,8 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             doc.footnotes.setdefault(numbered.group(1), numbered.group(2))   # stays text (it may be a list item)
         line = re.sub(r"(\*\*|__|`)", "", line)
         m = KV_DOTS.match(line) or KV_LINE.match(line) or KV_DASH.match(line) or KV_GAP.match(line)
-        if m and len(m.group("label").split()) <= 6 and not m.group("label").rstrip().endswith("."):
+        if m and len(m.group("label").split()) <= 6 and not m.group("label").rstrip().endswith(".") \
+                and _balanced(m.group("label")):      # "3.2 带宽（单位：GB/s）" is a caption, not "label: value"
             flush()
             block += 1
             value = re.sub(r"^[-*]\s+", "", m.group("value").strip())
@@ -123,6 +124,10 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
 
 
 NUMBERED_NOTE = re.compile(r"^\s*(\(\d{1,2}\))\s+(\S.*)$")
+
+
+def _balanced(text: str) -> bool:
+    return text.count("(") + text.count("（") == text.count(")") + text.count("）")
 
 
 def _footnote(line: str) -> tuple[str, str]:
