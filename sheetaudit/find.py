@@ -255,9 +255,9 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     return kept
 
 
-# A bare number (or a list of options, "800/400/200/100"), perhaps bounded, marked or followed by a note in
-# brackets ("204.8（全双工合计）"): its unit is in the header.
-BARE_CELL = compiled(rf"^\s*(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s*(?P<marker>[{MARKERS}]?)"
+# A bare number (or a list of options, "800/400/200/100"), perhaps counted ("8 x 400": eight of them), bounded,
+# marked or followed by a note in brackets ("204.8（全双工合计）"): its unit is in the header.
+BARE_CELL = compiled(rf"^\s*(?:\d{{1,3}}\s*[x×]\s*)?(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s*(?P<marker>[{MARKERS}]?)"
                        r"\s*(?:[(（][^()（）]{0,40}[)）])?\s*$")
 # "单位：GB/s", "整机输入功率单位：kW", "unit: Gb/s": a caption declaring its table's unit (a field may precede it)
 UNIT_DECLARED = compiled(r"(?P<field>[^\s，,；;：:（()）]{0,16}?)\s*(?:单位|\bunits?\b)\s*[：:为]?\s*(?P<u>[A-Za-zµμ]{1,3}(?:/[A-Za-z]{1,4})?)")
@@ -277,8 +277,8 @@ def _header_unit(seg: Segment, unit_q: dict, declared=()) -> list[Mention]:
         for h in HEADER_UNIT.finditer(header or ""):
             printed = re.split(r"[,;，]", (h.group("u") or h.group("v") or ""))[0].strip()
             # "GB/sec/device": the unit, then what it counts per; "(GB/sec, bidirectional)": the unit first
-            for cand in (printed, re.sub(r"\s*/\s*(?:device|chip|card|GPU|accelerator|node|port|link|lane|direction)s?$",
-                                         "", printed, flags=re.I)):
+            for cand in (printed, re.sub(r"\s*(?:/|\bper\s)\s*(?:device|chip|card|GPU|accelerator|node|port|link|lane|"
+                                         r"direction|instance|server)s?$", "", printed, flags=re.I)):
                 unit = _canonical(cand.replace(" ", ""), unit_q)
                 q = unit_q.get(unit)
                 if q and q != "weight" and unit not in ("G", "T", "Gb", "Gib", "GbE", "GE"):

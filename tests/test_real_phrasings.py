@@ -378,3 +378,20 @@ def test_a_caption_declares_its_tables_units_and_field_columns_carry_scope_and_d
     assert figure(audit, "bandwidth", "55.1").direction == "unidirectional"
     assert figure(audit, "power", "9.82").scope == "per-node" and figure(audit, "power", "9.82").normalized["value"] == 9.82
     assert figure(audit, "power", "741").scope == "per-accelerator"
+
+
+def test_a_cloud_shapes_table_counted_ports_and_per_gpu_header_units(sheet):
+    text = """# GPU shapes
+
+| Shape | BM.GPU.NX-H8 |
+|---|---|
+| GPU Memory Bandwidth (TB/s per GPU) | 3.35 |
+| RDMA Cluster Network Bandwidth (Gbps) | 8 x 400 |
+
+A cluster network can hold up to 16,384 GPUs. Local NVMe drives deliver up to 6.8 GB/s sequential read each.
+"""
+    audit = sheet(text)
+    assert figure(audit, "bandwidth", "3.35").tier == "memory"
+    assert figure(audit, "bandwidth", "400").normalized["value"] == 50     # eight ports of 400 Gb/s
+    assert figure(audit, "domain_size", "up to 16,384 GPUs").tier == "scale-out"
+    assert 6.8 not in values(audit, "bandwidth")                          # a drive's throughput
