@@ -431,6 +431,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
             continue    # 网卡 (a NIC), 线卡 (a line card), 声卡 count other things than accelerators
         if m.group("noun") in ("颗", "张", "块") and rx(r.vocab["host_cpu"]).match(seg.text[m.end():m.end() + 8].lstrip()):
             continue    # "2 颗 CPU": a classifier of host processors
+        if re.search(r"\b(?:per|for every|every)\s*$", seg.text[max(0, m.start() - 14):m.start()], re.I):
+            continue    # "one NIC per two cards": a ratio, not a group of accelerators
         if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
                      r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes|"
                      r"[KMGT]i?B|GDDR\w*|LPDDR\w*)\b",

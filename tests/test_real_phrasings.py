@@ -395,3 +395,8 @@ A cluster network can hold up to 16,384 GPUs. Local NVMe drives deliver up to 6.
     assert figure(audit, "bandwidth", "400").normalized["value"] == 50     # eight ports of 400 Gb/s
     assert figure(audit, "domain_size", "up to 16,384 GPUs").tier == "scale-out"
     assert 6.8 not in values(audit, "bandwidth")                          # a drive's throughput
+
+
+def test_a_count_after_per_is_a_ratio_not_a_domain(sheet):
+    audit = sheet("Cluster network ...... 2x 400GbE RoCE v2 (OSFP), one NIC per two cards\n", name="s.txt")
+    assert not [f for f in audit.figures if f.quantity == "domain_size"]
