@@ -20,6 +20,8 @@ NUM = (r"(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|(?<![\d,])\d+,\d{1,2}(?![\d,])"
        # "1 050 W", "2 048 accelerators": a space between thousands, never before a bare port speed ("16 400G")
        r"|(?<!\d[ \u00a0\u202f])(?<![xX×] )\d{1,2}[\u00a0\u202f ]\d{3}(?![\d,.]|[\u00a0\u202f ]\d)"
        r"(?!\s?(?:GbE|GE|Gb|G|T)(?![a-zA-Z/]))|\d+)(?:\.\d+)?")
+# "550-760 W", "150~180W", "700 to 1000 W": a range, read as its upper end (what the product may reach)
+RANGE = rf"(?:\s?(?:-|–|~|～|to)\s?{NUM})?"
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty-four": 24, "thirty-two": 32,
                 "forty-eight": 48, "sixty-four": 64, "seventy-two": 72, "a hundred": 100}
@@ -111,7 +113,7 @@ def _patterns():
     # a model name ("MI300X-...-750W") is, so "-" may precede a number only when its unit is power.
     pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
     figure = compiled(
-        rf"{_FIGURE_OPENING}(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s?"
+        rf"{_FIGURE_OPENING}(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*{RANGE})\s?"
         rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?)(?![A-Za-z0-9])(?!-[A-Za-z0-9])")
     unit_list = compiled(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
     bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
@@ -257,7 +259,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
 
 # A bare number (or a list of options, "800/400/200/100"), perhaps counted ("8 x 400": eight of them), bounded,
 # marked or followed by a note in brackets ("204.8（全双工合计）"): its unit is in the header.
-BARE_CELL = compiled(rf"^\s*(?:\d{{1,3}}\s*[x×]\s*)?(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*)\s*(?P<marker>[{MARKERS}]?)"
+BARE_CELL = compiled(rf"^\s*(?:\d{{1,3}}\s*[x×]\s*)?(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*{RANGE})\s*(?P<marker>[{MARKERS}]?)"
                        r"\s*(?:[(（][^()（）]{0,40}[)）])?\s*$")
 # "单位：GB/s", "整机输入功率单位：kW", "unit: Gb/s": a caption declaring its table's unit (a field may precede it)
 UNIT_DECLARED = compiled(r"(?P<field>[^\s，,；;：:（()）]{0,16}?)\s*(?:单位|\bunits?\b)\s*[：:为]?\s*(?P<u>[A-Za-zµμ]{1,3}(?:/[A-Za-z]{1,4})?)")

@@ -400,3 +400,9 @@ A cluster network can hold up to 16,384 GPUs. Local NVMe drives deliver up to 6.
 def test_a_count_after_per_is_a_ratio_not_a_domain(sheet):
     audit = sheet("Cluster network ...... 2x 400GbE RoCE v2 (OSFP), one NIC per two cards\n", name="s.txt")
     assert not [f for f in audit.figures if f.quantity == "domain_size"]
+
+
+@pytest.mark.parametrize("text,kw", [("GPU power: 550-760 W per GPU", 0.76), ("板卡功耗：150~180W", 0.18),
+                                     ("| Item | Value |\n|---|---|\n| Power (W) | 700-1000 |\n", 1.0)])
+def test_a_range_is_read_as_its_upper_end(sheet, text, kw):
+    assert values(sheet(text), "power") == [kw]
