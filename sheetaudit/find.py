@@ -174,7 +174,12 @@ def _caption_units(doc: Document) -> dict[int, list[tuple[str, str]]]:
     recent: list[str] = []
     declared: list[tuple[str, str]] = []
     page = None
+    # "Parameter | Value | Unit": a row's own unit column gives its value's unit
+    unit_cells = {(s.block, s.label): s.text.strip() for s in doc.segments
+                  if s.kind == "cell" and UNIT_COLUMN.match(s.column or "") and s.text.strip() not in ("", "-", "—")}
     for seg in doc.segments:
+        if seg.kind == "cell" and (seg.block, seg.label) in unit_cells and not UNIT_COLUMN.match(seg.column or ""):
+            out[id(seg)] = [("", unit_cells[(seg.block, seg.label)])]
         if seg.page != page:
             recent, page = [], seg.page
         if seg.kind != "cell":
@@ -185,7 +190,7 @@ def _caption_units(doc: Document) -> dict[int, list[tuple[str, str]]]:
             declared = [(m.group("field"), m.group("u")) for t in recent[-2:] for m in UNIT_DECLARED.finditer(t)]
             recent = []
         if declared:
-            out[id(seg)] = declared
+            out[id(seg)] = out.get(id(seg), []) + declared
     return out
 
 
@@ -261,9 +266,10 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
 # marked or followed by a note in brackets ("204.8（全双工合计）"): its unit is in the header.
 BARE_CELL = compiled(rf"^\s*(?:\d{{1,3}}\s*[x×]\s*)?(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?P<num>{NUM}(?:\s*/\s*{NUM})*{RANGE})\s*(?P<marker>[{MARKERS}]?)"
                        r"\s*(?:[(（][^()（）]{0,40}[)）])?\s*$")
+UNIT_COLUMN = compiled(r"^\s*(?:units?|单位)\s*$", re.I)
 # "单位：GB/s", "整机输入功率单位：kW", "unit: Gb/s": a caption declaring its table's unit (a field may precede it)
 UNIT_DECLARED = compiled(r"(?P<field>[^\s，,；;：:（()）]{0,16}?)\s*(?:单位|\bunits?\b)\s*[：:为]?\s*(?P<u>[A-Za-zµμ]{1,3}(?:/[A-Za-z]{1,4})?)")
-HEADER_UNIT = compiled(r"[(（\[]\s*(?:in\s+)?(?P<u>[^()（）\[\]]{1,24}?)\s*[)）\]]|(?:,|\bin)\s+(?P<v>[A-Za-zµμ/]{1,12})\s*$")
+HEADER_UNIT = compiled(r"[(（\[]\s*(?:in\s+)?(?P<u>[^()（）\[\]]{1,48}?)\s*[)）\]]|(?:,|\bin)\s+(?P<v>[A-Za-zµμ/]{1,12})\s*$")
 
 
 def _header_unit(seg: Segment, unit_q: dict, declared=()) -> list[Mention]:

@@ -406,3 +406,20 @@ def test_a_count_after_per_is_a_ratio_not_a_domain(sheet):
                                      ("| Item | Value |\n|---|---|\n| Power (W) | 700-1000 |\n", 1.0)])
 def test_a_range_is_read_as_its_upper_end(sheet, text, kw):
     assert values(sheet(text), "power") == [kw]
+
+
+def test_a_unit_column_and_a_long_bracketed_header(sheet):
+    text = """| Parameter | Value | Unit |
+|---|---|---|
+| Leaf switch port-to-port latency | 130 | ns |
+| Maximum cabinet power | 150 | kW |
+| Weight, fully populated | 3,100 | kg |
+
+| | XG-4 GPU blade |
+|---|---|
+| Accelerator link bandwidth (GB/s per accelerator, bidirectional) | 900 |
+"""
+    audit = sheet(text)
+    assert figure(audit, "latency", "130").basis == "hardware"
+    assert values(audit, "power") == [150.0]
+    assert figure(audit, "bandwidth", "900").direction == "bidirectional"
