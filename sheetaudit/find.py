@@ -28,6 +28,7 @@ WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
 ZH_NUM = "[零〇一二两三四五六七八九十百千万萬亿]+"
+ZH_ROUND = re.compile("[十百千万萬亿]+")      # 千, 万, 十万 alone: a round scale class, not a count
 
 
 def zh_number(text: str) -> int | None:
@@ -128,10 +129,9 @@ def _patterns():
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
     # "支持万卡集群", "千卡规模": a Chinese round number of cards names a cluster size
-    zh_scale = compiled(r"(?P<n>[一二两三四五六七八九十]?[千万])卡(?=集群|规模|级|互联|训练)")
-    zh_count = compiled(rf"(?:(?<![\d\u4e00-\u9fff])|(?<=[单每机台])(?=\d))(?P<n>\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"
+    zh_count = compiled(rf"(?:(?<![\d,.\u4e00-\u9fff])|(?<=[单每机台])(?=\d))(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"
                           rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
-    return unit_q, figure, unit_list, bare_gb, rate_name, domain, (zh_count, zh_scale)
+    return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count
 
 
 def _num(s: str) -> float:
@@ -449,15 +449,13 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         out.append(Mention("domain_size", m.group(0).strip(), float(val), "accelerators", seg, m.start(), m.end(),
                            bound="up-to" if m.group("bound") else "",
                            flags={"from-label-row"} if label_rx.search(seg.label or "") else set()))
-    zh_count, zh_scale = zh_count
-    if not prefilter(zh_count.pattern, zh_scale.pattern)(seg.text):
+    if not prefilter(zh_count.pattern)(seg.text):
         return out      # no 卡, 颗, 张, 块, 枚: no Chinese count
-    for m in zh_scale.finditer(seg.text):
-        out.append(Mention("domain_size", m.group(0), float(zh_number(m.group("n"))), "accelerators", seg,
-                           m.start(), m.end()))
     for m in zh_count.finditer(seg.text):
         n = m.group("n") or m.group("n2")
-        val = int(n) if n.isdigit() else zh_number(n)
+        if ZH_ROUND.fullmatch(n):
+            continue    # "万卡集群", "十万卡级": a scale class in marketing, not a count of a product's accelerators
+        val = int(n.replace(",", "")) if n.replace(",", "").isdigit() else zh_number(n)
         if val and not any(o.start <= m.start() < o.end for o in out):
             out.append(Mention("domain_size", m.group(0), float(val), "accelerators", seg, m.start(), m.end()))
     return out
