@@ -282,15 +282,17 @@ def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
 def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
-    scope = _first(v["power_scope"], "scope", c.text, seg.label, seg.column)
+    tdp = rx(r"\bTDP\b|热设计功耗").search(f"{seg.label} {c.text}")
+    if tdp and rx(v["host_cpu"]).search(f"{seg.label} {c.text}"):
+        scope = "per-device"       # a host CPU's TDP (its row may be headed "Processors", as an AI processor's is)
+    else:
+        scope = _first(v["power_scope"], "scope", c.text, seg.label, seg.column)
     if scope is None:
         scope = _first(v["power_scope"], "scope", seg.text)
-    if scope is None and rx(r"\bTDP\b|热设计功耗").search(f"{seg.label} {c.text}"):
-        # a TDP is a component's: the accelerator's under an accelerator heading, else the device's (a host
-        # CPU's, whose row may be headed "Processors" as an AI processor's is)
-        cpu = rx(v["host_cpu"]).search(f"{seg.label} {c.text}")
-        scope = "per-accelerator" if not cpu and (rx(rf"{v['accelerator_nouns']}|单卡|每卡").search(
-            f"{seg.section or seg.heading} {seg.label}") or ctx.kind == "accelerator") else "per-device"
+    if scope is None and tdp:
+        # a TDP is a component's: the accelerator's under an accelerator heading, else the device's
+        scope = "per-accelerator" if rx(rf"{v['accelerator_nouns']}|单卡|每卡").search(
+            f"{seg.section or seg.heading} {seg.label}") or ctx.kind == "accelerator" else "per-device"
     if scope is None:
         powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b").search(f"{seg.label} {seg.text}")
         default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",

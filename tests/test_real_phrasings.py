@@ -429,3 +429,19 @@ def test_a_round_scale_class_is_marketing_not_a_count(sheet, text):
     """万卡集群, 十万卡级: a class of scale, as "hyperscale" is; independent labellers of five blind sets counted no
     domain there (a printed number, "1,024 卡", is one)."""
     assert not [f for f in sheet(text).figures if f.quantity == "domain_size"]
+
+
+def test_bullets_in_a_plain_text_release_are_items_of_their_own(sheet):
+    text = """VIREO AX1 AT A GLANCE
+
+  * 8 Vireo Xe chips per server, fully connected over VLink
+  * Up to 3.2 TB/s of bidirectional VLink bandwidth per chip
+  * 750 W per chip; about 10 kW per server at full load
+  * Host: dual 96-core CPUs, 350 W TDP each per server
+"""
+    audit = sheet(text, name="release.txt")
+    assert figure(audit, "domain_size", "8 Vireo Xe chips").tier == "scale-up"
+    assert figure(audit, "bandwidth", "Up to 3.2 TB/s").direction == "bidirectional"
+    assert figure(audit, "power", "750 W").scope == "per-accelerator"
+    assert figure(audit, "power", "about 10 kW").scope == "per-node"
+    assert figure(audit, "power", "350 W").scope == "per-device"

@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from ..model import Document, Segment
 from .layout import FOOTNOTE_MARKERS, split_sentences
 
+BULLET = re.compile(r"^\s*[-*+•·]\s+(?=\S)")
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KV_LINE = re.compile(r"^\s*(?P<label>[^:：|]{1,48}?)\s*(?:[:]\s+|：\s*)(?P<value>.+)$")   # 全角冒号 needs no space
 KV_DOTS = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)\s*(?:\.\s*){3,}\s*(?P<value>\S.*)$")
@@ -99,7 +100,8 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                 continue
             _row(doc, cells, header, heading, block, " / ".join(trail.values()), one_row)
             continue
-        if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and re.match(r"^\s*(?:[*+-]\s+\S|\*\*[^*]+\*\*)", line)):
+        if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and re.match(r"^\s*(?:[*+-]\s+\S|\*\*[^*]+\*\*)", line)) \
+                and not re.match(r"^\s+[*+-]\s+\S", line):      # an indented "  * item" is a bullet in any text
             flush()
             marker, note = _footnote(line.strip())
             doc.footnotes.setdefault(marker, note)
@@ -119,7 +121,9 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             doc.segments.append(Segment(value, 1, "cell", label=label, heading=heading, block=block,
                                         section=" / ".join(trail.values())))
             continue
-        para.append(re.sub(r"^\s*[-*]\s+", "", line).strip())
+        if BULLET.match(line):
+            flush()          # a bullet is an item of its own: "8 chips per server" is not one sentence with the next
+        para.append(BULLET.sub("", line).strip())
     flush()
 
 
