@@ -17,7 +17,7 @@ LABELLED = Path(__file__).parent / "labelled"
 SHEETS = sorted(LABELLED.glob("*.expected.json"))
 ATTRS = {"tier": ("bandwidth", "latency", "domain_size"), "direction": ("bandwidth",),
          "scope": ("bandwidth", "power"), "basis": ("latency",)}
-FLOORS = {"f1": 0.93, "attributes": 0.88, "checks": 0.89, "false_alarms": 15}   # today: 0.946, 0.903, 0.910, 12
+FLOORS = {"f1": 0.94, "attributes": 0.89, "checks": 0.88, "false_alarms": 19}   # today: 0.956, 0.908, 0.897, 16
 
 
 def _value(fig):
@@ -75,7 +75,7 @@ def scores():
 
 
 def test_every_labelled_sheet_is_read(scores):
-    assert len(scores) >= 51
+    assert len(scores) >= 77
     for sheet, s in scores.items():
         assert s["tp"] >= s["exp"] // 2, (sheet, s)      # no sheet loses most of its figures
 
