@@ -56,10 +56,6 @@ def main(ctx, debug):
     ctx.obj["debug"] = debug
 
 
-def fails(findings, fail_on: str) -> bool:
-    return any(reaches(f["severity"] if isinstance(f, dict) else f.severity, fail_on) for f in findings)
-
-
 def _same_file(output: str, sheet: str) -> bool:
     """True when writing OUTPUT would replace SHEET (same path after symlinks, or a hard link to it)."""
     import os

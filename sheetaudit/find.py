@@ -59,6 +59,7 @@ BOUNDS = [(r"up\s*to|as high as|最高|高达|最大|最多", "up-to"), (r"as lo
           (r"max(?:imum)?\.?|peak", "max")]
 BOUND_RX = "|".join(f"(?:{p})" for p, _ in BOUNDS)
 MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡"
+QUANTITIES = ("bandwidth", "latency", "power", "weight")      # of the unit lists in rules/units.yaml
 
 
 def _opening(bounds) -> str:
@@ -100,22 +101,34 @@ def _unit_alt(spellings) -> str:
     return "|".join(parts)
 
 
+# What follows a figure's unit and its footnote marker: no letter or digit ("16 GB" is not "16 G", "400G-ZR" no rate)
+FIGURE_END = r"(?![A-Za-z0-9])(?!-[A-Za-z0-9])"
+
+
+@lru_cache(maxsize=1)
+def unit_alternation() -> str:
+    """Every unit spelling of the rules as one alternation: the rate grammar's, then the listed ones."""
+    from .units import rate_regex
+    r = load_rules()
+    return f"{rate_regex()}|{_unit_alt(dict.fromkeys(s for q in QUANTITIES for s in r.units.get(q, {})))}"
+
+
 @lru_cache(maxsize=1)
 def _patterns():
     r = load_rules()
-    from .units import canonical_rates, rate_regex
+    from .units import canonical_rates
     unit_q = {}
-    for q in ("bandwidth", "latency", "power", "weight"):
+    for q in QUANTITIES:
         for s in r.units.get(q, {}):
             unit_q[s] = q
-    units = f"{rate_regex()}|{_unit_alt(unit_q)}"
+    units = unit_alternation()
     unit_q.update({s: "bandwidth" for s in canonical_rates()})
     # A number glued to a part number ("SYS-821GE", "T8A-...-400G") is not a figure; a wattage at the end of
     # a model name ("MI300X-...-750W") is, so "-" may precede a number only when its unit is power.
     pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
     figure = compiled(
         rf"{_FIGURE_OPENING}(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*{RANGE})\s?"
-        rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?)(?![A-Za-z0-9])(?!-[A-Za-z0-9])")
+        rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?){FIGURE_END}")
     unit_list = compiled(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
     bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
     rate_name = compiled(r.conventions["rate_names"])
@@ -128,7 +141,7 @@ def _patterns():
         rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
-    # "支持万卡集群", "千卡规模": a Chinese round number of cards names a cluster size
+    # "8 颗曜石 OAM 模组", "单机8卡", "十六卡": a count of cards or chips in Chinese (a round 万卡 alone is skipped in _domain)
     zh_count = compiled(rf"(?:(?<![\d,.\u4e00-\u9fff])|(?<=[单每机台])(?=\d))(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"
                           rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .find import HEADER_UNIT, MARKERS, _cooling, _domain, _header_unit, _numeric, _patterns, _unit_alt
+from .find import FIGURE_END, HEADER_UNIT, MARKERS, _cooling, _domain, _header_unit, _numeric, _patterns, unit_alternation
 from .model import Segment
 from .read.layout import FOOTNOTE_MARKERS
 from .rules import compiled, load_rules
@@ -30,11 +30,9 @@ COUNT_REACH = 200          # characters before an accelerator noun that its coun
 @lru_cache(maxsize=1)
 def _scans() -> tuple[re.Pattern, re.Pattern]:
     r = load_rules()
-    from .units import rate_regex
-    unit_q = _patterns()[0]
     names = [e["pattern"] for e in r.units.get("named_rates", [])]
-    # a number, its unit, and the end the figure pattern requires after them ("16 GB" is not "16 G")
-    unit = rf"\d\s?(?:{rate_regex()}|{_unit_alt(unit_q)})[{MARKERS}]?(?![A-Za-z0-9])(?!-[A-Za-z0-9])"
+    # a number, its unit, and the end the figure pattern requires after them
+    unit = rf"\d\s?(?:{unit_alternation()})[{MARKERS}]?{FIGURE_END}"
     numeric = compiled("|".join([unit, *names,
                                  r.conventions["rate_names"], r.conventions["ib_generation_names"]]))
     # nouns are plain words: matched in lower-cased text without IGNORECASE, which scans several times slower
