@@ -8,6 +8,7 @@ fabric and InfiniBand can carry storage.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from .context import Clause, SheetContext, clauses
@@ -98,8 +99,42 @@ def _context_text(seg) -> str:
     return text[:400]
 
 
+@lru_cache(maxsize=4096)
+def _aside_spans(text: str) -> tuple:
+    v = load_rules().vocab
+    spans = []
+    for key in ("comparator_phrase", "form_factor_phrase"):
+        spans.extend((x.start(), x.end()) for x in rx(v[key]).finditer(text))
+    return tuple(spans)
+
+
+def _set_aside(m: Mention, c: Clause) -> tuple[Mention, Clause, bool]:
+    """The mention and clause as the tier and technology read them: "5x the bandwidth of PCIe Gen5", "9X higher
+    than InfiniBand HDR" (the comparator) and "H100 PCIe cards" (a form factor) blanked, so the technology they name
+    is not taken for this figure's link (rules: comparator_phrase, form_factor_phrase). Offsets are kept. Also
+    whether the figure itself sits inside a comparator ("2x faster than PCIe Gen4's 64 GB/s")."""
+    text = m.segment.text
+    spans = _aside_spans(text)
+    if not spans:
+        return m, c, False
+    inside = any(a <= m.start < b for a, b in spans)
+    chars = list(text)
+    for a, b in spans:
+        if not (a <= m.start < b):
+            chars[a:b] = " " * (b - a)
+    plain = "".join(chars)
+    lo = m.start - len(c.left)
+    c2 = Clause(plain[lo:m.start], plain[m.end:m.end + len(c.right)])
+    label = m.segment.label
+    for a, b in _aside_spans(label):
+        label = label[:a] + " " * (b - a) + label[b:]
+    return replace(m, segment=replace(m.segment, text=plain, label=label)), c2, inside
+
+
 def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool) -> None:
     v = load_rules().vocab
+    original = m.segment
+    m, c, compared = _set_aside(m, c)
     seg = m.segment
     foot = ctx.footnotes.get(_marker(m), "")
     clause = c.text
@@ -117,8 +152,11 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
                    or "unspecified")
     if rx(v["measured_cue"]).search(f"{clause} {seg.label} {seg.row}"):
         f.flags.add("measured")     # a benchmark's throughput: as measured, whatever the link's convention
-    if rx(v["comparison_cue"]).search(seg.text[max(0, m.start - 100):m.start]):
+    if compared or rx(v["comparison_cue"]).search(original.text[max(0, m.start - 100):m.start]):
         f.flags.add("comparison")   # another product's figure, quoted for comparison
+    if "twin-double" in m.flags and f.direction == "unspecified":
+        f.direction = "bidirectional"
+        f.reading = "printed in brackets at twice the rate before it ('12.8 (25.6) Tbps'): both directions added"
     f.scope = _scope(f, m, c, ctx, foot)
 
 
@@ -222,8 +260,11 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         return "per-node"
     if "signaling" in m.flags and not re.search(r"per[- ]port|per[- ]link", c.text, re.I):
         return "per-lane"    # "100G PAM4 SerDes", "32 GT/s": one lane's signalling rate
+    if ctx.kind == "switch" and f.unit in ("Tb/s", "T", "TB/s") and not re.match(r"\s*(?:[\w/-]+\s){0,2}ports?\b",
+                                                                          c.right, re.I):
+        return "per-switch"  # no port of a switch runs at terabits: the switch's capacity
     if m.unit in PORT_UNITS or "rate-name" in m.flags or (not is_bytes(m.unit) and re.match(
-            r"\s*(?:[\w-]+\s)?(?:NIC|port|adapter|HCA|SuperNIC)s?\b", c.right, re.I)):
+            r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC)s?\b", c.right, re.I)):
         return "per-port"    # "one 200 Gb/s NIC per GPU": the NIC's port speed, whatever it serves
     found = _nearest(v["scope"], "scope", c) or _first(v["scope"], "scope", foot, seg.label, seg.column)
     if found == "per-accelerator" and f.tier == "host":
@@ -264,13 +305,20 @@ def _scale_up_scope(f: Figure, m: Mention) -> str:
 def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
-    f.basis = _first(v["latency_basis"], "basis", c.text, seg.label, seg.text, seg.row)
+    # the basis words nearest the figure first: "300nsec for 100GbE port-to-port" in a list that also says
+    # "end-to-end solution" is the port-to-port figure
+    f.basis = _nearest(v["latency_basis"], "basis", c) or _first(v["latency_basis"], "basis", seg.label, seg.text, seg.row)
     marker = _marker(m)
     foot = ctx.footnotes.get(marker, "")      # "Latency (ns)¹ ... ¹ Port-to-port, cut-through"
     if f.basis is None and foot:
         f.basis = _first(v["latency_basis"], "basis", foot)
         if f.basis:
             f.reading = f"its note {marker}: {foot}"
+    if f.basis is None and ctx.kind == "switch" and not rx(r"network|fabric|cluster|system|网络|集群").search(
+            f"{c.text} {seg.label}"):
+        f.basis = "hardware"
+        f.reading = "a switch sheet's own latency is its port-to-port (ASIC) latency: nothing else is inside the box"
+        f.flags.add("basis-by-kind")
     f.basis = f.basis or "unspecified"
     tier = (_first(v["tier_explicit"], "tier", c.text, seg.label)
             or _first(v["tier_technology"], "tier", c.text, seg.label)

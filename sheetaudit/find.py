@@ -126,8 +126,10 @@ def _patterns():
     # A number glued to a part number ("SYS-821GE", "T8A-...-400G") is not a figure; a wattage at the end of
     # a model name ("MI300X-...-750W") is, so "-" may precede a number only when its unit is power.
     pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
+    # "4 x 10-Gbps", "40-Gigabit": a hyphen may join a number to a rate (never to a watt or a second)
+    hyphen = r"-(?=(?:[KMGTkmgt]i?(?:b|B|bit|byte)(?:ps|/s|it/s)|Gigabit|GbE)(?![A-Za-z]))"
     figure = compiled(
-        rf"{_FIGURE_OPENING}(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*{RANGE})\s?"
+        rf"{_FIGURE_OPENING}(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*{RANGE})(?:\s?|{hyphen})"
         rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?){FIGURE_END}")
     unit_list = compiled(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
     bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
@@ -145,6 +147,28 @@ def _patterns():
     zh_count = compiled(rf"(?:(?<![\d,.\u4e00-\u9fff])|(?<=[单每机台])(?=\d))(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"
                           rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count
+
+
+@lru_cache(maxsize=1)
+def _paren_twin():
+    """"12.8 (25.6) Tbps", "8.0 (16) Tbps": a rate and, in brackets, its twin sharing the unit printed after both.
+    Vendors print the full-duplex sum in brackets beside the per-direction rate."""
+    return compiled(rf"(?<![\w.])(?P<a>{NUM})\s*[(（]\s*(?P<b>{NUM})\s*[)）]\s?(?P<unit>{unit_alternation()}){FIGURE_END}")
+
+
+def _twins(seg: Segment, text: str, taken: "Spans", unit_q: dict) -> list[Mention]:
+    out = []
+    for m in _paren_twin().finditer(text):
+        unit = _canonical(re.sub(r"\s+", "", m.group("unit")), unit_q)
+        if unit_q.get(unit) != "bandwidth" or not taken.free(m.start(), m.end()):
+            continue
+        a, b = _num(m.group("a")), _num(m.group("b"))
+        double = a > 0 and abs(b - 2 * a) <= 0.02 * b
+        out.append(Mention("bandwidth", f"{m.group('a')} {m.group('unit')}", a, unit, seg, m.start("a"), m.end("a")))
+        out.append(Mention("bandwidth", f"({m.group('b')}) {m.group('unit')}", b, unit, seg, m.start("b"), m.end(),
+                           flags={"paren-twin"} | ({"twin-double"} if double else set())))
+        taken.add((m.start(), m.end()))
+    return out
 
 
 def _num(s: str) -> float:
@@ -215,7 +239,12 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     taken = Spans(len(text))
     # Every figure, rate list and rate name holds a digit; named rates ("千兆网口", "a port of NDR") need none.
     digits = DIGIT.search(text) is not None
+    if digits:     # "802.1w", "802.3ck": standards named by number are not figures (rules: not_figure_token)
+        for t in rx(r.vocab["not_figure_token"]).finditer(text):
+            taken.add((t.start(), t.end()))
 
+    if digits and ("(" in text or "（" in text):
+        found.extend(_twins(seg, text, taken, unit_q))
     for m in (unit_list.finditer(text) if digits else ()):
         vals = [_num(v) for v in re.findall(NUM, m.group("list"))]
         unit = m.group("u")
@@ -265,11 +294,13 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     if found and rx(r.vocab["not_figures_label"]).search(f"{seg.label} {seg.column}"):
         return []
     for mm in found:
-        if mm.quantity == "power" and _is_supply_rating(mm, r):
+        if mm.quantity == "power" and (_is_supply_rating(mm, r) or _is_power_setting(mm, r)):
             continue
         if _in_excluded_context(mm, r):
             continue
-        mm.count = _count_before(text[:mm.start])
+        mm.count = _count_before(text[:mm.start]) if mm.count is None else mm.count
+        if mm.count is None and mm.quantity == "bandwidth":
+            mm.count = _count_around(text[:mm.start], text[mm.end:])
         kept.append(mm)
     kept.sort(key=lambda x: x.start)
     return kept
@@ -360,6 +391,9 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
             r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$", text[:m.start()])
         near = taken.near(m.start(), m.end(), 40)
         bare = not re.search(r"\d", m.group(0))
+        if bare and seg.kind != "cell" and (rx(r.vocab["test_setup_cue"]).search(text) or any(
+                c.start() <= m.start() < c.end() for c in rx(r.vocab["comparator_phrase"]).finditer(text))):
+            continue     # "A100 cluster: HDR IB network", "than InfiniBand HDR": the test set-up or a comparator
         if max(values) <= 0 or names == ["DDR"] or near or (bare and (seg.kind == "heading" or (
                 len(names) == 1 and not beside))):
             if len(names) > 1:
@@ -372,13 +406,14 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
 
 
 def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
-    """"16 GT/s / 32GT/s", "100 Gb/s / 200 Gb/s": options of one link, one figure at the highest rate."""
+    """"16 GT/s / 32GT/s", "100 Gb/s / 200 Gb/s": options of one link, one figure at the highest rate; so is a span
+    of speeds ("from 10Gb/s to 100Gb/s per port", "10GbE through 100GbE")."""
     found = sorted(found, key=lambda x: x.start)
     out: list[Mention] = []
     for m in found:
         prev = out[-1] if out else None
         if (prev and prev.quantity == m.quantity == "bandwidth" and prev.unit == m.unit
-                and re.fullmatch(r"\s*(?:/|or|或)\s*", text[prev.end:m.start])):
+                and re.fullmatch(r"\s*(?:/|or|或|to|through|thru|-|–|~|至|到)\s*", text[prev.end:m.start])):
             prev.value = max(prev.value, m.value)
             prev.text = text[prev.start:m.end]
             prev.end = m.end
@@ -411,6 +446,14 @@ def _in_excluded_context(m: Mention, r) -> bool:
     return bool(rx(pat).search(f"{m.segment.label} {left} {right}"))
 
 
+def _is_power_setting(m: Mention, r) -> bool:
+    """A wattage that names a setting or a connector's level, not a draw: "16-pin 450 W or 600 W power mode",
+    "200 W minimum", "the 301 W-450 W power sense option" (rules: power_setting_after / _before)."""
+    text = m.segment.text
+    return bool(rx(r.vocab["power_setting_after"]).search(text[m.end:m.end + 40])
+                or rx(r.vocab["power_setting_before"]).search(text[max(0, m.start - 30):m.start]))
+
+
 def _is_supply_rating(m: Mention, r) -> bool:
     pat = rx(r.vocab["power_excluded"])
     left_out = rx(r.vocab["power_excluded_left_out"])     # "典型功耗（不含光模块）": the switch's, optics left out
@@ -423,8 +466,17 @@ def _count_before(left: str) -> int | None:
     m = re.search(r"(?<![\w.])(\d{1,4})\s*(?:[xX×]|个|路|口)\s*(?:[A-Za-z][\w\-()]*\s+){0,5}$", left[-80:])
     if m:
         return int(m.group(1))
-    m = re.search(r"(\d{1,4})\s*ports? of\s*$", left[-40:])
+    # "32 ports of", "32 ports running at 100GbE", "a 32-port 100GbE switch"
+    m = re.search(r"(?<![\w.])(\d{1,4})(?:\s*ports?(?: of| (?:running|operating|clocked) at)|-port)\s*$", left[-40:])
     return int(m.group(1)) if m else None
+
+
+def _count_around(left: str, right: str) -> int | None:
+    """"48 100G SFP-DD and 8 400G QSFP-DD ports": a plain number right before a rate whose next words name ports."""
+    m = re.search(r"(?<![\w.,/])(\d{1,4})\s+$", left[-12:])
+    if m and re.match(r"\s*(?:[\w-]+\s+){0,2}?(?:[\w-]+\s+)?ports?\b|\s*(?:[\w-]+\s+){0,2}?(?:and|,)\s+\d{1,4}\s+\d", right[:60]):
+        return int(m.group(1))
+    return None
 
 
 def _domain(seg: Segment, doc: Document) -> list[Mention]:
@@ -454,6 +506,10 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
             continue    # "2 颗 CPU": a classifier of host processors
         if re.search(r"\b(?:per|for every|every)\s*$", seg.text[max(0, m.start() - 14):m.start()], re.I):
             continue    # "one NIC per two cards": a ratio, not a group of accelerators
+        if m.group("way") and rx(r.vocab["way_not_domain"]).search(seg.text[m.end():m.end() + 40]):
+            continue    # "128-way ECMP", "64-way MLAG": routing and link aggregation, not accelerators
+        if re.search(r"\d(?:G|T|GbE|GE|Gb|Gbps)\b", mid):
+            continue    # "a 32 x 400G device": a port configuration
         if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
                      r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes|"
                      r"[KMGT]i?B|GDDR\w*|LPDDR\w*)\b",
