@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from .context import Clause, SheetContext, clauses
+from .context import SCALE_UP_TECHNOLOGIES, Clause, SheetContext, clauses
 from .model import Figure, Mention
 from .rules import load_rules, rx
 from .technologies import technology
@@ -142,7 +142,8 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
     f.tier = _tier(f, m, c, ctx, clause)
     if f.tier == "scale-up" and not f.technology:
         # "Peer bandwidth: 896 GB/s" on an Infinity Fabric sheet: the sheet's scale-up fabric is the technology.
-        f.technology = technology(ctx.block_text.get(seg.block, "")) or ctx.scale_up_technology
+        named = technology(ctx.block_text.get(seg.block, ""))
+        f.technology = named if named in SCALE_UP_TECHNOLOGIES else ctx.scale_up_technology
     if f.tier == "memory":
         f.direction = None
         f.scope = None
@@ -307,7 +308,7 @@ def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     seg = m.segment
     # the basis words nearest the figure first: "300nsec for 100GbE port-to-port" in a list that also says
     # "end-to-end solution" is the port-to-port figure
-    f.basis = _nearest(v["latency_basis"], "basis", c) or _first(v["latency_basis"], "basis", seg.label, seg.text, seg.row)
+    f.basis = _nearest(v["latency_basis"], "basis", Clause(c.left, re.split(r"[;；。]|\.\s", seg.text[m.end:m.end + 80])[0])) or _first(v["latency_basis"], "basis", seg.label, seg.text, seg.row)
     marker = _marker(m)
     foot = ctx.footnotes.get(marker, "")      # "Latency (ns)¹ ... ¹ Port-to-port, cut-through"
     if f.basis is None and foot:

@@ -391,7 +391,7 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
             r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$", text[:m.start()])
         near = taken.near(m.start(), m.end(), 40)
         bare = not re.search(r"\d", m.group(0))
-        if bare and seg.kind != "cell" and (rx(r.vocab["test_setup_cue"]).search(text) or any(
+        if bare and (rx(r.vocab["test_setup_cue"]).search(f"{seg.label}: {text}") or any(
                 c.start() <= m.start() < c.end() for c in rx(r.vocab["comparator_phrase"]).finditer(text))):
             continue     # "A100 cluster: HDR IB network", "than InfiniBand HDR": the test set-up or a comparator
         if max(values) <= 0 or names == ["DDR"] or near or (bare and (seg.kind == "heading" or (
