@@ -72,6 +72,7 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
                    count=m.count, bound=m.bound, flags=set(m.flags), ocr=seg.ocr, segment=seg,
                    model=ctx.model_of(seg))
         c = cl.get(id(m), Clause("", ""))
+        m = _own_item(m)
         if m.quantity == "bandwidth":
             _bandwidth(f, m, c, ctx, alone=per_seg_bw[id(seg)] == 1)
         elif m.quantity == "latency":
@@ -97,6 +98,24 @@ def _context_text(seg) -> str:
     if seg.column:
         text = f"[{seg.column}] {text}"
     return text[:400]
+
+
+# Bullets set inline ("BENEFITS – Zero packet loss – Throughput • 6.4Tb/s • 9.52B packets – Storage and server
+# applications run faster"): a PDF sidebar read as one run of text is a list, and each item is its figures' sentence.
+INLINE_BULLET = re.compile(r"\s[•▪●◦■►]\s|\s[–—]\s")
+
+
+def _own_item(m: Mention) -> Mention:
+    """The mention with its segment's text blanked outside the figure's own item, where the segment is a run of two
+    or more inline bullets; offsets are kept, so the figure's clause is unchanged."""
+    text = m.segment.text
+    cuts = [x.start() for x in INLINE_BULLET.finditer(text)]
+    if len(cuts) < 2:
+        return m
+    lo = max((x for x in cuts if x < m.start), default=0)
+    hi = min((x for x in cuts if x >= m.end), default=len(text))
+    own = " " * lo + text[lo:hi] + " " * (len(text) - hi)
+    return replace(m, segment=replace(m.segment, text=own))
 
 
 @lru_cache(maxsize=4096)

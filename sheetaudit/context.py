@@ -14,7 +14,7 @@ from .technologies import technology
 
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
-SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s(?=(?:[A-Z][\w\-.]*\s?){1,3}:)")
+SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[•▪●◦■►–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){1,3}:)")
 
 # The sheet's scale-up fabric, for a figure whose own record names none: the one its segments name most.
 SCALE_UP_TECHNOLOGIES = frozenset({"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI"})

@@ -89,3 +89,10 @@ def test_hyphenated_rates_and_peripheral_buses(sheet):
 def test_a_lane_named_with_words_between(sheet):
     a = sheet("# Vega V2\n\nData rate per Vega V2 VLink lane (each direction): 100 Gbps\n")
     assert figure(a, "100 Gbps").scope == "per-lane"
+
+
+def test_a_sidebar_of_inline_bullets_is_a_list_of_items(sheet):
+    a = sheet("# Tern T2 Ethernet switch\n\nBENEFITS – Zero packet loss – Throughput • 6.4Tb/s • 9.52B packets-per-second "
+              "– High density • 32 40/56/100GbE ports in 1RU – Storage and server applications run faster – Lowest "
+              "power\n")
+    assert {f.tier for f in a.figures if f.quantity == "bandwidth"} == {"scale-out"}
