@@ -86,6 +86,9 @@ class Figure:
     model: str = ""                  # the product model a variant table's column (or row) gives the figure
     segment: Optional[Segment] = None
     technology_match: Optional[dict] = None   # the generation it matches and its reference rate (checks.plausibility)
+    certainty: Optional[str] = None  # stated | inferred (checks.certainty): how sure the reading is
+    certainty_reason: str = ""       # what the sheet says for it, or what was inferred and from what
+    inferred: dict = field(default_factory=dict)   # aspect (tier, scope, direction, technology, value, model) -> why
 
     def to_json(self) -> dict:
         d = {"id": self.id, "quantity": self.quantity, "text": self.text, "value": self.value,
@@ -96,7 +99,8 @@ class Figure:
                  "column": (self.segment.column or None) if self.segment else None, "heading": self.heading or None,
                  "count": self.count, "bbox": [round(v, 1) for v in self.bbox] if self.bbox else None,
                  "ocr": self.ocr or None, "flags": sorted(self.flags) or None, "model": self.model or None,
-                 "technology_match": self.technology_match}
+                 "technology_match": self.technology_match, "certainty": self.certainty,
+                 "certainty_reason": self.certainty_reason or None, "inferred": dict(self.inferred) or None}
         d.update({k: v for k, v in extra.items() if v is not None})
         return d
 
@@ -109,11 +113,17 @@ class Derived:
     unit: str
     arithmetic: str
     figures: list[str] = field(default_factory=list)
+    certainty: str = "stated"        # inferred when it rests on an inferred figure or on a count the sheet does not tie
+    certainty_reason: str = ""
 
     def to_json(self) -> dict:
         from .numfmt import significant   # significant digits: a 1/48 ratio keeps what its text says
-        return {"name": self.name, "value": significant(self.value), "unit": self.unit,
-                "arithmetic": self.arithmetic, "figures": self.figures}
+        d = {"name": self.name, "value": significant(self.value), "unit": self.unit,
+             "arithmetic": self.arithmetic, "figures": self.figures}
+        if self.certainty == "inferred":
+            d["certainty"] = "inferred"
+            d["certainty_reason"] = self.certainty_reason
+        return d
 
 
 @dataclass
@@ -129,12 +139,24 @@ class Finding:
     derived: list[Derived] = field(default_factory=list)
     models: list[str] = field(default_factory=list)   # the models of a multi-model sheet it concerns
     title: str = ""                  # the check's title as worded for this sheet (ports on a switch sheet)
+    question: str = ""               # what to ask the vendor, in the vendor's words, with the page
+    buyer: str = ""                  # what the buyer should check themselves (not a question for the vendor)
+    certainty: str = "stated"        # inferred: the finding rests on a reading the sheet does not state
+    certainty_reason: str = ""
+    doubt: str = ""                  # a check's own reason to doubt its conclusion (set before severity is decided)
 
     def to_json(self) -> dict:
         d = {"check": self.check, "step": self.step, "severity": self.severity, "figures": self.figures,
              "message": self.message, "why": self.why, "fix": self.fix}
         if self.title:
             d["title"] = self.title
+        if self.question:
+            d["question"] = self.question
+        if self.buyer:
+            d["buyer"] = self.buyer
+        if self.certainty == "inferred":
+            d["certainty"] = "inferred"
+            d["certainty_reason"] = self.certainty_reason
         if self.pages:
             d["pages"] = self.pages
         if self.derived:

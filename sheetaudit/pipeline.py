@@ -1,10 +1,11 @@
-"""One sheet, one way through: read -> find -> classify -> normalise -> check."""
+"""One sheet, one way through: read -> find -> classify -> normalise -> certainty -> check."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from . import regex_cache
 from .checks import run_checks
+from .checks.certainty import assess
 from .classify import classify
 from .context import sheet_context
 from .find import find_mentions
@@ -24,7 +25,7 @@ def audit(path: str | Path, password: str | None = None, max_pages: int | None =
         doc.ocr_hint = ocr_hint()
     mentions = find_mentions(doc)
     sheet = sheet_context(doc, mentions)
-    figures = normalise(classify(mentions, sheet))
+    figures = assess(normalise(classify(mentions, sheet)), sheet)   # stated or inferred: what an error may rest on
     findings, passed = run_checks(figures, sheet, doc, facility)
     derived = [d for f in findings for d in f.derived]
     regex_cache.save()       # the patterns this sheet compiled first: the next run builds them from the cache

@@ -2,19 +2,39 @@
 in rules/checks.yaml, which supplies its severity, why it matters and how to fix it."""
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from ..model import Derived, Figure, Finding
 from ..numfmt import fmt  # noqa: F401  (the check modules import it from here)
 from ..rules import load_rules
 from ..severity import rank
 
+PAGED: ContextVar[bool] = ContextVar("paged", default=True)   # a PDF's page numbers mean something to the vendor
+
 
 def finding(code: str, message: str, figures: list[Figure] = (), derived: list[Derived] = (),
-            models: list[str] = ()) -> Finding:
+            models: list[str] = (), question: str = "", doubt: str = "", buyer: str = "") -> Finding:
+    """A finding of CODE (rules/checks.yaml gives its severity, why and fix). question: what to ask the vendor, in
+    the vendor's words (checks/ask.py words the rest); doubt: the check's own reason its conclusion is not certain
+    (an error becomes a warning: checks/certainty.py)."""
     c = load_rules().check(code)
     return Finding(check=code, step=c["step"], severity=c["severity"], message=message, why=c["why"],
                    fix=c["fix"], figures=[f.id for f in figures],
                    pages=sorted({f.page for f in figures}), derived=list(derived), models=list(models),
-                   title=c["title"])
+                   title=c["title"], question=question, doubt=doubt, buyer=buyer)
+
+
+def ask_where(f: Figure) -> str:
+    """'the 900 GB/s on page 5' in a PDF; 'the 900 GB/s ("NVLink: 900 GB/s per GPU")' in a text sheet, whose
+    'page 1' would tell the vendor nothing."""
+    if PAGED.get():
+        return f"the {f.text} on page {f.page}"
+    seg = f.segment
+    quote = (f"{seg.label}: {seg.text}" if seg and seg.label else (seg.text if seg else f.context)).strip()
+    if len(quote) > 70:
+        i = max(0, quote.find(f.text) - 30)
+        quote = ("..." if i else "") + quote[i:i + 70].strip() + "..."
+    return f'the {f.text} ("{quote}")'
 
 
 def named(f: Figure) -> str:
@@ -43,16 +63,28 @@ def merge_models(findings: list[Finding]) -> list[Finding]:
         first.figures += [x for x in f.figures if x not in first.figures]
         first.pages = sorted(set(first.pages) | set(f.pages))
         first.derived += f.derived
+        if f.doubt and f.doubt not in first.doubt:
+            first.doubt = "; ".join(x for x in (first.doubt, f.doubt) if x)
     return out
 
 
 def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
-    from . import plausibility, sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
+    from . import ask, plausibility, sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
+    from .certainty import assess, derived_certainty, temper
     from .present import fit_to_sheet, merge_repeats
-    findings: list[Finding] = []
-    for module in (sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power, plausibility):
-        findings.extend(module.run(figs, sheet, doc, facility))
-    findings = fit_to_sheet(merge_repeats(merge_models(findings), figs), sheet.kind)
+    if any(f.certainty is None for f in figs):
+        assess(figs, sheet)       # the pipeline does it as a stage; a caller of run_checks alone gets it here
+    token = PAGED.set(getattr(doc, "kind", "pdf") == "pdf")
+    try:
+        findings: list[Finding] = []
+        for module in (sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power, plausibility):
+            findings.extend(module.run(figs, sheet, doc, facility))
+        findings = fit_to_sheet(merge_repeats(merge_models(findings), figs), sheet.kind)
+        ask.word(findings, figs, sheet, doc)
+        temper(findings, figs)
+        derived_certainty(findings, figs)
+    finally:
+        PAGED.reset(token)
     findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, rank(f.severity)))
     raised = {f.check for f in findings}
     passed = [code for code in load_rules().checks if code not in raised]

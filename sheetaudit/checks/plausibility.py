@@ -10,7 +10,7 @@ from ..classify import is_bytes
 from ..normalise import base_gbs
 from ..rules import load_rules
 from ..technologies import MATCH_TOLERANCE, Generation, load
-from . import bw, finding, fmt
+from . import ask_where, bw, finding, fmt
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host")
 WIDTH = re.compile(r"(?:PCIe|PCI[- ]Express|PCI-E)[^.;\n]{0,40}?\bx\s?(16|8|4|2|1)\b|\bx\s?(16|8|4|2|1)\s*(?:PCIe|PCI)",
@@ -19,10 +19,11 @@ WIDTH = re.compile(r"(?:PCIe|PCI[- ]Express|PCI-E)[^.;\n]{0,40}?\bx\s?(16|8|4|2|
 
 def run(figs, sheet, doc, facility):
     kb = load()
+    named_on_sheet = _sheet_generations(kb, doc)
     for f in bw(figs, *LINK_TIERS):
-        f.technology_match = _match(kb, f)
+        f.technology_match = _match(kb, f, named_on_sheet)
     out = []
-    out.extend(_exceeds(kb, figs))
+    out.extend(_exceeds(kb, figs, named_on_sheet))
     out.extend(_domain(kb, figs))
     out.extend(_host_bottleneck(kb, figs, sheet, doc))
     out.extend(_no_rdma(kb, figs, doc))
@@ -33,14 +34,39 @@ def _text(f) -> str:
     return f"{f.label} {f.segment.text if f.segment else f.context}"
 
 
-def _named(kb, f) -> Generation | None:
-    """The one generation of the figure's own technology that its row or sentence names; None when none or
-    several are named (a sentence listing PCIe Gen4 and Gen5 names neither for sure)."""
+def _own_words(f) -> str:
+    """The figure's row and sentence without its comparisons ('5x the bandwidth of PCIe Gen5' names the
+    comparator, not the figure's generation)."""
+    from .certainty import comparator
+    return comparator().sub(" ", _text(f))
+
+
+def _sheet_generations(kb, doc) -> dict[str, list[Generation]]:
+    """Per technology, the generations the whole sheet names in any form (words, 'Gen4', a product that implies
+    one), comparisons left out."""
+    from .certainty import comparator
+    if doc is None:
+        return {}
+    text = comparator().sub(" ", " ".join(f"{s.label} {s.text}" for s in doc.segments) + " " + (doc.title or ""))
+    return {t.name: t.named(text) for t in kb.technologies if t.generations}
+
+
+def _named(kb, f, on_sheet: dict | None = None) -> tuple[Generation | None, str]:
+    """The one generation of the figure's own technology that its row or sentence names, else the one the sheet
+    names elsewhere (with that said: an inference); None when none or several are named (a sentence listing PCIe
+    Gen4 and Gen5 names neither for sure)."""
     tech = kb.get(f.technology or "")
     if tech is None:
-        return None
-    found = tech.named(_text(f))
-    return found[0] if len(found) == 1 else None
+        return None, ""
+    found = tech.named(_own_words(f))
+    if len(found) == 1:
+        return found[0], ""
+    if found or not on_sheet:
+        return None, ""
+    elsewhere = on_sheet.get(tech.name) or []
+    if len(elsewhere) == 1:
+        return elsewhere[0], f"the sheet names {elsewhere[0].label} elsewhere, not beside this figure"
+    return None, ""
 
 
 def _lowest(f, gbs: float, kb) -> tuple[float, str]:
@@ -56,13 +82,13 @@ def _lowest(f, gbs: float, kb) -> tuple[float, str]:
     return gbs / 2, f"even read as both directions added, {fmt(gbs / 2)} GB/s per direction"
 
 
-def _exceeds(kb, figs):
+def _exceeds(kb, figs, on_sheet=None):
     tol = load_rules().threshold("technology_rounding")
     out = []
     for f in bw(figs, *LINK_TIERS, scopes={"per-link", "per-accelerator", "per-port"}):
         if f.technology in ("Ethernet", "") or "rate-list" in f.flags:
             continue
-        g = _named(kb, f)
+        g, elsewhere = _named(kb, f, on_sheet)
         ref = g.ceiling(f.scope) if g else None
         if not ref:
             continue
@@ -70,17 +96,25 @@ def _exceeds(kb, figs):
         gbs, _ = base_gbs(f)
         low, reading = _lowest(f, gbs, kb)
         if low > limit * (1 + tol):
+            q = (f"{ask_where(f)[0].upper()}{ask_where(f)[1:]} is more than {g.label} carries ({how}). Is it per "
+                 f"link, per port, per {_unit_word(f)} or a total over several, is it per direction or both directions "
+                 f"added, and at which {g.technology} generation does it run?")
             out.append(finding("bandwidth.exceeds-technology",
                                f"{g.label} carries {how}; the sheet's {f.text} (p{f.page}, {f.scope}) is {reading}, "
-                               f"{low / limit:.1f}x that. Source: {g.get('source')}.", [f]))
+                               f"{low / limit:.1f}x that. Source: {g.get('source')}.", [f], question=q,
+                               doubt=elsewhere))
     return out
 
 
-def _match(kb, f) -> dict | None:
+def _unit_word(f) -> str:
+    return "accelerator" if f.scope == "per-accelerator" else "port" if f.scope == "per-port" else "accelerator"
+
+
+def _match(kb, f, on_sheet=None) -> dict | None:
     v = (f.normalized or {}).get("value")
     if not isinstance(v, (int, float)) or not v:
         return None
-    g = _named(kb, f)
+    g, elsewhere = _named(kb, f, on_sheet)
     if g:
         ref = g.ceiling(f.scope)
         if not ref:
@@ -88,7 +122,7 @@ def _match(kb, f) -> dict | None:
         limit, how = ref
         status = "matches" if abs(v - limit) <= MATCH_TOLERANCE * limit else ("above" if v > limit else "below")
         return {"generation": g.label, "reference_gbs": limit, "reference": how, "status": status,
-                "source": g.get("source"), "text": f"{status} {g.label}: {how}"}
+                "source": g.get("source"), "text": f"{status} {g.label}: {how}" + (f" ({elsewhere})" if elsewhere else "")}
     readings = [(float(v), "")]
     if f.direction == "unspecified" and is_bytes(f.unit):   # an unstated byte total could be either reading
         gbs = base_gbs(f)[0]
@@ -107,15 +141,20 @@ def _domain(kb, figs):
     out = []
     up = bw(figs, "scale-up")
     for d in (f for f in figs if f.quantity == "domain_size" and f.tier == "scale-up"):
-        tech = next((t for t in kb.technologies if t.generations and re.search(t.pattern, _text(d))), None)
+        own = _own_words(d)
+        tech = next((t for t in kb.technologies if t.generations and re.search(t.pattern, own, re.I)), None)
+        doubt = ""
         techs = [kb.get(f.technology) for f in up if kb.get(f.technology or "")]
         if tech is None and techs:
             tech = max(set(techs), key=techs.count)
+            doubt = f"the count does not name its fabric ({tech.name} is named beside the sheet's bandwidth figures)"
         if tech is None:
             continue
-        gens = tech.named(_text(d))
+        gens = tech.named(own)
         if not gens:
-            gens = list(dict.fromkeys(g for f in up if f.technology == tech.name for g in tech.named(_text(f))))
+            gens = list(dict.fromkeys(g for f in up if f.technology == tech.name for g in tech.named(_own_words(f))))
+            if len(gens) == 1:
+                doubt = doubt or f"the count does not name its generation ({gens[0].label} is named beside a bandwidth)"
         if len(gens) != 1 or not gens[0].get("max_domain"):
             continue
         g = gens[0]
@@ -123,7 +162,10 @@ def _domain(kb, figs):
         if float(d.value) > most:
             out.append(finding("tier.domain-exceeds-technology",
                                f"{g.label} joins at most {most} accelerators in one domain; the sheet's {d.text} "
-                               f"(p{d.page}) is {float(d.value) / most:.1f}x that. Source: {g.get('source')}.", [d]))
+                               f"(p{d.page}) is {float(d.value) / most:.1f}x that. Source: {g.get('source')}.", [d],
+                               question=f"Which system joins {ask_where(d)} in one {g.label} domain at full "
+                                        f"bandwidth? {g.label} systems join at most {most}; does part of it run "
+                                        "over the scale-out network?", doubt=doubt))
     return out
 
 
@@ -162,9 +204,12 @@ def _host_bottleneck(kb, figs, sheet, doc):
         v = float(p.normalized["value"])
         if v > host * (1 + tol) and (p.text, how) not in seen:
             seen.add((p.text, how))
+            q = (f"Which PCIe generation and width connect {ask_where(p)} to the host? If it is {how.split(' carries')[0]}, "
+                 f"the host link carries {fmt(host)} GB/s per direction against the port's {fmt(v)} GB/s: what "
+                 "throughput does the port reach between host memory and the network?")
             out.append(finding("bandwidth.host-bottleneck",
                                f"{p.text} (p{p.page}) = {fmt(v)} GB/s per direction, but its host link {how}: the port "
-                               f"can run at most {host / v:.0%} of its rate.", [p]))
+                               f"can run at most {host / v:.0%} of its rate.", [p], question=q))
     return out
 
 

@@ -55,9 +55,18 @@ def merge_repeats(findings: list[Finding], figs: list[Figure]) -> list[Finding]:
             if (d.name, round(d.value, 9)) not in seen:
                 seen.add((d.name, round(d.value, 9)))
                 derived.append(d)
+        question = first.question
+        if question and len(pages) > 1:
+            asked = [int(p) for p in re.findall(r"on page (\d+)", question)]
+            rest = [p for p in pages if p not in asked]
+            if rest and asked:
+                question += f" (The same figure is printed on page{'s' if len(rest) > 1 else ''} " \
+                            f"{', '.join(map(str, rest))}.)"
+        doubt = "; ".join(dict.fromkeys(f.doubt for f in group if f.doubt))
         out.append(Finding(check=first.check, step=first.step, severity=first.severity, message=message,
                            why=first.why, fix=first.fix, figures=ids, pages=pages, derived=derived,
-                           title=first.title, models=models if len(models) > 1 else first.models))
+                           title=first.title, models=models if len(models) > 1 else first.models,
+                           question=question, doubt=doubt, buyer=first.buyer))
     return out
 
 

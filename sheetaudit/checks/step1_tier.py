@@ -6,7 +6,8 @@ import re
 
 from ..model import Derived
 from ..normalise import same_model
-from . import bw, finding, fmt, named
+from . import ask_where, bw, finding, fmt, named
+from .certainty import near as _near
 
 AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",
                     "per-cluster": "cluster"}
@@ -59,28 +60,82 @@ def _aggregates(figs, sheet, domain):
     return out
 
 
+SUM_WORD = re.compile(r"\btotal\b|\bcombined\b|\baggregated?\b|\bsum(?:med)?\b|\boverall\b|\bin all\b|合计|总计|总和|总带宽|"
+                      r"总\s*I/?O", re.I)
+PLUS = re.compile(r"\+|\bplus\b|\band\b|加", re.I)      # a sum written out beside its parts
+# "aggregate bidirectional", "双向合计": both directions of one link added, not tiers
+DIRECTION_SUM = re.compile(r"(?:both directions|bi-?directional|full[- ]duplex|双向|全双工)\W{0,4}(?:合计|总计|total|sum)|"
+                           r"(?:total|aggregate|combined|合计)\W{0,4}(?:bi-?directional|both directions|双向|全双工)", re.I)
+JOINS_KINDS = re.compile(r"\band\b|&|\+|\bplus\b|与|和|及|i/?o\b|all interfaces", re.I)
+NOT_TOTALS = {"per-port", "per-lane", "per-link"}
+
+
+def said_to_be_sum(f) -> bool:
+    """The document ties the figure to a sum ('Total I/O bandwidth', 'a combined 6.4 TB/s', '合计'), not to both
+    directions of one link."""
+    if f.tier == "mixed":
+        return True
+    near = _near(f)
+    return bool(SUM_WORD.search(near)) and not DIRECTION_SUM.search(near)
+
+
+def _written_out(f, a, b) -> bool:
+    """'4.8 TB/s NVLink plus 1.6 Tb/s Ethernet, 6.4 TB/s in all': the parts and the total in one sentence, the
+    parts joined by a plus or an 'and'."""
+    seg = f.segment
+    if seg is None or a.segment is not seg or b.segment is not seg:
+        return False
+    i, j = sorted((seg.text.find(a.text), seg.text.find(b.text)))
+    return i >= 0 and bool(PLUS.search(seg.text[i:j]))
+
+
+def _part(a) -> bool:
+    return (a.quantity == "bandwidth" and a.tier != "memory" and "rate-list" not in a.flags
+            and "comparison" not in a.flags)
+
+
+def _sums_to(a, b, f) -> bool:
+    from ..normalise import base_gbs
+    tol = 1e-6 * max(1, float(f.value))
+    if abs(float(a.value) + float(b.value) - float(f.value)) < tol:
+        return True     # as printed ("7.2 TB/s ... 3.2 Tbps ... Total 10.4 TB/s": bytes and bits added)
+    total, x, y = base_gbs(f)[0], base_gbs(a)[0], base_gbs(b)[0]
+    # each part a real share of the total: 900 GB/s is not '900 GB/s + a 1 GbE management port'
+    return min(x, y) >= 0.02 * total and abs(x + y - total) <= 1e-3 * total
+
+
 def _mixed(figs):
+    """A figure the document itself calls a total, equal to two figures of different tiers (or bits and bytes)
+    added. Two port speeds that happen to add up are not a sum: the sheet must say the figure is one."""
     out = []
-    bws = [f for f in figs if f.quantity == "bandwidth" and f.tier not in ("memory",)]
-    total_word = re.compile(r"total|combined|aggregate|sum|overall|合计|总", re.I)
+    bws = [f for f in figs if _part(f)]
     for f in bws:
-        parts = None
-        if f.tier != "mixed" and not total_word.search(f"{f.label} {f.context}"):
+        if f.scope in NOT_TOTALS:
             continue
+        said = said_to_be_sum(f)
+        near = _near(f)
+        parts = None
         for a in bws:
             for b in bws:
-                if a is b or f in (a, b) or a.id > b.id:
+                if a is b or f in (a, b) or a.id > b.id or a.text == f.text or b.text == f.text:
                     continue
-                if abs(float(a.value) + float(b.value) - float(f.value)) < 1e-6 * max(1, float(f.value)) \
-                        and (a.tier != b.tier or _bits(a) != _bits(b)):
+                if not (a.tier != b.tier or _bits(a) != _bits(b)) or not _sums_to(a, b, f):
+                    continue
+                # the document says it is a sum: the parts written out beside it, or its words call it a total
+                # and join kinds of link ('Total I/O', 'combined GPU-fabric and network bandwidth')
+                if _written_out(f, a, b) or (said and (f.tier == "mixed" or JOINS_KINDS.search(near))):
                     parts = (a, b)
         if f.tier == "mixed" or parts:
             detail = (f": it equals {parts[0].text} ({parts[0].tier}) + {parts[1].text} ({parts[1].tier})"
                       + (", adding bytes and bits" if _bits(parts[0]) != _bits(parts[1]) else "")) if parts else ""
+            tiers = " and ".join(dict.fromkeys(p.tier for p in parts)) if parts else "scale-up and scale-out"
+            q = (f"Which links make up {ask_where(f)}? Please give the {tiers} bandwidth separately, each per "
+                 "direction.")
             out.append(finding("tier.mixed-sum", f"{f.text} (p{f.page}) adds bandwidths of different tiers{detail}; "
-                               "it describes no usable link.", [f] + (list(parts) if parts else [])))
+                               "it describes no usable link.", [f] + (list(parts) if parts else []), question=q))
     return out
 
 
 def _bits(f) -> bool:
-    return "b" in f.unit.replace("bytes", "") and "B/" not in f.unit
+    from ..classify import is_bytes
+    return not is_bytes(f.unit)

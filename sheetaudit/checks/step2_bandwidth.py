@@ -7,7 +7,7 @@ import re
 from ..model import Derived
 from ..normalise import same_model
 from ..numfmt import ratio as ratio_text
-from . import bw, finding, fmt, named
+from . import ask_where, bw, finding, fmt, named
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
 
@@ -16,20 +16,36 @@ def run(figs, sheet, doc, facility):
     out = []
     links = bw(figs, *LINK_TIERS)
     unspecified = [f for f in links if f.direction == "unspecified"]
+    # a port speed read by the Ethernet/InfiniBand standard, or a measured bus bandwidth, raises no question
+    doubtful = [f for f in unspecified if "direction" in f.inferred]
     if unspecified:
+        shown = _unique(doubtful or unspecified)
         lines = [f"{f.text} (p{f.page}, {f.tier}) read as {fmt(f.normalized['value'])} GB/s per direction: {f.reading}"
-                 for f in _unique(unspecified)]
-        out.append(finding("bandwidth.direction-unspecified",
-                           f"{len(lines)} bandwidth figure(s) state no direction. " + "; ".join(lines) + ".", unspecified))
+                 for f in shown]
+        x = finding("bandwidth.direction-unspecified",
+                    f"{len(lines)} bandwidth figure(s) state no direction. " + "; ".join(lines) + ".",
+                    doubtful or unspecified)
+        if not doubtful:
+            x.severity = "info"
+            x.message = (f"{len(lines)} bandwidth figure(s) state no direction, each read by a convention that "
+                         "leaves no doubt (a port speed is per direction by the Ethernet/InfiniBand standard; a "
+                         "measured throughput is per direction as measured). " + "; ".join(lines) + ".")
+        out.append(x)
     bidir = [f for f in links if f.direction == "bidirectional"]
     if bidir:
         out.append(finding("bandwidth.bidirectional", "Stated as both directions added, halved: " + "; ".join(
             f"{f.text} (p{f.page}) = {fmt(f.normalized['value'])} GB/s per direction" for f in _unique(bidir)) + ".", bidir))
     ambiguous = [f for f in links if {"bare-unit", "bytes-for-bits"} & f.flags]
     if ambiguous:
-        out.append(finding("bandwidth.unit-ambiguous", "The unit does not say bits or bytes: " + "; ".join(
+        # a bare '400G' on a port is one of the standard port speeds, in bits: a note, not a question
+        doubtful = [f for f in ambiguous if "value" in f.inferred]
+        x = finding("bandwidth.unit-ambiguous", "The unit does not say bits or bytes: " + "; ".join(
             f"{f.text} (p{f.page}) read as {'bits written as bytes' if 'bytes-for-bits' in f.flags else 'a bit rate'}"
-            f" = {fmt(f.normalized['value'])} GB/s" for f in _unique(ambiguous)) + ".", ambiguous))
+            f" = {fmt(f.normalized['value'])} GB/s" for f in _unique(doubtful or ambiguous)) + ".", doubtful or ambiguous)
+        if not doubtful:
+            x.severity = "info"
+            x.message += " Each is a standard Ethernet/InfiniBand port speed, which is in bits."
+        out.append(x)
     out.extend(_aggregate_mismatch(figs))
     signalling = [f for f in links if "signaling" in f.flags]
     if signalling:
@@ -49,23 +65,124 @@ def _unique(figs):
     return out
 
 
+OPTION_WORDS = re.compile(r"breakout|break-out|\bchoice\b|\beither\b|\bor\b|\bmodes?\b|configurable|configured (?:to|as)|"
+                          r"\bsplit|\bup to\b[^.;]{0,20}[x×]|拆分|分支|或|可选|\d\s*[x×]\s*\d+\s*G\w*\s*/\s*\d", re.I)
+
+
+COMPONENT = re.compile(r"line ?cards?|linecards?|\bblades?\b|\bmodules?\b|线卡|板卡", re.I)
+
+
+def _option(p) -> bool:
+    """A counted port the sheet offers as an option (a breakout, one of a choice of speeds): an option word in
+    its row label, or before it in its sentence."""
+    seg = p.segment
+    if seg is None:
+        return False
+    if OPTION_WORDS.search(seg.label or ""):
+        return True
+    m = re.search(rf"(?<![\d.]){p.count}\s*(?:[x×]\s*|ports? of\s*)?{re.escape(p.text)}", seg.text)
+    at = m.start() if m else seg.text.find(p.text)
+    return at > 0 and bool(OPTION_WORDS.search(seg.text[:at]))
+
+
+def _terms(figs):
+    """Counted ports of a switch (scale-out, per port, a count), comparisons left out."""
+    return [p for p in figs if p.quantity == "bandwidth" and p.scope == "per-port" and p.count
+            and p.tier == "scale-out" and "comparison" not in p.flags and "rate-list" not in p.flags]
+
+
+def configurations(f, figs) -> list[tuple[list, float, bool]]:
+    """The port configurations a switch total may count: the counted ports of one cell or sentence, summed
+    ('48 x 100G + 8 x 400G' = 1,000 GB/s per direction), each (terms, GB/s per direction, beside the total).
+    A sentence or cell of options (a choice of speeds, breakouts, 'or') is no configuration."""
+    from ..normalise import base_gbs
+    by_seg: dict[int, list] = {}
+    whole = f"{f.label} {f.heading} {f.segment.text if f.segment else ''}"
+    for p in same_model(f, _terms(figs)):
+        if _option(p):
+            continue
+        if COMPONENT.search(f"{p.heading} {p.label} {p.segment.section if p.segment else ''}") and not COMPONENT.search(whole):
+            continue   # a line card's ports are not the chassis's configuration
+        by_seg.setdefault(id(p.segment), []).append(p)
+    out = []
+    for terms in by_seg.values():
+        seg = terms[0].segment
+        if sum(p.count for p in terms) < 4:
+            continue   # '1 x 400G per card': an attachment, not a switch's ports
+        seen, unique = set(), []
+        for p in terms:       # one term printed twice in a cell is one term (a term of each model, in a table
+            key = (p.text, p.count)   # read as one line, is kept: _subset_matches tries them)
+            if key not in seen or _shared(f, figs):
+                seen.add(key)
+                unique.append(p)
+        out.append((unique, sum(base_gbs(p)[0] * p.count for p in unique), seg is f.segment))
+    return out
+
+
+def _shared(f, figs) -> bool:
+    """Other switch totals of another value share the total's sentence or cell."""
+    return any(g is not f and g.segment is f.segment and g.scope == "per-switch" and g.value != f.value
+               and "paren-twin" not in g.flags for g in figs if g.quantity == "bandwidth")
+
+
+def _subset_matches(terms, gbs: float, tol: float) -> bool:
+    from itertools import combinations
+
+    from ..normalise import base_gbs
+    vals = [base_gbs(p)[0] * p.count for p in terms][:10]
+    for n in range(1, len(vals) + 1):
+        for combo in combinations(vals, n):
+            t = sum(combo)
+            if t and (abs(gbs - t) <= tol * t or abs(gbs - 2 * t) <= tol * 2 * t):
+                return True
+    return False
+
+
+def _config_text(terms) -> str:
+    return " + ".join(f"{p.count} x {p.text}" for p in terms)
+
+
 def _aggregate_mismatch(figs):
+    """A switch total against the sheet's own port configuration, under both readings (per direction, or both
+    directions added). Silent where the sheet gives no configuration the total can count."""
     from ..normalise import base_gbs
     from ..rules import load_rules
     tol = load_rules().threshold("aggregate_tolerance")
     out = []
-    ports = [p for p in figs if p.quantity == "bandwidth" and p.scope == "per-port" and p.count and p.tier == "scale-out"]
     for f in bw(figs, "scale-out", scopes={"per-switch"}):
-        if not ports or "comparison" in f.flags:
+        if "comparison" in f.flags:
             continue
+        configs = configurations(f, figs)
         gbs, _ = base_gbs(f)
-        totals = [(p, base_gbs(p)[0] * p.count) for p in same_model(f, ports)]
-        if any(abs(gbs - t) <= tol * t or abs(gbs - 2 * t) <= tol * 2 * t for _, t in totals):
+        others = [base_gbs(g)[0] for g in bw(figs, "scale-out", scopes={"per-switch"}) if abs(base_gbs(g)[0] - gbs) > tol * gbs]
+        # a configuration another total of the sheet counts ('Capacity: 28.8 Tbps per line card') is not this one's
+        configs = [c for c in configs if not any(abs(o - c[1]) <= tol * c[1] or abs(o - 2 * c[1]) <= tol * 2 * c[1]
+                                                 for o in others)]
+        if not configs:
             continue
-        p, t = totals[0]
+        if any(abs(gbs - t) <= tol * t or abs(gbs - 2 * t) <= tol * 2 * t for _, t, _ in configs if t):
+            continue
+        shared = _shared(f, figs)
+        if shared and any(_subset_matches(terms, gbs, tol) for terms, _, own in configs if own):
+            continue   # a table read as one line: several totals beside several models' ports
+        own = [c for c in configs if c[2]]
+        distinct = {round(t, 3) for _, t, _ in configs}
+        terms, t, _ = own[0] if own else configs[0]
+        doubt = ""
+        if own and shared:
+            doubt = ("its sentence holds several totals and several port counts (a table of models read as one line): "
+                     "which ports this total counts is not certain")
+        if not own and len(distinct) > 1:
+            doubt = ("the sheet gives several port configurations (" + "; ".join(
+                _config_text(c[0]) for c in configs[:4]) + ") and does not say which one this total counts")
+        arith = f"{_config_text(terms)} = {fmt(t)} GB/s per direction"
+        q = (f"How is {ask_where(f)} computed: which ports, at which speed, and are both directions added? "
+             f"{_config_text(terms)} gives {fmt(t)} GB/s per direction ({fmt(t * 8 / 1000)} Tb/s), "
+             f"{fmt(2 * t * 8 / 1000)} Tb/s with both directions added.")
         out.append(finding("bandwidth.aggregate-mismatch",
-                           f"{named(f)}{f.text} (p{f.page}) equals neither {p.count} x {p.text} = {fmt(t)} GB/s per "
-                           f"direction nor twice that ({fmt(2 * t)} GB/s).", [f, p], models=[f.model] if f.model else []))
+                           f"{named(f)}{f.text} (p{f.page}) equals neither {arith} nor twice that "
+                           f"({fmt(2 * t)} GB/s).", [f] + terms, models=[f.model] if f.model else [],
+                           question=q, doubt=doubt))
     return out
 
 

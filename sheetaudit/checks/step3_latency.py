@@ -24,6 +24,9 @@ def run(figs, sheet, doc, facility):
         out.append(finding("latency.hardware-only", "Only hardware latency is given (" + ", ".join(
             dict.fromkeys(f"{f.text}" for f in hw)) + "); end-to-end latency through NIC, PCIe and the software stack "
             "will be several times higher.", hw))
+        if sheet.kind == "switch":
+            out[-1].severity = "info"    # a switch has no end-to-end latency of its own to ask its vendor for
+            out[-1].message += " A switch's own latency is port to port; plan end-to-end latency with the NICs."
     cond = rx(load_rules().vocab["latency_conditions"])
     bare = [f for f in e2e if not cond.search(f"{f.label} {f.segment.text if f.segment else f.context} "
                                               f"{f.segment.row if f.segment else ''} "     # a test table's condition column
