@@ -88,9 +88,35 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
             if not _domain(f, m, ctx):
                 continue
         figs.append(f)
+    _direction_from_twins(figs)
     for i, f in enumerate(figs, start=1):
         f.id = f"f{i}"
     return figs
+
+
+def _direction_from_twins(figs: list[Figure]) -> None:
+    """A bandwidth printed with no direction takes the direction the sheet states elsewhere for the same figure: the
+    same value and unit, tier and scope ("NVLink: 900GB/s" in the table, "900 gigabytes per second (GB/s) bidirectional
+    per GPU" in the text). Only where every stated twin agrees."""
+    from .units import convert
+    def key(f):
+        try:
+            return (round(convert("bandwidth", f.value, f.unit), 3), f.tier, f.scope)
+        except (KeyError, ValueError, TypeError):
+            return None
+    stated: dict = {}
+    for f in figs:
+        if f.quantity == "bandwidth" and f.direction in ("bidirectional", "unidirectional") and "twin-double" not in f.flags:
+            stated.setdefault(key(f), set()).add((f.direction, f.page))
+    for f in figs:
+        if f.quantity != "bandwidth" or f.direction != "unspecified" or "comparison" in f.flags:
+            continue
+        twins = stated.get(key(f), set())
+        if len({d for d, _ in twins}) == 1:
+            direction, page = sorted(twins, key=lambda t: t[1])[0]
+            f.direction = direction
+            f.flags.add("direction-from-twin")
+            f.reading = f"the same figure is stated as {direction} on page {page}"
 
 
 def _context_text(seg) -> str:
@@ -252,6 +278,8 @@ def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tie
         return "scale-up"
     gbps = _gbps(m)
     if gbps is not None and gbps <= float(v.get("front_end_max_gbps", 25)) and ctx.kind not in ("switch", "nic"):
+        return "front-end"
+    if gbps is not None and gbps <= float(v.get("management_max_gbps", 1)):
         return "front-end"
     acc = ctx.accelerators_for(seg.block)
     if "rate-list" in m.flags and ctx.kind not in ("switch", "nic") and rx(r"Ethernet").search(c.text + seg.text):

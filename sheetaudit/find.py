@@ -88,6 +88,8 @@ def _opening(bounds) -> str:
 
 _FIGURE_OPENING = _opening(BOUNDS)
 NOT_AFTER = {"G": r"\s*(?:optic|optics|transceiver|module|cable|DAC|AOC|LTE)\b|5G",
+             # "444 W x 131 H x 866 D (mm)": W is the width
+             "W": r"\s*[xX×]\s*\d+(?:\.\d+)?\s*(?:H|D|L|mm)\b",
              "T": r"(?!\s*(?:Ethernet|switch|switching|fabric|class))",
              "Gb": r"\s*(?:DDR|HBM|memory|RAM|flash|NAND)",
              "Gib": r"\s*(?:DDR|HBM|memory|RAM)"}

@@ -96,3 +96,22 @@ def test_a_sidebar_of_inline_bullets_is_a_list_of_items(sheet):
               "– High density • 32 40/56/100GbE ports in 1RU – Storage and server applications run faster – Lowest "
               "power\n")
     assert {f.tier for f in a.figures if f.quantity == "bandwidth"} == {"scale-out"}
+
+
+def test_a_figure_takes_the_direction_the_sheet_states_for_it_elsewhere(sheet):
+    a = sheet("# Vega V2 accelerator\n\n| Spec | Vega V2 |\n|---|---|\n| Interconnect | VLink: 800GB/s |\n\n"
+              "## VLink\n\nVLink connects the accelerators in one scale-up domain at 800 gigabytes per second "
+              "(GB/s) bidirectional per accelerator.\n")
+    f = figure(a, "800GB/s")
+    assert (f.direction, f.normalized["value"]) == ("bidirectional", 400.0)
+
+
+def test_a_gigabit_port_on_a_switch_is_its_management_port(sheet):
+    a = sheet("# Tern T4 Ethernet switch\n\nThe T4 has 32 x 400GbE ports.\n\nStandards: 1000BASE-T, 10/100/1000Mb/s Ethernet RJ45.\n")
+    assert {f.tier for f in a.figures if f.normalized["value"] == 0.125} == {"front-end"}
+    assert figure(a, "400GbE").tier == "scale-out"
+
+
+def test_a_width_in_dimensions_is_not_watts(sheet):
+    a = sheet("# Wren W8 server\n\nSystem dimensions: 444 W x 131 H x 866 D (mm). Maximum power: 3,200 W\n")
+    assert [f.text for f in a.figures if f.quantity == "power"] == ["3,200 W"]
