@@ -120,10 +120,14 @@ def test_questions_then_findings_most_severe_first():
     anchors = {t["id"] for t in page.all("article")}
     ask = html[html.index('id="ask"'):html.index('id="findings"')]
     assert set(re.findall(r'href="#(finding-\d+)"', ask)) <= anchors
-    # copyable as plain text: one line per question, most severe first
+    # copyable as an email to the vendor: a greeting, one numbered line per question, most severe first, thanks
+    import html as htmllib
     text = html[html.index('id="questions-text"'):]
-    text = text[text.index(">") + 1:text.index("</textarea>")]
-    assert text.splitlines()[0].startswith("1. ") and "[error:" in text.splitlines()[0]
+    text = htmllib.unescape(text[text.index(">") + 1:text.index("</textarea>")])
+    lines = text.splitlines()
+    assert lines[0] == "Hello," and "Thank you," in lines
+    numbered = [ln for ln in lines if re.match(r"\d+\. ", ln)]
+    assert numbered[0].startswith("1. ") and "rack" in numbered[0] and "sheetaudit" not in text
     # the four steps stay as the way to browse: each lists its findings by link
     step4 = html[html.index('id="step-4"'):html.index('id="figures"')]
     assert "Rack power above the air-cooling limit" in step4

@@ -49,7 +49,9 @@ def _clean_audit() -> Audit:
 
 @pytest.mark.parametrize("sheet, expected", [
     (SAMPLES / "borealis-bx72-rack.pdf", "fail"),               # rack power above the air-cooling limit: an error
-    (SAMPLES / "pelican-pn5164-ethernet-switch.pdf", "review"),  # warnings only
+    (SAMPLES / "skylark-sl400-ib-adapter.pdf", "review"),        # warnings only
+    (SAMPLES / "pelican-pn5164-ethernet-switch.pdf", "pass"),    # a complete switch sheet: port speeds read by the
+                                                                 # Ethernet standard raise no question (issue 20)
     (HOSTILE / "mixed-scanned.pdf", "incomplete"),              # a page without text, not read by OCR
     (HOSTILE / "scanned.pdf", "incomplete"),                    # nothing but scans
     (HOSTILE / "notes.txt", "incomplete"),                      # no figure at all

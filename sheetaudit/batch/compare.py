@@ -35,6 +35,7 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     row = {"sheet": rel, "report": report, "kind": contract.get("sheet_kind", "unknown"),
            "title": (contract.get("source") or {}).get("title") or ""}
     row.update(interconnect(contract))
+    _mark_inferred(row, contract)
     lat = {b: [] for b in BASES}
     for f in figs:
         if f["quantity"] == "latency" and _norm(f) is not None:
@@ -66,6 +67,25 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     row["status"] = contract.get("status") or _status(row["findings"], figs, contract.get("source") or {})
     row["compare"] = []
     return row
+
+
+def _mark_inferred(row: dict, contract: dict) -> None:
+    """A derived cell (†) resting on an inferred figure, or on a derived value the audit marks inferred, says so
+    (`inferred`: why); the index shows it in its table but never charts it as the sheet's figure."""
+    byid = {f.get("id"): f for f in contract.get("figures", []) if isinstance(f, dict)}
+    derived = [d for d in contract.get("derived", []) or [] if isinstance(d, dict)]
+    for key in ("scale_up", "scale_out", "ratio"):
+        c = row.get(key)
+        if not c or c.get("how") != "derived":
+            continue
+        why = [f"{byid[i].get('text')} (p{byid[i].get('page')}): {byid[i].get('certainty_reason', '')}"
+               for i in c.get("figures", []) if byid.get(i, {}).get("certainty") == "inferred"]
+        why += [d.get("certainty_reason", "") for d in derived if d.get("certainty") == "inferred"
+                and d.get("arithmetic") and d.get("arithmetic") == c.get("note")]
+        if key == "ratio":
+            why += [row[k]["inferred"] for k in ("scale_up", "scale_out") if row.get(k) and row[k].get("inferred")]
+        if why:
+            c["inferred"] = "; ".join(dict.fromkeys(w for w in why if w))
 
 
 STATUS_ORDER = {"fail": 0, "incomplete": 1, "review": 2, "pass": 3}   # the index sorts worst first

@@ -72,10 +72,13 @@ def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list
         if not (up or so):
             continue
         bars = []
-        if up:
+        # a derived value resting on an inferred figure is no figure of the sheet's: shown in the table, not drawn
+        if up and not up.get("inferred"):
             bars.append(Bar("scale-up", float(up["value"]), kind="scale-up" if up.get("how") != "derived" else "derived"))
-        if so:
+        if so and not so.get("inferred"):
             bars.append(Bar("scale-out", float(so["value"]), kind="scale-out"))
+        if not bars:
+            continue
         bw.append(Group(r["sheet"], bars))
     charts = []
     if bw:
@@ -129,6 +132,9 @@ def render_index(ctx: dict) -> str:
             return Markup('<td class="num none" data-sort="">–</td>')
         cls = "num derived" if c["how"] == "derived" else "num"
         title = c.get("note") or c.get("text") or ""
+        if c.get("inferred"):
+            cls += " inferred"
+            title = f"{title} (rests on an inferred figure: {c['inferred']}; not charted)"
         return Markup(f'<td class="{cls}" data-sort="{escape(c["value"])}" title="{escape(title)}">'
                       f'{escape(fmt_num(c["value"]))}{escape(unit)}</td>')
 

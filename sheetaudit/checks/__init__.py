@@ -2,6 +2,7 @@
 in rules/checks.yaml, which supplies its severity, why it matters and how to fix it."""
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 
 from ..model import Derived, Figure, Finding
@@ -9,6 +10,8 @@ from ..numfmt import fmt  # noqa: F401  (the check modules import it from here)
 from ..rules import load_rules
 from ..severity import rank
 
+_BOUND = re.compile(r"^(?:about|approx(?:\.|imately)?|up to|as low as|as high as|under|over|below|above|max(?:\.|imum)?|"
+                    r"min(?:\.|imum)?|typical|nearly|almost|more than|less than|~|≈|<|>|≤|≥)\s*", re.I)
 PAGED: ContextVar[bool] = ContextVar("paged", default=True)   # a PDF's page numbers mean something to the vendor
 
 
@@ -27,14 +30,15 @@ def finding(code: str, message: str, figures: list[Figure] = (), derived: list[D
 def ask_where(f: Figure) -> str:
     """'the 900 GB/s on page 5' in a PDF; 'the 900 GB/s ("NVLink: 900 GB/s per GPU")' in a text sheet, whose
     'page 1' would tell the vendor nothing."""
+    text = _BOUND.sub("", f.text).strip() or f.text
     if PAGED.get():
-        return f"the {f.text} on page {f.page}"
+        return f"the {text} on page {f.page}"
     seg = f.segment
     quote = (f"{seg.label}: {seg.text}" if seg and seg.label else (seg.text if seg else f.context)).strip()
     if len(quote) > 70:
         i = max(0, quote.find(f.text) - 30)
         quote = ("..." if i else "") + quote[i:i + 70].strip() + "..."
-    return f'the {f.text} ("{quote}")'
+    return f'the {text} ("{quote}")'
 
 
 def named(f: Figure) -> str:

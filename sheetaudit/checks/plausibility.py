@@ -31,7 +31,9 @@ def run(figs, sheet, doc, facility):
 
 
 def _text(f) -> str:
-    return f"{f.label} {f.segment.text if f.segment else f.context}"
+    """The row label and the cell or sentence, kept apart ('NVLink' and '1,800 GB/s' are not 'NVLink 1')."""
+    return f"{f.label}: {f.segment.text if f.segment else f.context}" if f.label else (
+        f.segment.text if f.segment else f.context)
 
 
 def _own_words(f) -> str:

@@ -28,8 +28,8 @@ def run(figs, sheet, doc, facility):
         if not doubtful:
             x.severity = "info"
             x.message = (f"{len(lines)} bandwidth figure(s) state no direction, each read by a convention that "
-                         "leaves no doubt (a port speed is per direction by the Ethernet/InfiniBand standard; a "
-                         "measured throughput is per direction as measured). " + "; ".join(lines) + ".")
+                         "leaves no doubt (a port speed is per direction by the Ethernet/InfiniBand standard, a "
+                         "measured throughput per direction as measured). " + "; ".join(lines) + ".")
         out.append(x)
     bidir = [f for f in links if f.direction == "bidirectional"]
     if bidir:

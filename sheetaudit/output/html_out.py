@@ -164,7 +164,8 @@ def value_line(f: Figure) -> str:
 
 def facts(f: Figure) -> list[tuple[str, str]]:
     """How the audit read one figure, beyond what value_line says: tier and technology."""
-    return [(name, value) for name, value in (("tier", f.tier), ("technology", f.technology)) if value]
+    read = f"inferred ({f.certainty_reason})" if f.certainty == "inferred" else ""
+    return [(name, value) for name, value in (("tier", f.tier), ("technology", f.technology), ("read", read)) if value]
 
 
 @dataclass
@@ -201,12 +202,14 @@ INCOMPLETE_CHECKS = ("sheet.no-text", "sheet.no-figures")
 
 @dataclass
 class Question:
-    """One thing to ask the vendor, with the findings that raise it (most severe first)."""
+    """One thing to ask the vendor, in the vendor's words, with the findings that raise it (most severe first)."""
     severity: str
     mark: tuple
     title: str
     fix: str
     views: list[FindingView] = field(default_factory=list)
+    text: str = ""                   # the question as the vendor reads it (with the page)
+    doubt: str = ""                  # why the audit is not certain (an inferred reading), when it is not
 
 
 def ask_list(views: list[FindingView]) -> list[Question]:
@@ -215,18 +218,32 @@ def ask_list(views: list[FindingView]) -> list[Question]:
     for v in sorted(views, key=lambda v: SEVERITY_RANK[v.f.severity]):
         if v.f.severity not in ("error", "warning"):
             continue
-        q = out.setdefault((v.title, v.f.fix), Question(v.f.severity, v.mark, v.title, v.f.fix))
+        text = v.f.question or v.f.fix
+        q = out.setdefault((text,), Question(v.f.severity, v.mark, v.title, v.f.fix, text=text,
+                                             doubt=v.f.certainty_reason if v.f.certainty == "inferred" else ""))
         q.views.append(v)
     return list(out.values())
 
 
-def questions_text(questions: list[Question]) -> str:
-    """The list as plain text, to paste into a mail to the vendor."""
-    lines = []
+def buyer_list(views: list[FindingView]) -> list[tuple[str, FindingView]]:
+    """What the buyer checks themselves (the hall's power and cooling, pages not read): not for the vendor."""
+    out: dict[str, FindingView] = {}
+    for v in sorted(views, key=lambda v: SEVERITY_RANK[v.f.severity]):
+        if v.f.buyer and v.f.severity in ("error", "warning"):
+            out.setdefault(v.f.buyer, v)
+    return list(out.items())
+
+
+def questions_text(questions: list[Question], product: str = "", filename: str = "") -> str:
+    """The list as an email to the vendor, ready to paste: a greeting, the numbered questions, thanks."""
+    about = f"{product} ({filename})" if product and filename and product != filename else (product or filename)
+    lines = ["Hello,", "",
+             f"We are evaluating {about or 'your product'} from your specification sheet and would be grateful for "
+             "answers to the following questions:", ""]
     for i, q in enumerate(questions, 1):
-        where = "; ".join(t for v in q.views for t in [v.figure_texts] if t)
-        lines.append(f"{i}. {q.fix}" + (f" (about: {where[:160]})" if where else "") +
-                     f" [{q.mark[1].lower()}: {q.title}]")
+        lines.append(f"{i}. {q.text}")
+    lines += ["", "If another document of yours answers them, a pointer to it is just as welcome.", "",
+              "Thank you,", ""]
     return "\n".join(lines)
 
 
@@ -339,6 +356,7 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     questions = ask_list(views)
     st = status(a)
     name, tagline = title_parts(a.document.title or Path(a.document.path).name or "spec sheet")
+    from .certainty_view import certainty_note
     from ..scale.whatif import for_report
     from .scale_out import section_html
     scale_doc = for_report([(Path(a.document.path).name, doc)])
@@ -347,7 +365,8 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     return {
         "doc": doc, "audit": a, "verdict": verdict(a), "counts": counts(a), "marks": MARKS, "steps": steps,
         "findings": views, "charts": chart_list, "questions": questions, "figures": a.figures,
-        "questions_text": questions_text(questions), "status": st, "status_text": STATUS_TEXT[st],
+        "questions_text": questions_text(questions, name, Path(a.document.path).name), "buyer": buyer_list(views),
+        "certainty_note": certainty_note, "status": st, "status_text": STATUS_TEXT[st],
         "unread": unread(a), "incomplete_findings": [v for v in views if v.f.check in INCOMPLETE_CHECKS],
         "split_list": split_list, "value_line": value_line, "facts": facts, "lang_of": lang_of, "title": name,
         "tagline": tagline, "filename": Path(a.document.path).name,
