@@ -30,6 +30,9 @@ from .layout import Item, build_page
 BOLD = re.compile(r"bold|black|heavy|semibold", re.I)
 MOSTLY_IMAGE = 0.35      # a page this much covered by pictures, with little text, may print its table as a picture
 LITTLE_TEXT = 200        # ... "little": fewer characters than this
+PHOTO_DPI = 9            # a page drawn this small still tells a photograph from a document (read._photograph)
+BACKGROUND_SHARE = 0.5   # a picture of a document: two neighbouring tones of sixteen cover at least this share
+_TONE_BAND = bytes(v >> 4 for v in range(256))     # a grey level -> its band of sixteen
 OPENING_PAGES = 3        # pages always laid out (title, first headings, what kind of sheet it is)
 ASK_RECENT = 8           # asking pays while, of the last this many pages asked about, ...
 ASK_PAYS = 2             # ... at least this many needed no layout; else only every ASK_RECENT-th page is asked
@@ -128,8 +131,10 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
             words = content.words()
             image_only = not words
             if not image_only and sum(len(w.text) for w in words) < LITTLE_TEXT:
-                # A page that is mostly a picture with a little text: its spec table may be the picture.
-                image_only = content.image_area / (((x1 - x0) * (bottom - top)) or 1.0) > MOSTLY_IMAGE
+                # A page that is mostly a picture with a little text: its spec table may be the picture, unless
+                # the picture is a photograph (a cover's title over a full-page photo is the whole page).
+                image_only = (content.image_area / (((x1 - x0) * (bottom - top)) or 1.0) > MOSTLY_IMAGE
+                              and not _photograph(content))
             if image_only:
                 doc.no_text_pages.append(page_no)
             items = _items(content, words)
@@ -164,6 +169,22 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     if doc.segments:
         doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
     return doc
+
+
+def _photograph(content) -> bool:
+    """The page, drawn small and in grey, is a photograph: no one tone covers most of it. A picture of a document
+    (a scan, a pasted-in table) is mostly its background, white paper or a dark panel, whatever its text; a
+    photograph's tones spread out. Drawn at PHOTO_DPI (an A4 page is 74 x 105 pixels) only for pages of little
+    text that are mostly picture."""
+    try:
+        (pixels, width, height, stride), _, _ = content.render(PHOTO_DPI, grey=True)
+    except Exception:      # noqa: BLE001 - a page pdfium cannot draw is taken as it was: maybe a document
+        return False
+    tones = b"".join(pixels[r * stride:r * stride + width] for r in range(height)) if stride != width else pixels
+    tones = tones.translate(_TONE_BAND)
+    counts = [tones.count(band) for band in range(16)]
+    total = (width * height) or 1
+    return max(a + b for a, b in zip(counts, counts[1:])) / total < BACKGROUND_SHARE
 
 
 def _plain_text(content, needs_layout: Callable[[str], bool]) -> str:

@@ -6,8 +6,16 @@ pdfminer's characters, so read.layout sees the pages it was written for:
 - a word is a run of non-space characters of pdfium's page text, taken with bulk calls (the page's text in
   one call; per word, the text object of its first and last character and their loose boxes) instead of
   ~4 ctypes calls per character. A run that crosses text objects (a superscript set in the same run) is
-  split where the object changes; runs that pdfium parted with a space of its own (not printed) but that
-  stand within 3 points, on one line in one font, are joined again, as pdfplumber would;
+  read character by character;
+- words are parted by their geometry, not only by printed spaces: many PDFs (LaTeX, a browser's print,
+  converters) print no space glyph between words. Two pieces on one line in one font are one word only when
+  the gap between them is at most WORD_GAP of the font size (poppler and pdfminer part words at a tenth of
+  it); pdfplumber's fixed 3 points is 0.3 em of 10-point type, wider than the space of most fonts, and
+  glued such words ("NVLinkdelivers1.8TB/s"). pdfium puts a space of its own (not printed) where a gap
+  inside a text object reaches about half its font's space width (at most ~0.15 em), and the reader asks
+  only between its runs: a run pdfium gave no space is one word unless it crosses text objects (then it is
+  read character by character), so the common page costs no call more. Pieces pdfium parted with its own
+  space that stand closer than WORD_GAP (a ligature's box, a letter-spaced date) are joined again;
 - a word's size is its text object's font size scaled by the object's matrix, and its box runs from the
   baseline plus the font's descent up one size, as pdfminer sizes a character;
 - edges are the horizontal and vertical segments of path objects (lines, rectangles, cell borders).
@@ -23,8 +31,13 @@ import pypdfium2_raw as R    # pdfium's C API; pypdfium2's helper layer costs ~2
 
 from .layout import Item
 
-X_TOLERANCE = 3.0       # pdfplumber's default word and line tolerances
-Y_TOLERANCE = 3.0
+Y_TOLERANCE = 3.0       # pdfplumber's default line tolerance
+# Where a word ends, as a share of the font size: real PDFs set words without a space glyph 0.16 em apart and
+# more (a 16-point 'Data|Sheet' 0.159, a bullet and its text 0.175-0.185); pieces of one word that pdfium
+# parts with a space of its own stand at most 0.12 em apart (a ligature 'confi|g' 0.081, a letter-spaced
+# 6-point date 'J|u' 0.116), measured on every PDF of the corpus.
+WORD_GAP = 0.13
+LONG_RUN = 12            # a run of one text object this long (in characters, less one) is parted by its geometry
 MAX_PATH_SEGMENTS = 50_000   # segments of path objects read for edges on one page (corpus pages: at most 2,219)
 _WORD = re.compile(r"[^\s\x00\ufffe\uffff]+")
 
@@ -347,12 +360,20 @@ class PdfiumPage:
                               and rect.right - x0 >= 0.33 * size * (e - s + 1)):
                     if s != e:
                         x1, last_x0 = rect.right, rect.left
-                    w = Word(x0, bottom - size, x1, bottom, text[s:e + 1], size, False, None, font, s, e, last_x0)
-                    if last is not None and _continues(last, w) and self._generated(prev_end, s):
-                        _absorb(last, w)
+                    if e - s < LONG_RUN:
+                        w = Word(x0, bottom - size, x1, bottom, text[s:e + 1], size, False, None, font, s, e, last_x0)
+                        if last is not None and _continues(last, w) and self._generated(prev_end, s):
+                            _absorb(last, w)
+                        else:
+                            words.append(w)
+                            last = w
                     else:
-                        words.append(w)
-                        last = w
+                        for k, w in enumerate(self._split(text, s, e, size, font, bottom)):
+                            if last is not None and _continues(last, w) and (k > 0 or self._generated(prev_end, s)):
+                                _absorb(last, w)
+                            else:
+                                words.append(w)
+                                last = w
                     prev_end = e
                     continue
             for k, w in enumerate(self._run(text, s, e)):
@@ -364,6 +385,35 @@ class PdfiumPage:
                     last = w
             prev_end = e
         return _dedupe(words)
+
+    def _split(self, text: str, s: int, e: int, size: float, font: str, bottom: float) -> list[Word]:
+        """A long run of one text object (LONG_RUN characters or more) as words parted by their geometry: a
+        character more than WORD_GAP of the size right of the previous one's end, or left of its start, starts a
+        word. pdfium's own spaces inside a text object come at about half the font's space width; this finds
+        the words it leaves glued when a line is set without space glyphs at a tighter gap (one call a
+        character, only for runs this long: most words are shorter)."""
+        tp, rect, ref = self.textpage, self._rect, self._rect_ref
+        tol = WORD_GAP * (size or 10.0)
+        out: list[Word] = []
+        start, x0 = s, None
+        for i in range(s, e + 1):
+            if not _loose_box(tp, i, ref):
+                continue
+            left, right = rect.left, rect.right
+            if x0 is None:
+                x0, prev_left, x1 = left, left, right
+                continue
+            if left < prev_left or left > x1 + tol:
+                out.append(Word(x0, bottom - size, x1, bottom, text[start:i], size, False, None, font, start, i - 1,
+                                prev_left))
+                start, x0, x1 = i, left, right
+            prev_left = left
+            if right > x1:
+                x1 = right
+        if x0 is not None:
+            out.append(Word(x0, bottom - size, x1, bottom, text[start:e + 1], size, False, None, font, start, e,
+                            prev_left))
+        return out
 
     def _generated(self, prev_end: int, s: int) -> bool:
         """The characters between two runs are all pdfium's own (a space it put in, not one printed)."""
@@ -427,10 +477,11 @@ class PdfiumPage:
 
 
 def _continues(last: Word, w: Word) -> bool:
-    """pdfplumber's rule: a character continues a word unless it starts left of the previous character's start
-    or more than the tolerance right of its end, or sits on another line, or changes size or font."""
+    """pdfplumber's rule with a tolerance relative to the font size: a character continues a word unless it
+    starts left of the previous character's start or more than WORD_GAP of the size right of its end, or sits
+    on another line, or changes size or font."""
     return (last.size == w.size and last.fontname == w.fontname and abs(last.top - w.top) <= Y_TOLERANCE
-            and last.last_x0 <= w.x0 <= last.x1 + X_TOLERANCE)
+            and last.last_x0 <= w.x0 <= last.x1 + WORD_GAP * (last.size or 10.0))
 
 
 def _absorb(last: Word, w: Word) -> None:

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Build the PDFs that hold the reader to how real vendor PDFs are made (tests/test_read_words.py,
+tests/test_read_pages.py, tests/test_read_command.py):
+
+    python tests/read/make_read_pdfs.py
+
+- no-space-glyphs.pdf: a press release whose text layer has no space character at all, words placed by their
+  position only, three ways real producers do it: every glyph its own text object (converters), one text
+  object a line with the word gaps as TJ kerning (LaTeX), one text object a word at computed x (a browser's
+  print). The gaps are 0.18-0.25 em of 9-point type, under pdfplumber's fixed 3 points.
+- two-column-spec-table.pdf: a brochure page with body text in the left column and a spec table beside it in
+  the right column (rows parted by thin rules only; a value wraps over two lines), and a page with a ruled
+  table beside body text.
+- title-over-photo.pdf: a cover whose text layer holds only a title over a full-page photo, a page of specs,
+  and a page whose spec table is a picture under its heading (that one is a page without text to read).
+
+The sheets are the project's own (fictional products); nothing is downloaded. ReportLab runs in invariant
+mode and the pictures come from fixed seeds, so re-running gives identical bytes.
+"""
+import io
+import random
+from pathlib import Path
+
+from reportlab import rl_config
+
+rl_config.invariant = 1  # fixed dates and document ids: byte-identical output
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont  # noqa: E402
+from reportlab.lib.pagesizes import A4  # noqa: E402
+from reportlab.lib.utils import ImageReader  # noqa: E402
+from reportlab.pdfbase.pdfmetrics import stringWidth  # noqa: E402
+from reportlab.pdfgen import canvas  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+W, H = A4
+BODY, BOLD = "Helvetica", "Helvetica-Bold"
+
+
+def lines_of(text: str, font: str, size: float, width: float, gap: float) -> list[list[str]]:
+    """Words wrapped into lines no wider than width, GAP (in em) between words."""
+    out: list[list[str]] = [[]]
+    used = 0.0
+    for word in text.split():
+        w = stringWidth(word, font, size)
+        if out[-1] and used + gap * size + w > width:
+            out.append([])
+            used = 0.0
+        used += (gap * size if out[-1] else 0) + w
+        out[-1].append(word)
+    return out
+
+
+def glyph_by_glyph(c, x, y, words, font, size, gap):
+    """Every character its own text object (BT ... ET), no space drawn: a converter's output."""
+    for word in words:
+        for ch in word:
+            c.setFont(font, size)
+            c.drawString(x, y, ch)
+            x += stringWidth(ch, font, size)
+        x += gap * size
+
+
+def word_by_word(c, x, y, words, font, size, gap):
+    """Every word its own text object at a computed x, no space drawn: a browser's print."""
+    for word in words:
+        c.setFont(font, size)
+        c.drawString(x, y, word)
+        x += stringWidth(word, font, size) + gap * size
+
+
+def kerned_line(c, x, y, words, font, size, gap):
+    """One text object a line, the word gaps as TJ kerning (thousandths of an em), no space: LaTeX's way."""
+    c.setFont(font, size)      # puts the font in the page's resources
+    name = c._doc.getInternalFontName(font)
+    esc = [w.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") for w in words]
+    shown = f" {-gap * 1000:.0f} ".join(f"({w})" for w in esc)
+    c._code.append(f"BT {name} {size} Tf 1 0 0 1 {x:.2f} {y:.2f} Tm [{shown}] TJ ET")
+
+
+def paragraph(c, draw, x, y, text, font=BODY, size=9.0, width=480.0, gap=0.22, leading=13.0) -> float:
+    for line in lines_of(text, font, size, width, gap):
+        draw(c, x, y, line, font, size, gap)
+        y -= leading
+    return y - 6
+
+
+def no_space_glyphs():
+    c = canvas.Canvas(str(HERE / "no-space-glyphs.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Halyard HX72 press release (fictional, for tests)")
+    x, y = 56, H - 80
+    glyph_by_glyph(c, x, y, "Halyard HX72 rack-scale system ships".split(), BOLD, 18, 0.25)
+    y -= 34
+    y = paragraph(c, glyph_by_glyph, x, y,
+                  "SAN MARCO, 3 March - Halyard Systems today began shipping the HX72, a liquid-cooled rack that joins "
+                  "72 accelerators in a single NVLink domain. NVLink delivers 1.8 TB/s bidirectional throughput per "
+                  "GPU, and every compute tray carries four 800 Gb/s ports for the cluster network.")
+    y = paragraph(c, kerned_line, x, y,
+                  "The companion HL-6400 leaf switch moves up to 1.6 Tbps of bidirectional traffic on each of its 64 "
+                  "ports, with a port-to-port latency of 450 ns measured at the switch ASIC.", gap=0.18)
+    y = paragraph(c, word_by_word, x, y,
+                  "Each HX72 rack draws 132 kW and is cooled by direct liquid cooling: a hall built for 40 kW "
+                  "air-cooled racks cannot host it without a coolant distribution unit.", gap=0.2)
+    y -= 8
+    glyph_by_glyph(c, x, y, ["Specifications"], BOLD, 11, 0.25)
+    y -= 18
+    for label, value in (("Scale-up domain", "72 GPUs, NVLink 5"),
+                         ("GPU-to-GPU bandwidth", "1.8 TB/s per GPU, bidirectional"),
+                         ("Cluster network", "4x 800 Gb/s per tray"),
+                         ("Rack power", "132 kW"),
+                         ("Cooling", "direct liquid cooling")):
+        word_by_word(c, x, y, label.split(), BOLD, 9, 0.22)
+        word_by_word(c, x + 150, y, value.split(), BODY, 9, 0.22)
+        y -= 14
+    c.showPage()
+    c.save()
+
+
+OVERVIEW = ("The Merlin M8 is a 6U server for training and inference at scale. Eight accelerators sit on one "
+            "baseboard and talk to each other over a switched fabric, so that tensor-parallel work never leaves the "
+            "box. Each accelerator has its own network adapter for the cluster fabric, placed next to it on the "
+            "same PCIe switch, and the host processors stay out of the data path. The chassis takes two power "
+            "shelves at the rear and draws cold air from the front. Management runs over a dedicated port with "
+            "Redfish and IPMI, and firmware updates are signed. Field service replaces a fan, a power supply or a "
+            "drive without tools, and the accelerator tray slides out on rails for the rest.")
+SPECS = [("Accelerators", "8x M-500 OAM, fully connected"),
+         ("Scale-up bandwidth", "896 GB/s per accelerator, bidirectional"),
+         ("Cluster network", "8x 400 Gb/s RoCE v2 adapters, one per accelerator"),
+         ("Host link", "PCIe Gen5 x16 per adapter"),
+         ("System power", "10.2 kW maximum"),
+         ("Cooling", "Air, front-to-rear airflow")]
+
+
+def two_columns():
+    c = canvas.Canvas(str(HERE / "two-column-spec-table.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Merlin M8 brochure (fictional, for tests)")
+    # page 1: body text left, a table of label and value right, its rows parted by thin rules only
+    c.setFont(BOLD, 20)
+    c.drawString(40, H - 70, "Merlin M8 GPU Server")
+    c.setFont(BOLD, 11)
+    c.drawString(40, H - 105, "Overview")
+    c.drawString(320, H - 105, "Specifications")
+    y = H - 124
+    for line in lines_of(OVERVIEW, BODY, 9, 255, 0.28):
+        c.setFont(BODY, 9)
+        c.drawString(40, y, " ".join(line))
+        y -= 12.5
+    y = H - 124
+    c.setLineWidth(0.4)
+    for label, value in SPECS:
+        vlines = lines_of(value, BODY, 8.5, 130, 0.28)
+        c.setFont(BOLD, 8.5)
+        c.drawString(320, y, label)
+        for k, vl in enumerate(vlines):
+            c.setFont(BODY, 8.5)
+            c.drawString(425, y - 11 * k, " ".join(vl))
+        y -= 11 * len(vlines) + 7
+        c.line(320, y + 8, 555, y + 8)
+    c.showPage()
+    # page 2: a ruled table left, body text right
+    c.setFont(BOLD, 14)
+    c.drawString(40, H - 70, "Merlin M8 networking")
+    rows = [("Port", "Speed", "Count")] + [("Cluster", "400 Gb/s", "8"), ("Front-end", "200 Gb/s", "2"),
+                                           ("Management", "1 Gb/s", "1")]
+    x0, widths, top, rh = 40, (90, 70, 50), H - 100, 18
+    c.setLineWidth(0.6)
+    for r, row in enumerate(rows):
+        x = x0
+        for k, cell in enumerate(row):
+            c.rect(x, top - rh * (r + 1), widths[k], rh)
+            c.setFont(BOLD if r == 0 else BODY, 8.5)
+            c.drawString(x + 4, top - rh * (r + 1) + 6, cell)
+            x += widths[k]
+    y = H - 100
+    for line in lines_of("The cluster ports are RoCE v2 adapters, one beside each accelerator, and reach any other "
+                         "accelerator of the cluster through a two-tier leaf-spine fabric. The front-end ports carry "
+                         "storage and tenant traffic; the management port is out of band.", BODY, 9, 280, 0.28):
+        c.setFont(BODY, 9)
+        c.drawString(280, y, " ".join(line))
+        y -= 12.5
+    c.showPage()
+    c.save()
+
+
+def photo(seed: int, size=(300, 424)) -> Image.Image:
+    """A photograph-like picture: smooth colour fields, shapes and grain (no text in it)."""
+    rnd = random.Random(seed)
+    img = Image.new("RGB", size)
+    px = img.load()
+    w, h = size
+    for yy in range(h):
+        for xx in range(w):
+            px[xx, yy] = (40 + 120 * xx // w, 60 + 100 * yy // h, 140 - 80 * xx // w)
+    draw = ImageDraw.Draw(img)
+    for _ in range(40):
+        x, y, r = rnd.randrange(w), rnd.randrange(h), rnd.randrange(10, 90)
+        draw.ellipse((x - r, y - r, x + r, y + r),
+                     fill=(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)))
+    img = img.filter(ImageFilter.GaussianBlur(6))
+    grain = img.load()
+    for yy in range(0, h):
+        for xx in range(0, w):
+            n = rnd.randrange(-18, 19)
+            r, g, b = grain[xx, yy]
+            grain[xx, yy] = (max(0, min(255, r + n)), max(0, min(255, g + n)), max(0, min(255, b + n)))
+    return img
+
+
+def table_picture() -> Image.Image:
+    """A spec table as a picture (black on white): what a scanned or pasted-in table looks like."""
+    img = Image.new("L", (900, 660), 255)
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default()
+    rows = [("Rack power", "132 kW"), ("Cooling", "Liquid"), ("GPU-to-GPU", "1.8 TB/s per GPU")]
+    for r, (a, b) in enumerate(rows):
+        y = 20 + 200 * r
+        draw.rectangle((20, y, 880, y + 180), outline=0, width=3)
+        draw.line((420, y, 420, y + 180), fill=0, width=3)
+        draw.text((40, y + 80), a, fill=0, font=font)
+        draw.text((440, y + 80), b, fill=0, font=font)
+    return img
+
+
+def jpeg(img: Image.Image, quality=70) -> ImageReader:
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=quality)
+    buf.seek(0)
+    return ImageReader(buf)
+
+
+def title_over_photo():
+    c = canvas.Canvas(str(HERE / "title-over-photo.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Halyard HX72 brochure (fictional, for tests)")
+    # page 1: a full-page photo, and over it only a title
+    c.drawImage(jpeg(photo(19)), 0, 0, W, H)
+    c.setFillColorRGB(1, 1, 1)
+    c.setFont(BOLD, 30)
+    c.drawString(48, H - 120, "Halyard HX72")
+    c.setFont(BODY, 16)
+    c.drawString(48, H - 146, "Rack-scale AI system")
+    c.showPage()
+    # page 2: the specifications as text
+    c.setFont(BOLD, 14)
+    c.drawString(48, H - 70, "Specifications")
+    y = H - 100
+    for label, value in (("Scale-up domain", "72 GPUs in one NVLink domain"),
+                         ("GPU-to-GPU bandwidth", "1.8 TB/s per GPU, bidirectional"),
+                         ("Cluster network", "4x 800 Gb/s InfiniBand XDR per compute tray"),
+                         ("Rack power", "132 kW"), ("Cooling", "Direct liquid cooling")):
+        c.setFont(BOLD, 9)
+        c.drawString(48, y, label)
+        c.setFont(BODY, 9)
+        c.drawString(200, y, value)
+        y -= 15
+    c.showPage()
+    # page 3: a heading over a picture of a table: its figures are in the picture, not in the text
+    c.setFont(BOLD, 14)
+    c.drawString(48, H - 70, "Power and cooling")
+    c.drawImage(jpeg(table_picture(), 85), 48, H - 460, 500, 370)
+    c.showPage()
+    c.save()
+
+
+if __name__ == "__main__":
+    no_space_glyphs()
+    two_columns()
+    title_over_photo()
+    for name in ("no-space-glyphs.pdf", "two-column-spec-table.pdf", "title-over-photo.pdf"):
+        print(HERE / name, (HERE / name).stat().st_size, "bytes")
