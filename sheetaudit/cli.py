@@ -168,6 +168,44 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeo
     ctx.exit(1 if any(reaches(s, fail_on) for s in severities) else 0)
 
 
+@main.command("read")
+@click.argument("sheet", type=click.Path(path_type=str))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Output format: the segments as text, or as data (pages of segments: text, kind, page, "
+                   "heading, label, column, row, bbox).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
+@click.option("--password", help="Password of an encrypted PDF.")
+@click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
+              help="Give up on the sheet after this many seconds (0: no limit).")
+@click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
+              help="Address-space limit in MB while the sheet is read (0: no limit).")
+@click.pass_context
+def read(ctx, sheet, fmt, output, password, max_pages, timeout, max_memory):
+    """Show the text as read (PDF, .txt, .md or .html), page by page: each segment with its kind, heading, row
+    label and column header. Where to start when a figure was missed."""
+    import os
+    from .errors import UsageError, describe_path
+    from .limits import run_isolated, time_limit
+    name = describe_path(sheet)
+    if os.path.isdir(sheet):
+        raise UsageError(f"{name}: is a directory; give one sheet")
+    if output and _same_file(output, sheet):
+        raise UsageError(f"-o {describe_path(output)} is the input file itself; choose another output file")
+    with _failures_named(ctx, name, "reading", max_memory):
+        with time_limit(timeout, hard_exit_after=10, name=name):
+            text = run_isolated(_read_shown, max_memory, sheet, fmt, password=password, max_pages=max_pages)
+    _emit(text, output)
+
+
+def _read_shown(sheet: str, fmt: str, **options) -> str:
+    """The sheet read as the audit reads it (a long PDF's pages without figures kept as plain text), rendered."""
+    from .read import read_document
+    from .read.show import render
+    from .triage import may_hold_figures
+    return render(read_document(sheet, needs_layout=may_hold_figures, **options), fmt)
+
+
 def _emit(text: str, output: str | None) -> None:
     """To FILE atomically, or to stdout."""
     if output:
