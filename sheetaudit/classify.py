@@ -444,6 +444,14 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
                                  or node_rx.search(seg.text[m.end:m.end + 40])):
         f.tier = "scale-up"    # the box's accelerators, which the sheet says its scale-up links join
         return True
+    if (ctx.kind in ("server", "accelerator") and ctx.scale_up_technology and m.value <= 16 and not out.search(own)
+            and not from_record and (node_rx.search(seg.text[max(0, m.start - 60):m.start]) or m.start == 0 or (
+                seg.kind == "cell" and rx(v["accelerator_count_label"]).search(seg.label)))):
+        # "GPUs: 8X Tesla V100", "systems with 4 or 8 GPUs", "搭载8颗…" on a server sheet whose accelerators the sheet
+        # says its scale-up link joins (NVLink named in its prose): the box's accelerators form the domain
+        f.tier = "scale-up"
+        f.flags.add("domain-by-sheet")
+        return True
     fabric = rx(r"NVLink|NVSwitch|HCCS|xGMI|Infinity Fabric|UALink|\bICI\b")
     if out.search(own) and not from_record and not (fabric.search(own) and not rx(r"pod|cluster|集群").search(own)):
         f.tier = "scale-out"

@@ -142,11 +142,11 @@ def _patterns():
     # "four Acme Volt accelerators", "8x Nova™ cards", "a 128-chip slice"; or a product name written plural
     # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s".
     domain = compiled(
-        rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
-        rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™)\s*){{0,6}}?))(?P<noun>{nouns})\b"
+        rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-–])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
+        rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
     # "8 颗曜石 OAM 模组", "单机8卡", "十六卡": a count of cards or chips in Chinese (a round 万卡 alone is skipped in _domain)
-    zh_count = compiled(rf"(?:(?<![\d,.\u4e00-\u9fff])|(?<=[单每机台])(?=\d))(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"
+    zh_count = compiled(rf"(?:(?<![\d,.\u4e00-\u9fff])|(?<=[单每机台载备置成含])(?=\d))(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"
                           rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count
 
@@ -488,7 +488,7 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         return []
     out = []
     label_rx = rx(r.vocab["accelerator_count_label"])
-    lead = re.match(r"\s*(\d{1,6})(?=\s*$|\s*[,;(（]|\s*(?:x|×)\s|\s+(?:fully|GPUs?|accelerators?|per)\b)",
+    lead = re.match(r"\s*(\d{1,6})(?=\s*$|\s*[,;(（]|\s*(?:x|X|×)\s|\s+(?:fully|GPUs?|accelerators?|per)\b)",
                     seg.text) if seg.label and label_rx.search(seg.label.strip()) else None
     if lead:   # "GPUs per node: 4, fully connected, NVLink 4": the label says what the number counts
         text = re.split(r"[,;(（]", seg.text.strip())[0].strip()

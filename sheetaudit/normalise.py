@@ -118,6 +118,14 @@ def same_model(f: Figure, figs: list[Figure]) -> list[Figure]:
 
 def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, str]:
     tol = load_rules().threshold("aggregate_tolerance")
+    groups = [p for p in ports if f.segment is not None and p.segment is f.segment and p.count]
+    if len(groups) >= 2:     # "48 100G SFP-DD and 8 400G QSFP-DD ports ... up to 8.0 Tbps": one configuration
+        total = sum(base_gbs(p)[0] * p.count for p in groups)
+        terms = " + ".join(f"{p.count} x {p.text}" for p in groups)
+        if abs(gbs - total) <= tol * total:
+            return gbs, f"equals {terms} per direction ({fmt(total)} GB/s): per direction"
+        if abs(gbs - 2 * total) <= tol * 2 * total:
+            return gbs / 2, f"equals twice {terms} ({fmt(total)} GB/s): both directions added, halved"
     for p in same_model(f, ports):
         pg, _ = base_gbs(p)
         total = pg * p.count

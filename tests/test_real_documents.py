@@ -115,3 +115,22 @@ def test_a_gigabit_port_on_a_switch_is_its_management_port(sheet):
 def test_a_width_in_dimensions_is_not_watts(sheet):
     a = sheet("# Wren W8 server\n\nSystem dimensions: 444 W x 131 H x 866 D (mm). Maximum power: 3,200 W\n")
     assert [f.text for f in a.figures if f.quantity == "power"] == ["3,200 W"]
+
+
+def test_a_switch_total_is_checked_against_its_configuration_of_mixed_ports(sheet):
+    a = sheet("# Tern T8 Ethernet switch\n\nThe T8-48 is a 1RU system with 48 100G SFP-DD and 8 400G QSFP-DD ports "
+              "offering wire speed throughput of up to 16 Tbps.\n")
+    total = figure(a, "up to 16 Tbps")
+    assert total.normalized["value"] == 1000.0 and "48 x 100G + 8 x 400G" in total.reading
+
+
+@pytest.mark.parametrize("line,size", [
+    ("Eight Vega V2 or V3 accelerators in each server.", 8),
+    ("Partner Systems ™ with 4 or 8 GPUs", 8),
+    ("服务器搭载8颗曜石 YS-300 AI 处理器。", 8),
+    ("Partner systems with 1–8 GPUs", None),
+])
+def test_counts_of_accelerators_in_product_prose_on_a_sheet_that_names_its_scale_up_link(sheet, line, size):
+    a = sheet(f"# Wren W8 GPU server\n\nNVLink joins the accelerators of the server.\n\n{line}\n")
+    found = [f.normalized["value"] for f in a.figures if f.quantity == "domain_size"]
+    assert found == ([float(size)] if size else [])
