@@ -87,6 +87,8 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
         elif m.quantity == "domain_size":
             if not _domain(f, m, ctx):
                 continue
+        elif m.quantity == "cooling" and ctx.kind == "nic" and rx(load_rules().vocab["cooling_of_component"]).search(m.text):
+            continue
         figs.append(f)
     _direction_from_twins(figs)
     for i, f in enumerate(figs, start=1):

@@ -134,3 +134,8 @@ def test_counts_of_accelerators_in_product_prose_on_a_sheet_that_names_its_scale
     a = sheet(f"# Wren W8 GPU server\n\nNVLink joins the accelerators of the server.\n\n{line}\n")
     found = [f.normalized["value"] for f in a.figures if f.quantity == "domain_size"]
     assert found == ([float(size)] if size else [])
+
+
+def test_a_nics_heat_sink_cools_the_card_not_the_rack(sheet):
+    a = sheet("# Lumen L4 network adapter\n\nA 400Gb/s NIC, cooled by its passive heat sink.\n")
+    assert [f for f in a.figures if f.quantity == "cooling"] == []
