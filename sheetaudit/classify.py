@@ -313,6 +313,9 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if ctx.kind == "switch" and f.unit in ("Tb/s", "T", "TB/s") and not re.match(r"\s*(?:[\w/-]+\s){0,2}ports?\b",
                                                                           c.right, re.I):
         return "per-switch"  # no port of a switch runs at terabits: the switch's capacity
+    if ctx.kind == "nic" and rx(r"\btotal\b|\bmax(?:imum|\.)?\s+(?:total\s+)?bandwidth").search(
+            f"{seg.label} {seg.text[max(0, m.start - 30):m.start]}"):
+        return "per-device"  # "Maximum total bandwidth: 800Gb/s": the adapter's, over all its ports
     if m.unit in PORT_UNITS or "rate-name" in m.flags or (not is_bytes(m.unit) and re.match(
             r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC)s?\b", c.right, re.I)):
         return "per-port"    # "one 200 Gb/s NIC per GPU": the NIC's port speed, whatever it serves

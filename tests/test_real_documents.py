@@ -139,3 +139,8 @@ def test_counts_of_accelerators_in_product_prose_on_a_sheet_that_names_its_scale
 def test_a_nics_heat_sink_cools_the_card_not_the_rack(sheet):
     a = sheet("# Lumen L4 network adapter\n\nA 400Gb/s NIC, cooled by its passive heat sink.\n")
     assert [f for f in a.figures if f.quantity == "cooling"] == []
+
+
+def test_a_nics_total_bandwidth_is_the_devices(sheet):
+    a = sheet("# Lumen L8 SuperNIC\n\nMaximum total bandwidth: 800Gb/s\n\nSpeeds: 2 ports x 400/200/100Gb/s\n")
+    assert figure(a, "800Gb/s").scope == "per-device" and figure(a, "400/200/100Gb/s").scope == "per-port"
