@@ -94,3 +94,27 @@ def test_a_derived_value_resting_on_an_inferred_figure_is_not_charted(tmp_path):
     ok = sheet_row("ok.md", sheetaudit.to_contract(sheetaudit.audit(q)), None)
     assert ok["scale_up"] and not ok["scale_up"].get("inferred")
     assert index_charts([ok])
+
+
+def test_certainty_of_one_huge_paragraph_costs_about_linear_time():
+    """Every figure of a page printed as one paragraph asks the same questions of the same text: asked once."""
+    import time
+
+    from sheetaudit.checks.certainty import assess
+    from sheetaudit.classify import classify
+    from sheetaudit.context import sheet_context
+    from sheetaudit.find import find_mentions
+    from sheetaudit.model import Document, Segment
+    from sheetaudit.normalise import normalise
+    line = "The fabric carries 400 Gb/s per port and 900 GB/s NVLink per GPU at 650 W, "
+
+    def cost(chars):
+        text = (line * (chars // len(line) + 1))[:chars]
+        doc = Document(path="p", sha256="", pages=1, kind="text", segments=[Segment(text, 1, "sentence")])
+        figs = normalise(classify(find_mentions(doc), sheet_context(doc, find_mentions(doc))))
+        start = time.process_time()
+        assess(figs)
+        return time.process_time() - start
+    cost(2_000)
+    small, large = cost(5_000), cost(40_000)
+    assert large < 24 * max(small, 0.005), (small, large)

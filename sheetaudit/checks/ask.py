@@ -101,6 +101,7 @@ def _question(x: Finding, figs: list[Figure], sheet, doc) -> tuple[str, str]:
         return ("Does the scale-out network run an RDMA transport (RoCE v2 with PFC/ECN, InfiniBand, or another), "
                 "and what end-to-end latency does it reach?", "")
     if c == "power.rack-density" and f:
+        f = max(figs, key=lambda g: (g.normalized or {}).get("value") or 0)    # the highest rack power it names
         kw = f.normalized["value"] if f.normalized else None
         return (f"What does one rack need at {ask_where(f)}: cooling (liquid loop, supply temperature, flow), power "
                 "feeds and distribution? Is a lower-density configuration offered?",

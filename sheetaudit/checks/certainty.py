@@ -15,6 +15,7 @@ vendor prints it so. Nor is a measured bus bandwidth: it is per direction as mea
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..classify import is_bytes
 from ..model import Figure, Finding
@@ -53,6 +54,20 @@ def near(f: Figure, window: int = 40) -> str:
     cut = CLAUSE_END.search(right)
     right = right[:cut.start()] if cut else right
     return f"{seg.label} {left} {f.text} {right}"
+
+
+@lru_cache(maxsize=4096)
+def _named_in(keys: tuple, field: str, text: str) -> frozenset:
+    """Every value (a tier, a scope) the vocabulary lists KEYS find in TEXT. Cached: the figures of one long
+    paragraph ask it of the same text, which would cost time quadratic in its length (issue 14)."""
+    v = load_rules().vocab
+    return frozenset(e[field] for key in keys for e in (v.get(key) or []) if rx(e["pattern"]).search(text))
+
+
+@lru_cache(maxsize=4096)
+def _spans(pattern: str, text: str, comparisons: bool = False) -> tuple:
+    found = (comparator() if comparisons else re.compile(pattern, re.I)).finditer(text)
+    return tuple(m.span() for m in found)
 
 
 def own_text(f: Figure) -> str:
@@ -110,12 +125,12 @@ def _technology(f: Figure, inferred: dict) -> None:
     if tech is None:
         return
     text = own_text(f)
-    names = [m.span() for m in re.finditer(tech.pattern, text, re.I)]
+    names = _spans(tech.pattern, text)
     if not names:
         if f.quantity == "bandwidth":
             inferred["technology"] = f"{f.technology} is not named with the figure (read from elsewhere on the sheet)"
         return
-    spans = [m.span() for m in comparator().finditer(text)]
+    spans = _spans("", text, comparisons=True)
     if all(any(a <= s and e <= b for a, b in spans) for s, e in names):
         phrase = next(text[a:b] for a, b in spans if any(a <= s and e <= b for s, e in names))
         inferred["technology"] = f"{f.technology} is named only as a comparison ('{phrase.strip()[:60]}')"
@@ -125,13 +140,11 @@ def _tier(f: Figure, sheet, inferred: dict) -> None:
     if f.tier in ("unknown", None):
         inferred["tier"] = "its tier could not be decided"
         return
-    v = load_rules().vocab
     text = own_text(f) + " " + (f.heading or "")
-    for key in ("tier_explicit", "tier_technology", "tier_label"):
-        if any(e["tier"] == f.tier and rx(e["pattern"]).search(text) for e in v[key]):
-            return
-    if any(e["tier"] in ("scale-out",) for e in v["tier_technology"] if rx(e["pattern"]).search(text)) \
-            and f.tier == "front-end":
+    named = _named_in(("tier_explicit", "tier_technology", "tier_label"), "tier", text)
+    if f.tier in named:
+        return
+    if f.tier == "front-end" and "scale-out" in named:
         return      # a slow Ethernet port read as front-end by its speed: a network port either way
     kind = getattr(sheet, "kind", "")
     if kind in ("switch", "nic") and f.tier == "scale-out":
@@ -170,8 +183,7 @@ def _scope(f: Figure, sheet, inferred: dict, vocab_key: str) -> None:
             near(f, 24).replace(f.label or "\0", " ")):
         inferred["scope"] = f"'total' is printed beside it: it may be a sum over several ({f.scope} read)"
         return
-    entries = load_rules().vocab.get(vocab_key) or []
-    if any(e["scope"] == f.scope and rx(e["pattern"]).search(text) for e in entries):
+    if f.scope in _named_in((vocab_key,), "scope", text):
         return
     if f.quantity == "bandwidth":
         from ..classify import PORT_UNITS

@@ -5,6 +5,7 @@ also gets the generation it matches, or the generations it could belong to, for 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..classify import is_bytes
 from ..normalise import base_gbs
@@ -39,8 +40,19 @@ def _text(f) -> str:
 def _own_words(f) -> str:
     """The figure's row and sentence without its comparisons ('5x the bandwidth of PCIe Gen5' names the
     comparator, not the figure's generation)."""
+    return _without_comparisons(_text(f))
+
+
+@lru_cache(maxsize=4096)
+def _without_comparisons(text: str) -> str:
     from .certainty import comparator
-    return comparator().sub(" ", _text(f))
+    return comparator().sub(" ", text)
+
+
+@lru_cache(maxsize=4096)
+def _generations(tech, text: str) -> tuple:
+    """tech.named(text), cached: the figures of one long paragraph ask it of the same text (issue 14)."""
+    return tuple(tech.named(text))
 
 
 def _sheet_generations(kb, doc) -> dict[str, list[Generation]]:
@@ -60,7 +72,7 @@ def _named(kb, f, on_sheet: dict | None = None) -> tuple[Generation | None, str]
     tech = kb.get(f.technology or "")
     if tech is None:
         return None, ""
-    found = tech.named(_own_words(f))
+    found = _generations(tech, _own_words(f))
     if len(found) == 1:
         return found[0], ""
     if found or not on_sheet:
