@@ -55,14 +55,37 @@ def _generations(tech, text: str) -> tuple:
     return tuple(tech.named(text))
 
 
-def _sheet_generations(kb, doc) -> dict[str, list[Generation]]:
+class _SheetGenerations(dict):
     """Per technology, the generations the whole sheet names in any form (words, 'Gen4', a product that implies
-    one), comparisons left out."""
-    from .certainty import comparator
-    if doc is None:
-        return {}
-    text = comparator().sub(" ", " ".join(f"{s.label} {s.text}" for s in doc.segments) + " " + (doc.title or ""))
-    return {t.name: t.named(text) for t in kb.technologies if t.generations}
+    one), comparisons left out. Asked lazily, one technology at a time: only a figure whose own words name no
+    generation asks, and reading a 1,000-page manual's text for every technology cost more than the audit."""
+
+    def __init__(self, kb, doc):
+        super().__init__()
+        self.kb, self.doc, self._text = kb, doc, None
+
+    def __bool__(self) -> bool:
+        return self.doc is not None
+
+    def __missing__(self, name: str) -> list[Generation]:
+        from .certainty import comparator
+        tech = self.kb.get(name)
+        found: list[Generation] = []
+        if tech is not None and tech.generations and self.doc is not None:
+            if self._text is None:
+                doc = self.doc
+                self._text = comparator().sub(" ", " ".join(f"{s.label} {s.text}" for s in doc.segments)
+                                              + " " + (doc.title or ""))
+            found = tech.named(self._text)
+        self[name] = found
+        return found
+
+    def get(self, name, default=None):
+        return self[name] or default
+
+
+def _sheet_generations(kb, doc) -> dict[str, list[Generation]]:
+    return _SheetGenerations(kb, doc)
 
 
 def _named(kb, f, on_sheet: dict | None = None) -> tuple[Generation | None, str]:
