@@ -8,6 +8,7 @@ fabric and InfiniBand can carry storage.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import replace
 from functools import lru_cache
 
@@ -137,13 +138,27 @@ def _own_item(m: Mention) -> Mention:
     """The mention with its segment's text blanked outside the figure's own item, where the segment is a run of two
     or more inline bullets; offsets are kept, so the figure's clause is unchanged."""
     text = m.segment.text
-    cuts = [x.start() for x in INLINE_BULLET.finditer(text)]
+    cuts = _bullets(text)
     if len(cuts) < 2:
         return m
-    lo = max((x for x in cuts if x < m.start), default=0)
-    hi = min((x for x in cuts if x >= m.end), default=len(text))
-    own = " " * lo + text[lo:hi] + " " * (len(text) - hi)
-    return replace(m, segment=replace(m.segment, text=own))
+    i = bisect_left(cuts, m.start)
+    lo = cuts[i - 1] if i else 0
+    j = bisect_left(cuts, m.end)
+    hi = cuts[j] if j < len(cuts) else len(text)
+    return replace(m, segment=replace(m.segment, text=_item_text(text, lo, hi)))
+
+
+@lru_cache(maxsize=256)
+def _bullets(text: str) -> tuple:
+    """Where the inline bullets of a text start; cached: every figure of a long paragraph asks (issue 14)."""
+    return tuple(x.start() for x in INLINE_BULLET.finditer(text))
+
+
+@lru_cache(maxsize=1024)
+def _item_text(text: str, lo: int, hi: int) -> str:
+    """The text blanked outside [lo, hi): one string per item, shared by its figures, so the lookups that cache by
+    text find it again."""
+    return " " * lo + text[lo:hi] + " " * (len(text) - hi)
 
 
 @lru_cache(maxsize=4096)
@@ -164,18 +179,23 @@ def _set_aside(m: Mention, c: Clause) -> tuple[Mention, Clause, bool]:
     spans = _aside_spans(text)
     if not spans:
         return m, c, False
-    inside = any(a <= m.start < b for a, b in spans)
-    chars = list(text)
-    for a, b in spans:
-        if not (a <= m.start < b):
-            chars[a:b] = " " * (b - a)
-    plain = "".join(chars)
+    inside = next(((a, b) for a, b in spans if a <= m.start < b), None)
+    plain = _blanked(text, inside)
     lo = m.start - len(c.left)
     c2 = Clause(plain[lo:m.start], plain[m.end:m.end + len(c.right)])
-    label = m.segment.label
-    for a, b in _aside_spans(label):
-        label = label[:a] + " " * (b - a) + label[b:]
-    return replace(m, segment=replace(m.segment, text=plain, label=label)), c2, inside
+    label = _blanked(m.segment.label, None)
+    return replace(m, segment=replace(m.segment, text=plain, label=label)), c2, inside is not None
+
+
+@lru_cache(maxsize=1024)
+def _blanked(text: str, keep: tuple | None) -> str:
+    """text with its comparators and form factors blanked (same length), but for the span `keep`; one string per
+    text, shared by the figures of a long paragraph."""
+    chars = list(text)
+    for a, b in _aside_spans(text):
+        if (a, b) != keep:
+            chars[a:b] = " " * (b - a)
+    return "".join(chars)
 
 
 def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool) -> None:

@@ -393,8 +393,8 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
             r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$", text[:m.start()])
         near = taken.near(m.start(), m.end(), 40)
         bare = not re.search(r"\d", m.group(0))
-        if bare and (rx(r.vocab["test_setup_cue"]).search(f"{seg.label}: {text}") or any(
-                c.start() <= m.start() < c.end() for c in rx(r.vocab["comparator_phrase"]).finditer(text))):
+        setup, compared = _setup_and_comparators(seg.label, text) if bare else (False, ())
+        if setup or any(a <= m.start() < b for a, b in compared):
             continue     # "A100 cluster: HDR IB network", "than InfiniBand HDR": the test set-up or a comparator
         if max(values) <= 0 or names == ["DDR"] or near or (bare and (seg.kind == "heading" or (
                 len(names) == 1 and not beside))):
@@ -405,6 +405,15 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
         out.append(Mention("bandwidth", m.group(0), max(values), "Gb/s", seg, m.start(), m.end(), flags=flags))
         taken.add((m.start(), m.end()))
     return out
+
+
+@lru_cache(maxsize=256)
+def _setup_and_comparators(label: str, text: str) -> tuple[bool, tuple]:
+    """Whether a segment describes a benchmark's set-up (rules: test_setup_cue), and where its comparators are; once
+    per segment, not per name in it (a long paragraph stays linear)."""
+    v = load_rules().vocab
+    return (bool(rx(v["test_setup_cue"]).search(f"{label}: {text}")),
+            tuple((c.start(), c.end()) for c in rx(v["comparator_phrase"]).finditer(text)))
 
 
 def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
