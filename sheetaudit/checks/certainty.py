@@ -27,10 +27,6 @@ STANDARD_PORT_GBPS = {1, 2.5, 5, 10, 25, 40, 50, 56, 100, 200, 400, 800, 1600}
 STANDARD_CONVENTION = re.compile(r"network port speeds are per direction|(?:Ethernet|InfiniBand|RoCE|EFA) rates are per "
                                  r"direction", re.I)
 PORTISH_SCOPES = {"per-port", "per-device", "per-lane", "per-switch", "per-node", "per-accelerator", "per-link"}
-_COMPARATOR = re.compile(r"(?:\b\d+(?:\.\d+)?\s?[xX×]|\btwice|\bdouble|\btriple|\b\w+ times)\s+(?:(?:more|higher|greater|"
-                         r"faster|lower|better|the|as much)\s+)*(?:[\w-]+\s+){0,2}?(?:than|of|as)\s+(?:the\s+)?[^,;.]{0,60}"
-                         r"|\b(?:more|higher|greater|faster|lower|better)\s+(?:[\w-]+\s+){0,2}than\s+[^,;.]{0,60}"
-                         r"|\b(?:compared (?:to|with)|versus|vs\.?)\s+[^,;.]{0,60}|(?:相比|相较于?|比)[^，,；;。]{0,20}", re.I)
 
 
 CLAUSE_END = re.compile(r"[,;，；。:：]|\s[-–—]\s")
@@ -106,8 +102,7 @@ def assess(figs: list[Figure], sheet=None) -> list[Figure]:
 
 def comparator():
     """The comparison phrases of a text ('5x the bandwidth of PCIe Gen5', 'than InfiniBand HDR')."""
-    pattern = load_rules().vocab.get("comparator_phrase")
-    return rx(pattern) if pattern else _COMPARATOR
+    return rx(load_rules().vocab["comparator_phrase"])
 
 
 def _comparison(f: Figure, inferred: dict) -> None:
