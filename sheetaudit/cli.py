@@ -14,6 +14,11 @@ from . import __version__
 
 from .severity import FAIL_ON, reaches
 
+# --fail-on requirement: exit 1 when a sheet falls short of a --require file (findings do not count then).
+FAIL_ON_CHOICES = FAIL_ON + ("requirement",)
+REQUIRE_HELP = ("Requirements file (YAML): each sheet is held against it (meets, falls short, uncertain, not "
+                "stated, with the question for the vendor); it may hold the facility profile under 'facility:'.")
+
 
 class Exit2Group(click.Group):
     """click exits 2 on usage errors already; every other failure is worded by sheetaudit.failures.explain."""
@@ -90,7 +95,8 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | 
 def _audit_and_report(sheet: str, fmt: str, **options):
     from .pipeline import audit
     result = audit(sheet, **options)
-    sent = (result.document.notes, [f.severity for f in result.findings])
+    short = [r["key"] for r in (result.requirements or {}).get("results", []) if r["result"] == "falls-short"]
+    sent = (result.document.notes, [f.severity for f in result.findings] + ["requirement"] * bool(short))
     try:
         return (*sent, _report(result, fmt, options.get("password")), None)
     except Exception as exc:        # noqa: BLE001 - named as a failure writing the report, by the parent
@@ -129,9 +135,11 @@ def _failures_named(ctx, name: str, during: str, max_memory: int):
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
-              help="Exit 1 when a finding of this severity or worse is raised.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON_CHOICES), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or worse is raised ('requirement': when the sheet "
+                   "falls short of a --require file).")
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
+@click.option("--require", "require", type=click.Path(exists=True, dir_okay=False), help=REQUIRE_HELP)
 @click.option("--password", help="Password of an encrypted PDF.")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages.")
 @click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
@@ -144,7 +152,7 @@ def _failures_named(ctx, name: str, during: str, max_memory: int):
               help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
                    "figures read so are marked OCR-read.")
 @click.pass_context
-def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeout, max_memory, ocr):
+def check(ctx, sheet, fmt, output, fail_on, facility, require, password, max_pages, timeout, max_memory, ocr):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     import os
     from .errors import UsageError, describe_path
@@ -155,17 +163,32 @@ def check(ctx, sheet, fmt, output, fail_on, facility, password, max_pages, timeo
     if facility:
         from .pipeline import load_facility
         fac = load_facility(facility)
+    req = None
+    if require:
+        from .pipeline import load_requirements
+        req, fac = load_requirements(require, fac)
+    elif fail_on == "requirement":
+        raise UsageError("--fail-on requirement needs --require FILE")
     if ocr:
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
     notes, severities, text, failed = _audit_file(ctx, sheet, timeout, max_memory, report=fmt, password=password,
-                                                  max_pages=max_pages, facility=fac)
+                                                  max_pages=max_pages, facility=fac, requirements=req)
     for note in notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
     if failed is not None:
         with _failures_named(ctx, name, f"writing the {fmt} report", max_memory):
             raise failed
     _emit(text, output)
-    ctx.exit(1 if any(reaches(s, fail_on) for s in severities) else 0)
+    if output:
+        click.echo(f"sheetaudit: wrote {describe_path(output)} ({fmt})", err=True)
+    ctx.exit(1 if any(_fails(s, fail_on) for s in severities) else 0)
+
+
+def _fails(severity: str, fail_on: str) -> bool:
+    """'requirement' (a sheet falling short) fails only --fail-on requirement; a finding's severity the others."""
+    if fail_on == "requirement" or severity == "requirement":
+        return fail_on == severity
+    return reaches(severity, fail_on)
 
 
 @main.command("read")

@@ -176,3 +176,4 @@ class Audit:
     derived: list[Derived] = field(default_factory=list)
     passed: list[str] = field(default_factory=list)   # check codes evaluated and not raised
     facility: Optional[dict] = None
+    requirements: Optional[dict] = None  # the buyer's requirements held against this sheet (sheetaudit.requirements)

@@ -16,7 +16,8 @@ from .triage import may_hold_figures
 
 
 def audit(path: str | Path, password: str | None = None, max_pages: int | None = None,
-          facility: dict | None = None, pages: set[int] | None = None, triage: bool = True) -> Audit:
+          facility: dict | None = None, pages: set[int] | None = None, triage: bool = True,
+          requirements: dict | None = None) -> Audit:
     """Audit one sheet (every page of a PDF, or those in `pages`). triage: a long PDF's pages that the figure
     finder finds nothing in (from their plain text) are not laid out (read.pdf); False lays out every page."""
     doc = read_document(path, password=password, max_pages=max_pages, pages=pages,
@@ -29,9 +30,14 @@ def audit(path: str | Path, password: str | None = None, max_pages: int | None =
     findings, passed = run_checks(figures, sheet, doc, facility)
     derived = [d for f in findings for d in f.derived]
     regex_cache.save()       # the patterns this sheet compiled first: the next run builds them from the cache
-    return Audit(document=doc, figures=figures, findings=findings, sheet_kind=sheet.kind,
-                 sheet_kind_reason=sheet.kind_reason, derived=derived,
-                 passed=passed, facility=facility)
+    a = Audit(document=doc, figures=figures, findings=findings, sheet_kind=sheet.kind,
+              sheet_kind_reason=sheet.kind_reason, derived=derived,
+              passed=passed, facility=facility)
+    if requirements and requirements.get("keys"):
+        from .output.json_out import to_contract
+        from .requirements import evaluate
+        a.requirements = evaluate(requirements, to_contract(a), sheet=Path(path).name)
+    return a
 
 
 def load_facility(path: str | Path) -> dict:
@@ -42,11 +48,27 @@ def load_facility(path: str | Path) -> dict:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise UsageError(f"facility profile {path}: {exc}") from None
+    return check_facility(data, f"facility profile {path}")
+
+
+def load_requirements(path: str | Path, facility: dict | None = None) -> tuple[dict, dict | None]:
+    """A requirements file (sheetaudit.requirements) and the facility the audit uses: --facility's, else the
+    one the file holds under `facility:` (checked as a facility profile)."""
+    from .errors import describe_path
+    from .requirements import load_requirements as load
+    req = load(path)
+    if facility is None and req.get("facility") is not None:
+        facility = check_facility(req["facility"], f"requirements file {describe_path(path)}: facility")
+    return req, facility
+
+
+def check_facility(data, where: str) -> dict:
+    from .errors import UsageError
     if not isinstance(data, dict):
-        raise UsageError(f"facility profile {path}: expected a mapping of keys to values")
+        raise UsageError(f"{where}: expected a mapping of keys to values")
     known = {"rack_power_kw", "cooling", "floor_load_kg_m2", "name"}
     unknown = set(data) - known
     if unknown:
-        raise UsageError(f"facility profile {path}: unknown keys {', '.join(sorted(unknown))} "
+        raise UsageError(f"{where}: unknown keys {', '.join(sorted(unknown))} "
                          f"(known: {', '.join(sorted(known))})")
     return data

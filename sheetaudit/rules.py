@@ -16,7 +16,7 @@ from .errors import RulesError
 from .severity import SEVERITIES
 
 RULE_FILES = ("units.yaml", "units.txt", "vocabulary.yaml", "conventions.yaml", "technologies.yaml", "thresholds.yaml",
-              "checks.yaml", "scale.yaml")
+              "checks.yaml", "scale.yaml", "requirements.yaml")
 
 
 def rules_dir() -> Path:

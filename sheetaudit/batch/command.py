@@ -5,6 +5,9 @@ import click
 
 from ..severity import FAIL_ON
 
+REQUIRE_HELP = ("Requirements file (YAML): the index opens with the compliance matrix and compliance.csv holds one "
+                "row per sheet and requirement; it may hold the facility profile under 'facility:'.")
+
 
 @click.command("audit")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=str))
@@ -16,12 +19,14 @@ from ..severity import FAIL_ON
               help="Seconds per file before it is stopped and reported as an error (0: no limit).")
 @click.option("--max-memory", "max_memory", type=click.IntRange(min=0), default=2048, show_default=True,
               help="Address-space limit per worker in MB; a file that needs more is an error row (0: no limit).")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default="error", show_default=True,
-              help="Exit 1 when a finding of this severity or worse is raised (unreadable files: exit 2).")
+@click.option("--fail-on", type=click.Choice(FAIL_ON + ("requirement",)), default="error", show_default=True,
+              help="Exit 1 when a finding of this severity or worse is raised ('requirement': when a sheet falls "
+                   "short of --require); unreadable files: exit 2.")
 @click.option("--no-cache", is_flag=True, help="Audit every file again and do not store results.")
 @click.option("--cache-dir", type=click.Path(file_okay=False, path_type=str),
               help="Where cached results live [default: $SHEETAUDIT_CACHE_DIR or OUTPUT/.cache].")
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
+@click.option("--require", "require", type=click.Path(exists=True, dir_okay=False), help=REQUIRE_HELP)
 @click.option("--password", help="Password for encrypted PDFs (the same for every file).")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages of each file.")
 @click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
@@ -29,23 +34,30 @@ from ..severity import FAIL_ON
 @click.option("--no-xlsx", is_flag=True, help="Do not write audit.xlsx even when openpyxl is installed.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no summary on stderr.")
 @click.pass_context
-def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cache_dir, facility, password,
-          max_pages, no_xlsx, quiet):
+def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cache_dir, facility, require,
+          password, max_pages, no_xlsx, quiet):
     """Audit every spec sheet in FOLDER (recursively) and compare them side by side on one basis.
 
     Exit codes: 0 no finding at or above --fail-on; 1 findings; 2 a file could not be audited (after the whole
     batch has run) or a usage error; 130 interrupted (finished results are still written).
     """
-    from ..pipeline import load_facility
+    from ..errors import UsageError
+    from ..pipeline import load_facility, load_requirements
     from .interrupts import Interrupts
     from .run import BatchOptions, run_batch, summary_lines
 
     def warn(msg):
         click.echo(f"sheetaudit: warning: {msg}", err=True)
 
+    fac = load_facility(facility) if facility else None
+    req = None
+    if require:
+        req, fac = load_requirements(require, fac)
+    elif fail_on == "requirement":
+        raise UsageError("--fail-on requirement needs --require FILE")
     opts = BatchOptions(jobs=jobs, timeout=timeout or None, max_memory_mb=max_memory or None,
-                        use_cache=not no_cache, cache_dir=cache_dir,
-                        facility=load_facility(facility) if facility else None, password=password,
+                        use_cache=not no_cache, cache_dir=cache_dir, facility=fac, requirements=req,
+                        password=password,
                         max_pages=max_pages, quiet=quiet, xlsx=not no_xlsx)
     with Interrupts() as late:         # an interrupt after the batch (while the summary prints) is only counted
         result = run_batch(folder, outdir, opts, warn=warn)

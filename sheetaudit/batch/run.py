@@ -37,6 +37,7 @@ class BatchOptions:
     password: str | None = None
     max_pages: int | None = None
     facility: dict | None = None
+    requirements: dict | None = None      # a checked requirements file (sheetaudit.requirements)
     quiet: bool = False
     progress: bool | None = None          # None: only when stderr is a terminal (and not quiet)
     xlsx: bool = True                     # write audit.xlsx when openpyxl is importable
@@ -82,6 +83,9 @@ class BatchResult:
             return 130
         if self.failed:
             return 2
+        if fail_on == "requirement":
+            return 1 if any((s["contract"].get("requirements") or {}).get("outcome") == "falls-short"
+                            for s in self.ok) else 0
         findings = [f for s in self.ok for f in s["contract"].get("findings", [])] + self.comparison
         return 1 if any(reaches(f.get("severity"), fail_on) for f in findings) else 0
 
@@ -136,7 +140,7 @@ def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> Batc
             warn(msg)
 
     res.rules_hash = _fresh_rules()
-    key_options = {"max_pages": opts.max_pages, "facility": opts.facility,
+    key_options = {"max_pages": opts.max_pages, "facility": opts.facility, "requirements": opts.requirements,
                    "password": hashlib.sha256(opts.password.encode()).hexdigest() if opts.password else None,
                    "ocr": ocr_requested()}
     cache_dir = (opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None

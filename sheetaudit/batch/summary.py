@@ -38,9 +38,20 @@ def summary_lines(res, fail_on: str) -> list[str]:
     for f in res.comparison[:6]:
         mark = {"error": "✖", "warning": "▲", "info": "ℹ"}.get(f["severity"], "-")
         lines.append(f"  {mark} {f['check']}: {f['title']} ({len(f['sheets'])} sheet(s))")
+    short = [s for s in res.ok if (s["contract"].get("requirements") or {}).get("outcome") == "falls-short"]
+    if any(s["contract"].get("requirements") for s in res.ok):
+        met = sum(1 for s in res.ok if (s["contract"].get("requirements") or {}).get("outcome") == "meets")
+        lines.append(printable(f"requirements: {met} sheet(s) meet every one, {len(short)} fall short"
+                               + (f" ({', '.join(s['sheet'] for s in short[:4])}{', …' if len(short) > 4 else ''})"
+                                  if short else "") + "; see compliance.csv"))
     lines.append(printable(f"wrote {res.outdir / 'index.html'} (+ {len(res.ok)} report(s), ")
                  + ", ".join(n for n in res.written if n != "index.html") + ")")
     code = res.exit_code(fail_on)
+    if fail_on == "requirement":
+        lines.append(f"exit {code}: " + {0: "no sheet falls short of the requirements",
+                                        1: "a sheet falls short of the requirements",
+                                        2: "some files could not be audited", 130: "interrupted"}[code])
+        return lines
     lines.append(f"exit {code}: " + {0: f"no finding at or above {fail_on}", 1: f"findings at or above {fail_on}",
                                     2: "some files could not be audited", 130: "interrupted"}[code])
     return lines

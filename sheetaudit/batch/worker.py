@@ -172,7 +172,7 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
     try:
         with _time_limit(options.get("timeout")):
             a = audit(path, password=options.get("password"), max_pages=options.get("max_pages"),
-                      facility=options.get("facility"))
+                      facility=options.get("facility"), requirements=options.get("requirements"))
         contract = to_contract(a)
     except Exception as exc:  # noqa: BLE001 - any failure on one untrusted file is that file's error row
         return explain(exc, max_memory_mb=max_memory_mb, debug_hint=BATCH_DEBUG_HINT).as_row()

@@ -14,7 +14,7 @@ SCHEMA = "sheetaudit/1"
 
 def to_contract(a: Audit) -> dict:
     doc = a.document
-    return {
+    out = {
         "schema": SCHEMA,
         "tool": {"name": "sheetaudit", "version": __version__},
         "source": {"path": doc.path, "sha256": doc.sha256, "pages": doc.pages, "kind": doc.kind,
@@ -29,6 +29,9 @@ def to_contract(a: Audit) -> dict:
         "passed": a.passed,
         "summary": summary(a),
     }
+    if a.requirements is not None:
+        out["requirements"] = a.requirements
+    return out
 
 
 def summary(a: Audit) -> dict:

@@ -1,0 +1,136 @@
+"""Read a requirements file and check it against rules/requirements.yaml: an unknown key, a unit that is not the
+key's quantity, or a value of the wrong type is one UsageError naming the file and the key (exit 2)."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import UsageError, describe_path
+
+_NUMBER_UNIT = re.compile(r"^\s*([-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+)\s*(\S.*?)?\s*$")
+
+
+@lru_cache(maxsize=1)
+def spec() -> dict:
+    """rules/requirements.yaml as parsed: {'keys': {...}, 'results': {...}}."""
+    from ..rules import _load_yaml, rules_dir
+    return _load_yaml(rules_dir() / "requirements.yaml")
+
+
+def load_requirements(path: str | Path) -> dict:
+    """The file as checked data: {'name', 'source', 'facility' (or None), 'keys': {key: normalised wanted}} with
+    each bound as {'min' | 'max': number in the key's unit, 'at': ...}, rdma as True, cooling as a list."""
+    import yaml
+    where = f"requirements file {describe_path(path)}"
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{where}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" (line {mark.line + 1})" if mark else ""
+        raise UsageError(f"{where}: not valid YAML{at}: {getattr(exc, 'problem', None) or exc}") from None
+    return check_requirements(data, where, source=Path(path).name)
+
+
+def check_requirements(data, where: str, source: str = "") -> dict:
+    keys = spec()["keys"]
+    if not isinstance(data, dict) or not data:
+        raise UsageError(f"{where}: expected a mapping of requirements (e.g. 'scale_up_gbs: {{min: 400}}'); "
+                         f"known keys: {', '.join(keys)}")
+    unknown = [str(k) for k in data if k not in keys]
+    if unknown:
+        raise UsageError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(keys)})")
+    out = {"name": "", "source": source, "facility": None, "keys": {}}
+    for key, raw in data.items():
+        s = keys[key]
+        at = f"{where}: {key}"
+        kind = s["kind"]
+        if kind == "text":
+            if not isinstance(raw, str):
+                raise UsageError(f"{at}: expected a text, got {_shown(raw)}")
+            out["name"] = raw
+        elif kind == "facility":
+            if not isinstance(raw, dict):
+                raise UsageError(f"{at}: expected a facility profile (rack_power_kw, cooling, floor_load_kg_m2), "
+                                 f"got {_shown(raw)}")
+            out["facility"] = raw
+        elif kind == "required":
+            if raw not in ("required", True):
+                raise UsageError(f"{at}: expected 'required', got {_shown(raw)}")
+            out["keys"][key] = True
+        elif kind == "methods":
+            got = [raw] if isinstance(raw, str) else raw
+            if not isinstance(got, list) or not got or any(m not in s["values"] for m in got):
+                raise UsageError(f"{at}: expected one of {', '.join(s['values'])} or a list of them, got {_shown(raw)}")
+            out["keys"][key] = list(dict.fromkeys(got))
+        else:
+            out["keys"][key] = _bound(raw, s, at)
+    if not out["keys"] and out["facility"] is None:
+        raise UsageError(f"{where}: no requirement to check (known: {', '.join(k for k in keys if k not in ('name', 'facility'))})")
+    return out
+
+
+def _bound(raw, s: dict, at: str) -> dict:
+    allowed = list(s["bounds"]) + list(s.get("extra") or {})
+    example = f"{{{s['bounds'][0]}: N}}"
+    if not isinstance(raw, dict):
+        raise UsageError(f"{at}: expected a mapping such as {example}, got {_shown(raw)}")
+    for k in raw:
+        if k not in allowed:
+            raise UsageError(f"{at}: unknown key {str(k)!r} (expected {', '.join(allowed)})")
+    if not any(b in raw for b in s["bounds"]):
+        raise UsageError(f"{at}: expected {' or '.join(s['bounds'])}, as in {example}")
+    out = {}
+    for b in s["bounds"]:
+        if b in raw:
+            out[b] = _number(raw[b], s, f"{at}.{b}")
+            lo, hi = s.get("range") or (0, None)
+            if out[b] < lo or (hi is not None and out[b] > hi):
+                span = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+                raise UsageError(f"{at}.{b}: {_shown(raw[b])} is out of range (expected a number {span})")
+    for k, rule in (s.get("extra") or {}).items():
+        if k not in raw:
+            raise UsageError(f"{at}: expected '{k}' (e.g. {{{s['bounds'][0]}: 0.9, {k}: 1024}})")
+        v = raw[k]
+        if isinstance(v, bool) or not isinstance(v, int) or v < rule.get("min", 0):
+            raise UsageError(f"{at}.{k}: expected a whole number of at least {rule.get('min', 0)}, got {_shown(v)}")
+        out[k] = v
+    return out
+
+
+def _number(raw, s: dict, at: str) -> float:
+    """A number in the key's unit, or a string with its own unit converted to it ('3.2 Tb/s', '800 ns')."""
+    unit = s.get("unit") or ""
+    if isinstance(raw, bool):
+        raise UsageError(f"{at}: expected a number{' in ' + unit if unit else ''}, got {_shown(raw)}")
+    if isinstance(raw, (int, float)):
+        return float(raw)
+    m = _NUMBER_UNIT.match(raw) if isinstance(raw, str) else None
+    if not m:
+        raise UsageError(f"{at}: expected a number{' in ' + unit if unit else ''}, got {_shown(raw)}")
+    value, printed = float(m.group(1).replace(",", "")), (m.group(2) or "").strip()
+    if not printed or printed == unit:
+        return value
+    quantity = s.get("quantity")
+    if quantity:
+        from ..units import canonical_rate, convert
+        spelling = (canonical_rate(printed) or printed) if quantity == "bandwidth" else printed
+        try:
+            return convert(quantity, value, spelling) * _to_key_unit(quantity, unit)
+        except KeyError:
+            pass
+    raise UsageError(f"{at}: unknown unit {printed!r} (expected {unit or 'a plain number'}"
+                     f"{' or another ' + quantity + ' unit' if quantity else ''})")
+
+
+def _to_key_unit(quantity: str, unit: str) -> float:
+    """The contract's unit (GB/s, ns, kW) to the key's own: a latency requirement is in µs."""
+    from ..units import convert
+    return 1.0 / convert(quantity, 1.0, unit.replace("µ", "u")) if quantity == "latency" else 1.0
+
+
+def _shown(v) -> str:
+    text = repr(v) if not isinstance(v, str) else f"'{v}'"
+    return text if len(text) <= 60 else text[:57] + "..."
