@@ -26,6 +26,7 @@ LAYERS = [
     ("checks",),
     ("basis",),
     ("scale",),
+    ("requirements",),
     ("output",),
     ("failures",),
     ("pipeline",),

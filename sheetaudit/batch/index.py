@@ -52,7 +52,15 @@ def template_env():
                              autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["fmt_num_f"] = fmt_num
+    env.filters["breakable"] = breakable
     return env
+
+
+def breakable(name: str) -> str:
+    """A file name that may break after its hyphens, dots and underscores (a zero-width space): a narrow column of
+    the compliance matrix then wraps 'kestrel-k8x-gpu-server.pdf' at its parts, not mid-word."""
+    import re
+    return re.sub(r"([-._/])", "\\1\u200b", str(name))
 
 
 def report_href(report: str) -> str:
@@ -124,6 +132,55 @@ def _scale_chart(systems, width: int = 680):
             "('sheetaudit scale' explains and changes them)", svg)
 
 
+OUTCOME_ORDER = {"meets": 0, "open": 1, "falls-short": 2}
+
+
+def compliance_matrix(rows: list[dict], systems) -> dict | None:
+    """The compliance matrix: the requirements down, the sheets across (those that meet every requirement first,
+    then those with questions open, then those that fall short), each cell one sheet's result for one
+    requirement, linked to that row of its report; and what to ask each vendor. None without --require."""
+    contracts = dict(systems)
+    sheets = []
+    for r in rows:
+        sec = (contracts.get(r["sheet"]) or {}).get("requirements")
+        if not sec:
+            continue
+        href = report_href(r["report"]) if r.get("report") else None
+        cells = {x["key"]: dict(x, href=f"{href}#req-{x['key']}" if href else None) for x in sec["results"]}
+        asks = [(x["requirement"], x["question"]) for x in sec["results"] if x.get("question")]
+        sheets.append({"sheet": r["sheet"], "href": href, "outcome": sec["outcome"], "counts": sec["counts"],
+                       "cells": cells, "asks": asks, "name": sec.get("name"), "source": sec.get("source")})
+    if not sheets:
+        return None
+    # Systems first (a switch or NIC sheet, to which most requirements do not apply, after them), then those that
+    # meet every requirement, those with questions open, those that fall short.
+    for x in sheets:
+        x["component"] = x["counts"].get("not-applicable", 0) * 2 > len(x["cells"])
+    sheets.sort(key=lambda x: (x["component"], OUTCOME_ORDER.get(x["outcome"], 9), x["sheet"]))
+    first = contracts[sheets[0]["sheet"]]["requirements"]["results"]
+    from ..requirements import spec
+    return {"name": sheets[0]["name"], "source": sheets[0]["source"], "sheets": sheets, "words": spec()["results"],
+            "requirements": [(x["key"], x["requirement"], x["wanted"]) for x in first],
+            "verdict": _matrix_verdict(sheets)}
+
+
+def _matrix_verdict(sheets: list[dict]) -> str:
+    """One sentence: how the systems stand, and the component sheets (switches, NICs) apart, since most
+    requirements do not apply to them and 'meets' would flatter them."""
+    systems = [x for x in sheets if not x["component"]]
+    parts = []
+    if systems:
+        n = {o: sum(1 for x in systems if x["outcome"] == o) for o in OUTCOME_ORDER}
+        parts.append(f"{n['meets']} of {len(systems)} system sheet{'s' if len(systems) != 1 else ''} meet every "
+                     f"requirement, {n['open']} need answers from the vendor, {n['falls-short']} fall short")
+    comps = [x for x in sheets if x["component"]]
+    if comps:
+        short = sum(1 for x in comps if x["outcome"] == "falls-short")
+        parts.append(f"{len(comps)} switch or NIC sheet{'s' if len(comps) != 1 else ''} (most requirements do not "
+                     f"apply): {len(comps) - short} without a shortfall, {short} falling short")
+    return "; ".join(parts) + "."
+
+
 def render_index(ctx: dict) -> str:
     from markupsafe import Markup, escape
 
@@ -145,6 +202,6 @@ def render_index(ctx: dict) -> str:
         r["report_href"] = report_href(r["report"]) if r.get("report") else None
         rows.append(r)
     return template_env().get_template("index.html.j2").render(
-        **{**ctx, "rows": rows}, cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio,
+        **{**ctx, "rows": rows}, matrix=compliance_matrix(rows, ctx.get("systems", ())), cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio,
         fmt_num=fmt_num, bases=BASES, status_text=STATUS_TEXT, status_order=STATUS_ORDER, script=SORT_JS,
         script_hash=script_hash())

@@ -11,6 +11,7 @@ from pathlib import Path
 from .. import __version__
 from .compare import compare, fmt_num, sheet_row
 from ..fileio import atomic_write
+from ..requirements import CSV_COLUMNS, section_rows
 from .files import file_digest, write_if_changed
 
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
@@ -37,7 +38,7 @@ def write_outputs(res, opts, warn=None) -> None:
     manifest = out / MANIFEST
     if opts.use_cache and _outputs_current(out, manifest, key):
         res.outputs_reused = True
-        res.written = [n for n in OUTPUT_NAMES if n != "audit.xlsx" or xlsx]
+        res.written = [n for n in OUTPUT_NAMES if (n != "audit.xlsx" or xlsx) and (out / n).is_file()]
         atomic_write(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
         return
     records = []
@@ -57,12 +58,18 @@ def write_outputs(res, opts, warn=None) -> None:
         "comparison.csv": tables.csv_text(tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
         "run.json": json.dumps(run_stats(res), indent=1) + "\n",
     }
+    compliance = compliance_rows(res.ok)
+    if compliance is not None:
+        files["compliance.csv"] = tables.csv_text(compliance, list(CSV_COLUMNS))
+    else:       # a run without --require after one with it: an old matrix must not pass for this run's
+        (out / "compliance.csv").unlink(missing_ok=True)
     if xlsx:
         try:
             files["audit.xlsx"] = tables.xlsx_bytes({
                 "Comparison": (tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
                 "Figures": (tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
-                "Findings": (tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS)})
+                "Findings": (tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS),
+                **({"Compliance": (compliance, list(CSV_COLUMNS))} if compliance is not None else {})})
         except Exception as exc:  # noqa: BLE001 - the optional workbook never costs the other outputs
             (warn or res.warnings.append)(f"audit.xlsx not written: {type(exc).__name__}: {exc}")
             xlsx = False
@@ -87,9 +94,16 @@ def write_outputs(res, opts, warn=None) -> None:
     atomic_write(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
 
 
+def compliance_rows(ok: list[dict]) -> list[dict] | None:
+    """compliance.csv: one row per sheet and requirement, sheets in path order; None without --require."""
+    if not any("requirements" in s["contract"] for s in ok):
+        return None
+    return [r for s in sorted(ok, key=lambda s: s["sheet"]) for r in section_rows(s["sheet"], s["contract"])]
+
+
 MANIFEST = ".sheetaudit-outputs.json"
-OUTPUT_NAMES = ("audit.json", "comparison.json", "figures.csv", "findings.csv", "comparison.csv", "run.json",
-                "audit.xlsx", "index.html")
+OUTPUT_NAMES = ("audit.json", "comparison.json", "figures.csv", "findings.csv", "comparison.csv", "compliance.csv",
+                "run.json", "audit.xlsx", "index.html")
 
 
 def tables_xlsx_available() -> bool:

@@ -41,7 +41,9 @@ def summary_lines(res, fail_on: str) -> list[str]:
     short = [s for s in res.ok if (s["contract"].get("requirements") or {}).get("outcome") == "falls-short"]
     if any(s["contract"].get("requirements") for s in res.ok):
         met = sum(1 for s in res.ok if (s["contract"].get("requirements") or {}).get("outcome") == "meets")
-        lines.append(printable(f"requirements: {met} sheet(s) meet every one, {len(short)} fall short"
+        opened = sum(1 for s in res.ok if (s["contract"].get("requirements") or {}).get("outcome") == "open")
+        lines.append(printable(f"requirements: {met} sheet(s) meet every one, {opened} open (questions), "
+                               f"{len(short)} fall short"
                                + (f" ({', '.join(s['sheet'] for s in short[:4])}{', …' if len(short) > 4 else ''})"
                                   if short else "") + "; see compliance.csv"))
     lines.append(printable(f"wrote {res.outdir / 'index.html'} (+ {len(res.ok)} report(s), ")

@@ -374,7 +374,13 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
         "script_hash": csp_hash(script), "image_note": image_note, "n_images": n_images, "resolution": resolution,
         "steps_by_n": {s["n"]: s for s in steps}, "facility": a.facility, "air_limit": limit,
         "scale": section_html(scale_doc) if scale_doc else None, "back_href": back_href, "passed_total": len(a.passed),
+        "requirements": a.requirements, "req_words": _requirement_words() if a.requirements else None,
     }
+
+
+def _requirement_words() -> dict:
+    from ..requirements import spec
+    return spec()["results"]
 
 
 def render(a: Audit, *, images: bool = True, resolution: int = 100, max_images: int = MAX_IMAGES,

@@ -45,6 +45,25 @@ def _table(rows: list[tuple], cols: int) -> list[str]:
     return [line([h for h, _ in TABLE])] + [line(r) for r in rows]
 
 
+def requirement_lines(sec: dict, cols: int) -> list[str]:
+    """The block 'Against your requirements': one line per requirement, its question under it."""
+    from ..requirements import spec
+    words = spec()["results"]
+    c = sec["counts"]
+    head = ", ".join(f"{n} {words[r]['counted']}" for r, n in c.items() if n)
+    lines = wrap(f"Against your requirements{' (' + sec['name'] + ')' if sec.get('name') else ''}: {head}.", cols)
+    hang = " " * 4
+    for r in sec["results"]:
+        value = f"{r['value_text']}{' ' + r['unit'] if r.get('unit') else ''}" if r.get("value_text") else ""
+        at = f" (p{r['page']})" if r.get("page") else ""
+        got = f": {value}{at}" if value else ""
+        lines += wrap(f"{words[r['result']]['word']}: {r['requirement']} {r['wanted']}{got}", cols,
+                      first=f"  {words[r['result']]['mark'] or ' '} ", rest=hang)
+        if r.get("question"):
+            lines += wrap(f"Ask: {r['question']}", cols, first=hang, rest=hang + "  ")
+    return lines + [""]
+
+
 def _n(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
@@ -64,6 +83,8 @@ def render(a: Audit, cols: int | None = None) -> str:
     for what in unread(a):
         lines += wrap(f"Not read: {what}.", cols, rest="  ")
     lines.append("")
+    if a.requirements:
+        lines += requirement_lines(a.requirements, cols)
     hang = " " * 11
     for f in sorted(a.findings, key=lambda x: SEVERITY_RANK[x.severity]):
         lead, items, tail = split_list(f.message)

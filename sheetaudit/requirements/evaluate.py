@@ -128,7 +128,7 @@ def _bandwidth(tier: str, question_key: str):
             port = ctx.ic["port"] if tier == "scale_out" else None
             q = (f"The sheet gives the network port speed ({port['note']}) but not how many ports serve each "
                  f"accelerator: how many NICs (ports) per accelerator, at what rate per direction?" if port else
-                 _ask(QUESTIONS[question_key][1]))
+                 s["ask"])
             return {"result": "not-stated", "why": QUESTIONS[question_key][0], "question": q}
         values, f = direction_readings(cell, ctx.byid)
         result = _decide(values, "min", limit)
@@ -150,15 +150,14 @@ def _bandwidth(tier: str, question_key: str):
     return run
 
 
-def _ask(text: str) -> str:
-    return text[0].upper() + text[1:] + ("" if text.endswith("?") else "?")
+KEY_OF_INPUT = {"scale_up_gbs": "scale_up_gbs", "domain_size": "scale_up_domain", "scale_out_gbs": "scale_out_gbs"}
 
 
 def _domain(want, s, ctx: _Sheet) -> dict:
     from ..scale.inputs import QUESTIONS
     cell = ctx.ic["domain"]
     if not cell:
-        return {"result": "not-stated", "why": QUESTIONS["domain_size"][0], "question": _ask(QUESTIONS["domain_size"][1])}
+        return {"result": "not-stated", "why": QUESTIONS["domain_size"][0], "question": s["ask"]}
     f = ctx.byid.get((cell.get("figures") or [None])[0]) or {}
     v = float(cell["value"])
     return {"result": _decide([v], "min", want["min"]), "value": v, "value_text": num(v),
@@ -319,7 +318,8 @@ def _efficiency(want, s, ctx: _Sheet) -> dict:
         missing = first.get("missing") or []
         return {"result": "not-stated", "basis": "model",
                 "why": "the what-if cannot run: " + "; ".join(m["why"] for m in missing) if missing else p.get("unknown"),
-                "question": " ".join(_ask(m["ask"]) for m in missing) or None}
+                "question": " ".join(spec()["keys"][KEY_OF_INPUT[m["input"]]]["ask"] for m in missing
+                                     if m["input"] in KEY_OF_INPUT) or None}
     ups = [None]
     outs = [None]
     if first["inputs"].get("scale_up_gbs") is not None and "scale_up_gbs" not in first["inputs"].get("assumed", []):
