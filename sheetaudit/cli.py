@@ -289,6 +289,9 @@ def _parsed(name: str):
 @click.option("--assumptions", "assumptions_file", type=click.Path(exists=True, dir_okay=False),
               help="YAML file of KEY: VALUE assumptions (--assume wins over it).")
 @click.option("--list-assumptions", is_flag=True, help="List every assumption: default, why and source.")
+@click.option("--require", "require", type=click.Path(exists=True, dir_okay=False),
+              help="Requirements file (YAML): each system held against it on these assumptions (JSON: each "
+                   "system's 'requirements'; text: a block per system).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
@@ -298,7 +301,7 @@ def _parsed(name: str):
               help="Address-space limit in MB while a sheet is audited (0: no limit).")
 @click.pass_context
 def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tokens, tflops, train, assume,
-          assumptions_file, list_assumptions, fmt, output, timeout, max_memory):
+          assumptions_file, list_assumptions, require, fmt, output, timeout, max_memory):
     """What the figures mean at scale: a model (not a measurement) of collective time and training efficiency.
 
     SHEETS are spec sheets (audited first) or their `check --format json` output."""
@@ -325,9 +328,23 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
             raise UsageError(f"-o {describe_path(output)} is an input file; choose another output file")
     req = Request(accelerators=accelerators or DEFAULT_COUNTS, collective=collective,
                   message_bytes=message or (1 << 30), training=training, tokens=tokens, tflops=tflops)
-    doc = whatif([(describe_path(s), _contract(ctx, s, timeout, max_memory)) for s in sheets], a, req)
+    requirements = None
+    if require:
+        from .requirements import load_requirements
+        requirements = load_requirements(require)
+    contracts = [(describe_path(s), _contract(ctx, s, timeout, max_memory)) for s in sheets]
+    doc = whatif(contracts, a, req)
+    if requirements and requirements["keys"]:
+        from .requirements import evaluate
+        for system, (name, contract) in zip(doc["systems"], contracts):
+            system["requirements"] = evaluate(requirements, contract, sheet=name, assumptions=a)
     from .output import scale_out
     text = getattr(scale_out, {"json": "dumps", "html": "render_html", "text": "render_text"}[fmt])(doc)
+    if requirements and requirements["keys"] and fmt == "text":
+        from .output.termtext import columns
+        from .output.text_out import requirement_lines
+        for system in doc["systems"]:
+            text += "\n" + system["sheet"] + "\n" + "\n".join(requirement_lines(system["requirements"], columns()))
     _emit(text, output)
 
 
