@@ -10,15 +10,12 @@ import pytest
 from conftest import ROOT
 from test_batch import batch
 
-try:
-    from test_report_browser import ARTIFACTS, Browser, find_chromium, layout
-except ImportError:  # pragma: no cover
-    Browser = find_chromium = layout = ARTIFACTS = None
+from test_report_browser import ARTIFACTS, Browser, find_chromium, layout
 
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    if not (find_chromium and find_chromium()):
+    if not find_chromium():
         pytest.skip("chromium is not installed (apt-get install chromium)")
     pytest.importorskip("websocket", reason="websocket-client is not installed (pip install -e '.[dev]')")
     out = tmp_path_factory.mktemp("matrix") / "out"
@@ -29,10 +26,12 @@ def page(tmp_path_factory):
     b.close()
 
 
-def _size(b, width):
+def _open(b, path, width=1280, media="screen"):
+    """PATH as a screen of WIDTH css pixels shows it (or prints it)."""
     b.call("Emulation.setDeviceMetricsOverride", session=True, width=width, height=900, deviceScaleFactor=1,
            mobile=False)
     b.width = width
+    b.open(path, media=media)
 
 
 CELLS = """[].slice.call(document.querySelectorAll('#matrix-table tbody td')).map(function(td){
@@ -42,8 +41,7 @@ CELLS = """[].slice.call(document.querySelectorAll('#matrix-table tbody td')).ma
 
 def test_the_matrix_opens_the_index_and_fits_1280(page):
     b, out = page
-    _size(b, 1280)
-    b.open(out / "index.html")
+    _open(b, out / "index.html")
     got = layout(b)
     assert got["overflow"] <= 0 and got["wide"] == [], got
     first = b.js("document.querySelector('main > section, body > section').id")
@@ -73,8 +71,7 @@ def test_the_matrix_opens_the_index_and_fits_1280(page):
 
 def test_a_cell_leads_to_its_evidence_in_the_report(page):
     b, out = page
-    _size(b, 1280)
-    b.open(out / "index.html")
+    _open(b, out / "index.html")
     href = b.js("document.querySelector('#matrix-table td[data-result=falls-short] a').getAttribute('href')")
     report, anchor = href.split("#")
     b.open(out / report)
@@ -85,8 +82,7 @@ def test_a_cell_leads_to_its_evidence_in_the_report(page):
 
 def test_the_matrix_on_a_phone(page):
     b, out = page
-    _size(b, 390)
-    b.open(out / "index.html")
+    _open(b, out / "index.html", 390)
     got = layout(b)
     assert got["overflow"] <= 0 and got["wide"] == [], got
     b.js("document.querySelector('#compliance .wrap').scrollLeft = 600")
@@ -94,14 +90,12 @@ def test_the_matrix_on_a_phone(page):
     assert left >= 0, "the requirement names stay in view while the matrix scrolls"
     b.js("document.querySelector('#compliance .wrap').scrollLeft = 0")
     b.screenshot(ARTIFACTS / "matrix-390px.png")
-    _size(b, 1280)
 
 
 def test_the_matrix_prints_every_sheet(page):
     import pdfplumber
     b, out = page
-    _size(b, 1280)
-    b.open(out / "index.html", media="print")
+    _open(b, out / "index.html", media="print")
     sheets = b.js("[].slice.call(document.querySelectorAll('#matrix-table thead th')).slice(1)"
                   ".map(function(th){return th.getAttribute('title');})")
     pdf_path = ARTIFACTS / "matrix.a4.pdf"
@@ -114,4 +108,3 @@ def test_the_matrix_prints_every_sheet(page):
     assert missing == [] and "Againstyourrequirements" in flat, missing
     for word in ("fallsshort", "notstated", "n/a"):
         assert word in flat, word
-    b.open(out / "index.html")
