@@ -13,6 +13,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from .context import SCALE_UP_TECHNOLOGIES, Clause, SheetContext, clauses
+from .find import INLINE_BULLET
 from .model import Figure, Mention
 from .rules import load_rules, rx
 from .technologies import technology
@@ -127,11 +128,6 @@ def _context_text(seg) -> str:
     if seg.column:
         text = f"[{seg.column}] {text}"
     return text[:400]
-
-
-# Bullets set inline ("BENEFITS – Zero packet loss – Throughput • 6.4Tb/s • 9.52B packets – Storage and server
-# applications run faster"): a PDF sidebar read as one run of text is a list, and each item is its figures' sentence.
-INLINE_BULLET = re.compile(r"\s[•▪●◦■►]\s|\s[–—]\s")
 
 
 def _own_item(m: Mention) -> Mention:
@@ -470,10 +466,12 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         f.tier = "scale-up"    # the box's accelerators, which the sheet says its scale-up links join
         return True
     if (ctx.kind in ("server", "accelerator") and ctx.scale_up_technology and m.value <= 16 and not out.search(own)
-            and not from_record and (node_rx.search(seg.text[max(0, m.start - 60):m.start]) or m.start == 0 or (
+            and (not from_record or re.match(r"\s*\d+\s*[xX×]\s*[A-Za-z]", seg.text))
+            and (node_rx.search(seg.text[max(0, m.start - 60):m.start]) or m.start == 0 or (
                 seg.kind == "cell" and rx(v["accelerator_count_label"]).search(seg.label)))):
         # "GPUs: 8X Tesla V100", "systems with 4 or 8 GPUs", "搭载8颗…" on a server sheet whose accelerators the sheet
-        # says its scale-up link joins (NVLink named in its prose): the box's accelerators form the domain
+        # says its scale-up link joins (NVLink named in its prose): the box's accelerators form the domain. A bare
+        # number under a count label ("accelerators_per_node: 4") counts the box, not a fabric.
         f.tier = "scale-up"
         f.flags.add("domain-by-sheet")
         return True

@@ -360,8 +360,15 @@ class Spans:
         a, b = span
         self.mask[a:b] = b"\x01" * (b - a)
 
-    def near(self, a: int, b: int, distance: int) -> bool:
-        return any(self.mask[max(0, a - distance):b + distance])
+    def near(self, a: int, b: int, distance: int, text: str = "") -> bool:
+        """A figure within distance of [a, b); given the text, only within the same item of a list ("Dual 10 GbE,
+        4 IB EDR": the 10 GbE is another port's rate, not EDR's)."""
+        lo, hi = max(0, a - distance), b + distance
+        if text:
+            lo = max(lo, text.rfind(",", lo, a) + 1, text.rfind(";", lo, a) + 1)
+            cut = [k for k in (text.find(",", b, hi), text.find(";", b, hi)) if k >= 0]
+            hi = min(cut) if cut else hi
+        return any(self.mask[lo:hi])
 
 
 def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
@@ -392,6 +399,10 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
         beside = re.match(r"\s*(?:InfiniBand|Infiniband|IB|VPI)\b|\s*ports?\b", text[m.end():]) or re.search(
             r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$", text[:m.start()])
         near = taken.near(m.start(), m.end(), 40)
+        if near and not taken.near(m.start(), m.end(), 40, text):
+            # the figures near lie in other items of a list: another port's rate where they name their own
+            # technology ("Dual 10 GbE, 4 IB EDR"), else this name's rate ("HDR InfiniBand, 400 Gb/s per port")
+            near = not re.search(r"GbE|\dGE\b|Ethernet|BASE-", text[max(0, m.start() - 40):m.end() + 40])
         bare = not re.search(r"\d", m.group(0))
         setup, compared = _setup_and_comparators(seg.label, text) if bare else (False, ())
         if setup or any(a <= m.start() < b for a, b in compared):
@@ -402,7 +413,9 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
                 taken.add((m.start(), m.end()))   # its members are not figures of their own either
             continue     # a generation named alone counts beside an InfiniBand word, and only with no rate printed by it
         flags = {"rate-name", "bare-unit"} | ({"rate-list"} if len(names) > 1 else set())
-        out.append(Mention("bandwidth", m.group(0), max(values), "Gb/s", seg, m.start(), m.end(), flags=flags))
+        counted = re.search(r"(?<![\w.,])(\d{1,3})\s+(?:IB|InfiniBand|Infiniband)\s*$", text[max(0, m.start() - 20):m.start()])
+        out.append(Mention("bandwidth", m.group(0), max(values), "Gb/s", seg, m.start(), m.end(), flags=flags,
+                           count=int(counted.group(1)) if counted else None))    # "4 IB EDR": four EDR ports
         taken.add((m.start(), m.end()))
     return out
 
@@ -465,10 +478,29 @@ def _is_power_setting(m: Mention, r) -> bool:
                 or rx(r.vocab["power_setting_before"]).search(text[max(0, m.start - 30):m.start]))
 
 
+# Bullets set inline ("BENEFITS – Zero packet loss – Throughput • 6.4Tb/s • 9.52B packets – Storage and server
+# applications run faster"): a PDF sidebar read as one run of text is a list, and each item is its figures' sentence.
+INLINE_BULLET = re.compile(r"\s[•▪●◦■►]\s|\s[–—]\s")
+
+
+def item_window(text: str, start: int, end: int, before: int, after: int) -> str:
+    """text[start - before:end + after], cut at the inline bullets either side of the mention: "under 10W/port •
+    1+1 redundant & hot-swappable power" is two items, and the second does not describe the first's watts."""
+    left = text[max(0, start - before):start]
+    right = text[end:end + after]
+    cut = None
+    for cut in INLINE_BULLET.finditer(left):
+        pass
+    if cut is not None:
+        left = left[cut.end():]
+    nxt = INLINE_BULLET.search(right)
+    return left + text[start:end] + (right[:nxt.start()] if nxt else right)
+
+
 def _is_supply_rating(m: Mention, r) -> bool:
     pat = rx(r.vocab["power_excluded"])
     left_out = rx(r.vocab["power_excluded_left_out"])     # "典型功耗（不含光模块）": the switch's, optics left out
-    window = m.segment.text[max(0, m.start - 40):m.end + 40]
+    window = item_window(m.segment.text, m.start, m.end, 40, 40)
     return bool(pat.search(left_out.sub(" ", m.segment.label)) or pat.search(left_out.sub(" ", window)))
 
 

@@ -67,3 +67,64 @@ def test_a_heading_over_a_picture_of_a_table_is_still_a_page_without_text():
     """Its figures are in the picture: the audit must say the page was not read (OCR may read it)."""
     doc = read_document(READ / "title-over-photo.pdf")
     assert doc.no_text_pages == [3]
+
+
+def test_a_table_ruled_round_one_models_column_is_read_as_the_grid_it_is():
+    """Rules that box only the highlighted model's column leave the other models' words in the rules' box but in
+    no cell: the grid is read from the words' places, each value with its row label and its model."""
+    doc = read_document(READ / "model-grid.pdf")
+    cells = {(s.label, s.column): s.text for s in doc.segments if s.kind == "cell" and s.page == 2}
+    assert cells[("Typical/Max Power", "T4-48S")] == "160W / 510W"
+    assert cells[("Typical/Max Power", "T4-24C")] == "210W / 455W"
+    assert cells[("Typical/Max Power", "T4-32Q")] == "380W / 730W"
+    assert cells[("Throughput (FDX)", "T4-32Q")] == "12.8 (25.6) Tbps"
+    # a label set against the middle of a two-line value: both lines are the row's
+    assert cells[("Ports", "T4-48S")] == "48x SFP-DD 100G 8x QSFP-DD 400G"
+    assert cells[("Ports", "T4-32Q")] == "32x QSFP-DD 400G 2x SFP+"
+
+
+def test_the_title_is_the_first_pages_largest_heading_and_a_tag_in_a_ruled_box_is_read():
+    doc = read_document(READ / "model-grid.pdf")
+    assert doc.title == "Tern T4 Ethernet Switch"
+    assert "SWITCH SYSTEM PRODUCT BRIEF" in texts(doc, "heading")
+
+
+def test_a_bulleted_sidebar_beside_running_text_is_not_a_label_value_list():
+    doc = read_document(READ / "model-grid.pdf")
+    page1 = [s for s in doc.segments if s.page == 1]
+    assert not [s for s in page1 if s.kind == "cell"], [(s.label, s.text) for s in page1 if s.kind == "cell"]
+    assert any(s.text.startswith("The Tern T4 family is the fourth generation") for s in page1)
+    assert any("under 9W/port • 1+1 redundant" in s.text for s in page1)
+
+
+def test_a_model_grid_gives_every_models_power_and_its_totals_add_up():
+    a = sheetaudit.audit(READ / "model-grid.pdf")
+    watts = sorted(f.normalized["value"] for f in a.figures if f.quantity == "power" and f.page == 2)
+    assert watts == [0.15, 0.16, 0.21, 0.38, 0.455, 0.51, 0.51, 0.73]
+    per_port = figure(a, "under 9W")         # beside "1+1 redundant ... power", an item of its own
+    assert (per_port.quantity, per_port.scope) == ("power", "per-port")
+    assert figure(a, "380W").model == "T4-32Q"
+    # 12.8 Tbps is 32 x 400G and 8.0 Tbps is 48 x 100G + 8 x 400G: no total is questioned
+    assert not [x for x in a.findings if x.check == "bandwidth.aggregate-mismatch"]
+
+
+def test_a_spec_box_under_a_caption_beside_body_text_keeps_its_rows_and_shared_values():
+    """The caption "SYSTEM SPECIFICATIONS" runs across the box's label and value columns, and its rows are set
+    closer than a paragraph's gap: the box is still read row by row, beside the body text, not as one sentence. A
+    value centred across both variants' columns is both variants'."""
+    doc = read_document(READ / "spec-box-beside-text.pdf")
+    cells = {(s.label, s.column): s.text for s in doc.segments if s.kind == "cell"}
+    assert cells[("GPUs", "8X Vega V2")] == "8X Vega V2" and cells[("GPUs", "8X Vega V1")] == "8X Vega V1"
+    assert cells[("Maximum Power", "")] == "3,200 W"
+    assert cells[("Network", "")] == "Dual 10 GbE, 4 IB EDR"
+    assert not [s for s in doc.segments if s.kind == "sentence" and "GPU Memory" in s.text]
+
+
+def test_a_server_spec_box_gives_its_domain_its_ports_and_its_power():
+    a = sheetaudit.audit(READ / "spec-box-beside-text.pdf")
+    domain = [f for f in a.figures if f.quantity == "domain_size"]
+    assert {(f.normalized["value"], f.tier) for f in domain} == {(8.0, "scale-up")}   # "8X Vega V2", NVLink in prose
+    edr = figure(a, "EDR")                  # "Dual 10 GbE, 4 IB EDR": the 10 GbE is another port's rate
+    assert (edr.normalized["value"], edr.count) == (12.5, 4)
+    power = [f for f in a.figures if f.quantity == "power"]
+    assert [(f.normalized["value"], f.scope, f.model or None) for f in power] == [(3.2, "per-node", None)]

@@ -144,3 +144,12 @@ def test_a_nics_heat_sink_cools_the_card_not_the_rack(sheet):
 def test_a_nics_total_bandwidth_is_the_devices(sheet):
     a = sheet("# Lumen L8 SuperNIC\n\nMaximum total bandwidth: 800Gb/s\n\nSpeeds: 2 ports x 400/200/100Gb/s\n")
     assert figure(a, "800Gb/s").scope == "per-device" and figure(a, "400/200/100Gb/s").scope == "per-port"
+
+
+def test_an_optics_type_is_not_an_rdma_transport(sheet):
+    """"400GBASE-XDR4" names an optic (IEEE 802.3 naming), not XDR InfiniBand: the Ethernet switch still names no
+    RDMA transport."""
+    a = sheet("# Tern T4 Ethernet switch\n\nPorts: 32 x 400GbE\n\nSupported optics: 400GBASE-XDR4, 400GBASE-DR4\n")
+    assert [x for x in a.findings if x.check == "latency.no-rdma"]
+    b = sheet("# Tern T4 Ethernet switch\n\nPorts: 32 x 400GbE, RoCE v2\n\nSupported optics: 400GBASE-XDR4\n")
+    assert not [x for x in b.findings if x.check == "latency.no-rdma"]

@@ -22,6 +22,10 @@ _NOTES = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹*†‡§].*?(?=\s[¹²³⁴⁵�
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
 ODD_SPACE = re.compile(r"\s\s|[^\S ]")      # what re.sub(r"\s+", " ") would change
 _BY_TOP = attrgetter("top", "x0")
+# A cell that prints a figure ("400 Gb/s", "900ns", "8x"): a row of such cells is data, not a row of model names
+# A variant's name: a short product code with a digit in it ("7050SDX4-48D8", "H100 NVL"), not a bullet
+MODEL_NAME = re.compile(r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9][\w.+/-]*(?: [\w.+/()-]+){0,3}$")
+FIGURE_LIKE = re.compile(r"\d\s*(?:[kMGT]?[bB]\b|[kMGT]?[bB]/|[kMGT]?W\b|[nuµμ]s\b|GbE|GE\b|x\b|%)")
 _X0, _TOP, _X1, _BOTTOM = attrgetter("x0"), attrgetter("top"), attrgetter("x1"), attrgetter("bottom")
 
 
@@ -52,6 +56,8 @@ class Leaf:
 class PageText:
     segments: list[Segment] = field(default_factory=list)
     footnotes: dict[str, str] = field(default_factory=dict)
+    title: str = ""           # the page's heading in its largest type (a product's name over a "PRODUCT BRIEF" tag)
+    title_size: float = 0.0
 
 
 def _gaps(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
@@ -135,9 +141,21 @@ def _is_kv(left: list[Item], right: list[Item]) -> bool:
         return False
     if _body_size(left) > 1.15 * _body_size(right):
         return False   # a title beside a small running header is not a label and its value
+    if _is_prose(rlines):
+        return False   # a sidebar beside running text: the text does not hold the sidebar's values
     rtops = [min(i.top for i in ln) for ln in rlines]
     aligned = sum(1 for ln in llines if any(abs(min(i.top for i in ln) - t) < 0.6 * ln[0].size for t in rtops))
     return aligned >= max(1, 0.5 * len(llines))
+
+
+def _is_prose(lines: list[list[Item]]) -> bool:
+    """Running text: most lines many words long and filled to the column's width (a value column's lines are
+    short, or ragged)."""
+    if len(lines) < 4:
+        return False
+    x0, x1 = min(ln[0].x0 for ln in lines), max(ln[-1].x1 for ln in lines)
+    full = sum(1 for ln in lines if len(ln) >= 8 and ln[-1].x1 - ln[0].x0 >= 0.85 * (x1 - x0))
+    return full >= 0.6 * len(lines)
 
 
 def _continues(values: list[Item], more: list[Item]) -> bool:
@@ -155,6 +173,10 @@ def xy_cut(items: list[Item], depth: int = 0) -> list[Leaf]:
     hgaps = _gaps([(i.top, i.bottom) for i in items], max(4.0, 0.75 * size))
     best_v = max(vgaps, key=lambda g: g[1] - g[0], default=None)
     best_h = max(hgaps, key=lambda g: g[1] - g[0], default=None)
+    if best_v is None:
+        split = _under_caption(items, size)
+        if split is not None:
+            return xy_cut(split[0], depth + 1) + xy_cut(split[1], depth + 1)
     if best_v is None and best_h is None:
         return [Leaf(items)]
     # Any whitespace that runs the full height of the region is a gutter (between prose columns, or
@@ -175,13 +197,15 @@ def xy_cut(items: list[Item], depth: int = 0) -> list[Leaf]:
         out: list[Leaf] = []
         k = 0
         while k < len(strips):
-            if k + 1 < len(strips) and _is_kv(strips[k], strips[k + 1]):
-                label, right = strips[k], strips[k + 1]
-                k += 2
-                # Variant columns of the same list sit further right; keep them with the values.
-                while k < len(strips) and _continues(right, strips[k]):
-                    right = right + strips[k]
-                    k += 1
+            right, j = (strips[k + 1], k + 2) if k + 1 < len(strips) else ([], k + 1)
+            # Variant columns of the same list sit further right; keep them with the values (and judge the label
+            # column's width against all of them: each of four model columns may be narrower than the labels).
+            while right and j < len(strips) and _continues(right, strips[j]):
+                right = right + strips[j]
+                j += 1
+            if right and _is_kv(strips[k], right):
+                label = strips[k]
+                k = j
                 out.append(Leaf(label + right, kv=(label, right)))
             else:
                 out.extend(xy_cut(strips[k], depth + 1))
@@ -191,6 +215,31 @@ def xy_cut(items: list[Item], depth: int = 0) -> list[Leaf]:
     top = [i for i in items if i.bottom <= cut]
     bottom = [i for i in items if i.bottom > cut]
     return xy_cut(top, depth + 1) + xy_cut(bottom, depth + 1)
+
+
+def _under_caption(items: list[Item], size: float) -> tuple[list[Item], list[Item]] | None:
+    """(caption, rest) where the region's first line or two run across a gutter that parts everything below them:
+    "SYSTEM SPECIFICATIONS" over a label column and a value column set with less space between rows than a
+    horizontal cut needs. None where no such gutter opens."""
+    if len(items) < 8:
+        return None
+    tables = [i for i in items if i.table is not None]
+    if tables:
+        # a ruled header row over an unruled grid ("| H100 SXM | H100 NVL |" over the rows of values)
+        words = [i for i in items if i.table is None]
+        if len(tables) > 1 or not words or tables[0].bottom > min(map(_TOP, words)) + 1:
+            return None
+        if _gaps([(i.x0, i.x1) for i in words], max(7.0, 0.8 * size)):
+            return tables, words
+        return None
+    lines = _lines(items)
+    for k in (1, 2):
+        if len(lines) < k + 3:
+            break
+        rest = [i for ln in lines[k:] for i in ln]
+        if _gaps([(i.x0, i.x1) for i in rest], max(7.0, 0.8 * size)):
+            return [i for ln in lines[:k] for i in ln], rest
+    return None
 
 
 def _bbox(items: list[Item]):
@@ -244,6 +293,9 @@ class PageBuilder:
         short = sum(len(ln) for ln in lines) <= 14 and len(lines) <= 2
         if big and short and not re.match(r"[\d~<>≈]", texts[0].strip()):
             self.heading = _join_lines(texts)
+            size = max(i.size for i in items)
+            if size > self.out.title_size:
+                self.out.title, self.out.title_size = self.heading, size
             self.block += 1
             self._seg(self.heading, "heading", items)
             return
@@ -270,25 +322,33 @@ class PageBuilder:
     def kv(self, left: list[Item], right: list[Item]):
         llines, rlines = _lines(left), _lines(right)
         rows: list[tuple[list[list[Item]], float]] = []  # label lines, row top
+        blocks = _value_blocks(rlines)
         for ln in llines:
             top = min(i.top for i in ln)
             aligned = any(abs(min(i.top for i in r) - top) < 0.6 * ln[0].size for r in rlines)
-            if aligned or not rows:
+            if aligned or not rows or _new_block(ln, rows[-1][0], blocks):
                 rows.append(([ln], top))
             else:
                 rows[-1][0].append(ln)
         self.block += 1
         header_words = [i for i in right if i.bottom < rows[0][1] - 1]
         header = _join_lines([_line_text(ln) for ln in _lines(header_words)]) if header_words else ""
+        owner = _block_rows(rlines, rows)
+        # the variants' names: set over the values ("H100 SXM  H100 NVL"), or in the list's first row ("Model")
+        models = _heads([(col, _join_lines([_line_text(ln) for ln in _lines(col)]))
+                         for col in _subcolumns(header_words)]) if header_words else []
         for n, (label_lines, top) in enumerate(rows):
             nxt = rows[n + 1][1] if n + 1 < len(rows) else float("inf")
             label = _join_lines([_line_text(ln) for ln in label_lines])
-            words = [i for i in right if top - 0.6 * i.size <= i.top < nxt - 0.6 * i.size]
+            words = [i for i in right if owner.get(id(i), n) == n and top - 0.6 * i.size <= i.top < nxt - 0.6 * i.size
+                     or owner.get(id(i)) == n]
             if not words:
                 continue
-            for col in _subcolumns(words):
-                self._seg(_join_lines([_line_text(ln) for ln in _lines(col)]), "cell", col,
-                          label=label, column=header)
+            cols = [(col, _join_lines([_line_text(ln) for ln in _lines(col)])) for col in _subcolumns(words)]
+            if n == 0 and not models:
+                models = _heads(cols)      # "Model | 7050SDX4 | 7050SPX4 | ...": the row heads the columns below
+            for col, text in cols:
+                self._seg(text, "cell", col, label=label, column=_under(models, col) or header)
 
     def table(self, item: Item):
         rows = item.table
@@ -298,8 +358,7 @@ class PageBuilder:
         body_rows = rows
         # A first row of product names ("T8-A", "Q64-M (managed)") heads variant columns; a row with a figure
         # in it ("400 Gb/s") is data.
-        figure_like = re.compile(r"\d\s*(?:[kMGT]?[bB]\b|[kMGT]?[bB]/|[kMGT]?W\b|[nuµμ]s\b|GbE|GE\b|x\b|%)")
-        if ncols >= 3 and len(rows) > 1 and not any(figure_like.search(c or "") for c, _ in rows[0]):
+        if ncols >= 3 and len(rows) > 1 and not any(FIGURE_LIKE.search(c or "") for c, _ in rows[0]):
             header = [c or "" for c, _ in rows[0]]
             body_rows = rows[1:]
         generic = re.compile(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|name|参数|项目|规格|指标)?$", re.I)
@@ -316,6 +375,54 @@ class PageBuilder:
                 self._seg(text.replace("\n", " "), "cell", seg_items, label=label.replace("\n", " "), column=col)
 
 
+def _under(heads: list[tuple[float, float, str]], col: list[Item]) -> str:
+    """The head whose centre is nearest the column's, or '' where the column is centred between two heads (a value
+    set across two models' columns is both models', "128 GB total system") or lies under none."""
+    x0, x1 = min(map(_X0, col)), max(map(_X1, col))
+    centre = (x0 + x1) / 2
+    spots = [((a + b) / 2, head) for a, b, head in heads if min(b, x1) > max(a, x0)]
+    spots += [((a + b + c + d) / 4, "") for (a, b, _), (c, d, _) in zip(heads, heads[1:])]
+    return min(spots, key=lambda spot: abs(spot[0] - centre))[1] if spots else ""
+
+
+def _block_rows(rlines: list[list[Item]], rows: list[tuple[list[list[Item]], float]]) -> dict[int, int]:
+    """Value words whose row is told by their block rather than their top: {id(word): row index}.
+
+    A label set beside the middle of a two-line value ("Ports" centred on "48x SFP-DD 100G / 8x QSFP-DD 400G")
+    has its first value line above it, where the rule "a value belongs to the label above it" gives it to the row
+    before. Value lines set close together (a gap under 0.6 of their size) are one block; a block that spans the
+    label lines of exactly one row belongs to that row. Blocks that span no label, or several (a list set with
+    no space between rows), keep the rule."""
+    spans = [(min(i.top for ln in lines for i in ln), max(i.bottom for ln in lines for i in ln)) for lines, _ in rows]
+    owner: dict[int, int] = {}
+    for top, bottom, block in _value_blocks(rlines):
+        hits = [n for n, (a, b) in enumerate(spans) if a < bottom and b > top]
+        if len(hits) == 1:
+            owner.update((id(i), hits[0]) for ln in block for i in ln)
+    return owner
+
+
+def _value_blocks(rlines: list[list[Item]]) -> list[tuple[float, float, list[list[Item]]]]:
+    """Value lines set close together (a gap under 0.6 of their size), as (top, bottom, lines)."""
+    out: list[tuple[float, float, list[list[Item]]]] = []
+    for ln in rlines:
+        top, bottom = min(map(_TOP, ln)), max(map(_BOTTOM, ln))
+        if out and top - out[-1][1] < 0.6 * _body_size(ln):
+            a, b, lines = out[-1]
+            out[-1] = (a, max(b, bottom), lines + [ln])
+        else:
+            out.append((top, bottom, [ln]))
+    return out
+
+
+def _new_block(ln: list[Item], row: list[list[Item]], blocks) -> bool:
+    """A label line that aligns with no value line starts a row of its own when it faces a block of values that the
+    row's label lines do not face: "Ports" set against the middle of a two-line value, under "Model"."""
+    top, bottom = min(map(_TOP, ln)), max(map(_BOTTOM, ln))
+    rtop, rbottom = min(i.top for x in row for i in x), max(i.bottom for x in row for i in x)
+    return any(a < bottom and b > top and not (a < rbottom and b > rtop) for a, b, _ in blocks)
+
+
 def _subcolumns(words: list[Item]) -> list[list[Item]]:
     """Split the value words of one row into side-by-side variant columns, if the row has them."""
     size = _body_size(words)
@@ -330,6 +437,14 @@ def _subcolumns(words: list[Item]) -> list[list[Item]]:
             cols.append(col)
         prev = cut
     return cols
+
+
+def _heads(cols: list[tuple[list[Item], str]]) -> list[tuple[float, float, str]]:
+    """Side-by-side texts that name two or more variants (short product codes, no figure), as (x0, x1, name);
+    else []."""
+    if len(cols) < 2 or not all(MODEL_NAME.match(t) and not FIGURE_LIKE.search(t) for _, t in cols):
+        return []
+    return [(min(map(_X0, col)), max(map(_X1, col)), text) for col, text in cols]
 
 
 def overlaps(obj: dict, box) -> bool:

@@ -106,6 +106,7 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     failed: list[int] = []
     plain_run: list[int] = []      # plain-text pages since the heading in force was last known
     known = ""                     # ... the heading known before them (heading is _NO_HEADING meanwhile)
+    title = ""                     # the first page's heading in its largest type
     recent: deque[bool] = deque(maxlen=ASK_RECENT)    # the last pages asked about: was each kept as plain text?
     for page_no in range(1, limit + 1):
         check_deadline()
@@ -144,6 +145,8 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
                     end = _settle(pdf, text.segments, end, plain_run, known, needs_layout)
                 heading = end
                 doc.segments.extend(text.segments)
+                if text.title and not title:
+                    title = text.title
                 doc.footnotes.update(text.footnotes)
             if image_only and ocr:
                 if ocr_reader is None:
@@ -167,7 +170,7 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     if limit < n:
         doc.notes.insert(0, f"read the first {limit} of {n} pages (--max-pages {max_pages})")
     if doc.segments:
-        doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
+        doc.title = (title or next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text))[:200]
     return doc
 
 

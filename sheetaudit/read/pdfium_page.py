@@ -506,6 +506,10 @@ def _dedupe(words: list[Word]) -> list[Word]:
     return out
 
 
+# The share of the words inside a ruled table's box that may lie in none of its cells (a stray footnote mark)
+STRAY_WORDS = 0.05
+
+
 def tables(page: PdfiumPage, words: list[Word]) -> list[tuple[tuple, list]]:
     """The page's ruled tables (read.tables): [(bbox, rows of (cell text, cell box))], rows without text and
     tables of one column left out."""
@@ -518,14 +522,21 @@ def tables(page: PdfiumPage, words: list[Word]) -> list[tuple[tuple, list]]:
         centres = [((w.x0 + w.x1) / 2, (w.top + w.bottom) / 2, w) for w in words
                    if w.x1 > x0 and w.x0 < x1 and w.bottom > top and w.top < bottom]
         rows = []
+        placed = 0
         for row in grid:
             row = [c for c in row if c]
             row_top, row_bottom = min(c[1] for c in row), max(c[3] for c in row)
             band = [(x, y, w) for x, y, w in centres if row_top <= y <= row_bottom]
-            cells = [(cell_text([w for x, y, w in band if c[0] <= x <= c[2] and c[1] <= y <= c[3]]), c) for c in row]
+            cells = []
+            for c in row:
+                held = [w for x, y, w in band if c[0] <= x <= c[2] and c[1] <= y <= c[3]]
+                placed += len(held)
+                cells.append((cell_text(held), c))
             if any(text for text, _ in cells):
                 rows.append(cells)
-        if rows and max(len(r) for r in rows) >= 2:
+        # Rules that box only part of a grid (one model's column highlighted in a table of four) leave words
+        # inside the box in no cell: the rules do not describe the table, so its words are laid out as words.
+        if rows and max(len(r) for r in rows) >= 2 and len(centres) - placed <= STRAY_WORDS * len(centres):
             out.append((bbox, rows))
     return out
 

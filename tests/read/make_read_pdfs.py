@@ -11,6 +11,11 @@ tests/test_read_pages.py, tests/test_read_command.py):
 - two-column-spec-table.pdf: a brochure page with body text in the left column and a spec table beside it in
   the right column (rows parted by thin rules only; a value wraps over two lines), and a page with a ruled
   table beside body text.
+- model-grid.pdf: a switch data sheet: a "PRODUCT BRIEF" tag in a ruled box over the product's name, a bulleted
+  sidebar beside running text, and a table of four models ruled only around the last model's column, each row
+  label set against the middle of its values.
+- spec-box-beside-text.pdf: a server page whose spec box sits beside body text under a caption that runs across
+  its columns, two variants side by side.
 - title-over-photo.pdf: a cover whose text layer holds only a title over a full-page photo, a page of specs,
   and a page whose spec table is a picture under its heading (that one is a page without text to read).
 
@@ -259,10 +264,144 @@ def title_over_photo():
     c.showPage()
     c.save()
 
+BRIEF = ("The Tern T4 family is the fourth generation of Tern leaf switches and the first to bring 400G to the top "
+         "of the rack. As enterprises move applications to containers and emerging AI clusters, the demand for high "
+         "capacity, low latency networking keeps growing, and the T4 answers it with wire speed on every port. "
+         "It supports a wide range of interface speeds on one platform, from legacy server links to the newest "
+         "optics, and runs the same operating system as every other Tern product, so existing tools keep working.")
+SIDEBAR = [("Performance", ["T4-32Q: 32 QSFP-DD 400G", "T4-48S: 48 SFP-DD 100G & 8 QSFP-DD 400G",
+                            "Up to 12.8 terabits per second"]),
+           ("Efficient design", ["Up to 32 x 400G with under 9W/port", "1+1 redundant & hot-swappable power",
+                                 "N+1 redundant fans"])]
+MODELS = ["T4-48S", "T4-48P", "T4-24C", "T4-32Q"]
+GRID = [("Ports", [["48x SFP-DD 100G", "8x QSFP-DD 400G"], ["48x DSFP 100G", "8x QSFP-DD 400G"],
+                   ["24x QSFP56 200G", "8x QSFP-DD 400G"], ["32x QSFP-DD 400G", "2x SFP+"]]),
+        ("Max 400GbE Ports", [["8"], ["8"], ["8"], ["32"]]),
+        ("Throughput (FDX)", [["8.0 (16) Tbps"], ["8.0 (16) Tbps"], ["8.0 (16) Tbps"], ["12.8 (25.6) Tbps"]]),
+        ("Latency", [["800ns"], ["800ns"], ["800ns"], ["850ns"]]),
+        ("Typical/Max Power", [["160W / 510W"], ["150W / 510W"], ["210W / 455W"], ["380W / 730W"]]),
+        ("Rack Units", [["1RU"], ["1RU"], ["1RU"], ["2RU"]])]
+
+SERVER_PROSE = ("Inspired by the demands of research teams, the Vega V-8 server works out of the box: plug it in, power "
+                "it up and train. Its eight accelerators talk to each other over NVLink, so a model split across them "
+                "never leaves the box, and a tuned software stack saves months of integration. Management runs over "
+                "a dedicated port, and firmware updates are signed and staged without downtime.")
+SERVER_SPECS = [("GPUs", ["8X Vega V2", "8X Vega V1"]),
+                ("GPU Memory", ["128 GB total system"]),
+                ("Maximum Power", ["3,200 W"]),
+                ("Network", ["Dual 10 GbE, 4 IB EDR"]),
+                ("System Weight", ["134 lbs"])]
+
+
+def model_grid():
+    """A switch data sheet's two pages as desktop publishing sets them: a small "PRODUCT BRIEF" tag in a ruled box
+    above the product's name in large type; a bulleted sidebar beside running text; a table of four models whose
+    only rules box the last model's column (its highlight), with each row label set against the middle of its
+    values (a two-line value has its first line above the label)."""
+    c = canvas.Canvas(str(HERE / "model-grid.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Tern T4 data sheet (fictional, for tests)")
+    c.setLineWidth(0.5)
+    # the tag's rules: a top row of two cells and one cell under the first; "BRIEF" lies in the rules' box but in
+    # no cell
+    c.rect(400, H - 50, 150, 20)
+    c.line(475, H - 50, 475, H - 30)
+    c.rect(400, H - 70, 75, 20)
+    c.setFont(BOLD, 12)
+    c.drawString(410, H - 45, "SWITCH SYSTEM")
+    c.drawString(410, H - 64, "PRODUCT")
+    c.drawString(480, H - 64, "BRIEF")
+    c.setFont(BOLD, 26)
+    c.drawString(40, H - 130, "Tern T4 Ethernet Switch")
+    y = H - 170
+    for head, items in SIDEBAR:
+        c.setFont(BOLD, 10)
+        c.drawString(40, y, head)
+        y -= 15
+        for item in items:
+            for k, line in enumerate(lines_of(item, BODY, 9, 150, 0.25)):
+                c.setFont(BODY, 9)
+                c.drawString(48, y, ("\u2022 " if k == 0 else "  ") + " ".join(line))
+                y -= 12
+        y -= 8
+    y = H - 170
+    for line in lines_of(BRIEF, BODY, 9.5, 330, 0.25):
+        c.setFont(BODY, 9.5)
+        c.drawString(220, y, " ".join(line))
+        y -= 13
+    c.showPage()
+    # page 2: the models side by side
+    c.setFont(BOLD, 14)
+    c.drawString(300, H - 40, "Tern T4 | Technical Specifications")
+    xs = [150, 240, 330, 450]             # each model's column starts here; the last is boxed
+    pitch, top = 22.0, H - 80
+    c.setFont(BOLD, 10)
+    c.drawString(40, top, "Model")
+    for x, name in zip(xs, MODELS):
+        c.drawString(x, top, name)
+    y = top
+    bounds = [top + 14]
+    for label, values in GRID:
+        lines = max(len(v) for v in values)
+        height = pitch + 11 * (lines - 1)
+        mid = y - height / 2 - pitch / 2 + 5
+        bounds.append(y - 8)
+        c.setFont(BODY, 9)
+        c.drawString(40, mid, label)
+        for x, value in zip(xs, values):
+            first = mid + 5.5 * (len(value) - 1)       # a value's lines centred on the label
+            for k, line in enumerate(value):
+                c.drawString(x, first - 11 * k, line)
+        y -= height
+    bounds.append(y - 8)
+    c.setLineWidth(0.6)
+    x0, x1 = xs[-1] - 8, xs[-1] + 110
+    for b in bounds:                      # the highlighted column: a box per row, nothing else ruled
+        c.line(x0, b, x1, b)
+    c.line(x0, bounds[0], x0, bounds[-1])
+    c.line(x1, bounds[0], x1, bounds[-1])
+    c.line(xs[-2] - 8, bounds[-2], xs[-2] - 8, bounds[-1])   # one more rule: a last row of two cells
+    c.line(xs[-2] - 8, bounds[-2], x0, bounds[-2])
+    c.line(xs[-2] - 8, bounds[-1], x0, bounds[-1])
+    c.showPage()
+    c.save()
+
+
+def spec_box():
+    """A server data sheet's page: body text in a wide left column and, beside it, a spec box whose caption runs
+    across its label and value columns, rows set closer than a paragraph's gap, two variants side by side and the
+    values both share centred across them."""
+    c = canvas.Canvas(str(HERE / "spec-box-beside-text.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Vega V-8 data sheet (fictional, for tests)")
+    c.setFont(BOLD, 13)
+    c.drawString(36, H - 60, "The Fastest Path to Training")
+    y = H - 80
+    for line in lines_of(SERVER_PROSE, BODY, 9, 320, 0.25):
+        c.setFont(BODY, 9)
+        c.drawString(36, y, " ".join(line))
+        y -= 14
+    c.setFont(BOLD, 8)
+    c.drawString(392, H - 80, "SYSTEM SPECIFICATIONS")
+    y = H - 92
+    for label, values in SERVER_SPECS:
+        c.setFont(BODY, 7.5)
+        c.drawString(392, y, label)
+        if len(values) == 1:
+            middle = (472 + 528 + stringWidth(SERVER_SPECS[0][1][1], BODY, 7.5)) / 2    # both variants': centred
+            c.drawString(middle - stringWidth(values[0], BODY, 7.5) / 2, y, values[0])
+        else:
+            c.drawString(472, y, values[0])
+            c.drawString(528, y, values[1])
+        y -= 12
+    c.showPage()
+    c.save()
+
 
 if __name__ == "__main__":
     no_space_glyphs()
     two_columns()
     title_over_photo()
-    for name in ("no-space-glyphs.pdf", "two-column-spec-table.pdf", "title-over-photo.pdf"):
+    model_grid()
+    spec_box()
+    for name in ("no-space-glyphs.pdf", "two-column-spec-table.pdf", "title-over-photo.pdf", "model-grid.pdf",
+                 "spec-box-beside-text.pdf"):
         print(HERE / name, (HERE / name).stat().st_size, "bytes")
