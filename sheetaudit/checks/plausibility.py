@@ -56,8 +56,8 @@ def _generations(tech, text: str) -> tuple:
 
 
 class _SheetGenerations(dict):
-    """Per technology, the generations the whole sheet names in any form (words, 'Gen4', a product that implies
-    one), comparisons left out. Asked lazily, one technology at a time: only a figure whose own words name no
+    """Per technology, the generations the sheet names in any form (words, 'Gen4', a product that implies one),
+    comparisons and pages without figures left out. Asked lazily, one technology at a time: only a figure whose own words name no
     generation asks, and reading a 1,000-page manual's text for every technology cost more than the audit."""
 
     def __init__(self, kb, doc):
@@ -74,8 +74,11 @@ class _SheetGenerations(dict):
         if tech is not None and tech.generations and self.doc is not None:
             if self._text is None:
                 doc = self.doc
-                self._text = comparator().sub(" ", " ".join(f"{s.label} {s.text}" for s in doc.segments)
-                                              + " " + (doc.title or ""))
+                # Pages kept as plain text (read.pdf: the finder found no figure on them) are left out: in a long
+                # manual they are most of its text and lie far from every figure, and reading them for every
+                # technology cost a 200-page guide a third of its audit.
+                self._text = comparator().sub(" ", " ".join(f"{s.label} {s.text}" for s in doc.segments
+                                                            if s.kind != "page") + " " + (doc.title or ""))
             found = tech.named(self._text)
         self[name] = found
         return found
