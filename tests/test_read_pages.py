@@ -128,3 +128,14 @@ def test_a_server_spec_box_gives_its_domain_its_ports_and_its_power():
     assert (edr.normalized["value"], edr.count) == (12.5, 4)
     power = [f for f in a.figures if f.quantity == "power"]
     assert [(f.normalized["value"], f.scope, f.model or None) for f in power] == [(3.2, "per-node", None)]
+
+
+def test_bulleted_lists_side_by_side_are_lists_not_labels_and_values():
+    """Three columns of bulleted specifications on one baseline grid: the first column's lines are not the labels
+    of the second's."""
+    doc = read_document(READ / "model-grid.pdf")
+    page3 = [s for s in doc.segments if s.page == 3]
+    assert not [s for s in page3 if s.kind == "cell"], [(s.label, s.text) for s in page3 if s.kind == "cell"]
+    a = sheetaudit.audit(READ / "model-grid.pdf")
+    typical = [f for f in a.figures if f.quantity == "power" and f.page == 3]
+    assert [(f.text, f.scope) for f in typical] == [("150W", "per-switch")]

@@ -16,6 +16,7 @@ from typing import Optional
 from ..model import Segment
 
 FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
+BULLETS = "•▪●◦■►–—-"
 # A note from its marker up to the next marker that starts another note (after a space; "*" only at the start:
 # it is too common inside a note's text)
 _NOTES = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹*†‡§].*?(?=\s[¹²³⁴⁵⁶⁷⁸⁹†‡§]\s|$)", re.S)
@@ -143,6 +144,8 @@ def _is_kv(left: list[Item], right: list[Item]) -> bool:
         return False   # a title beside a small running header is not a label and its value
     if _is_prose(rlines):
         return False   # a sidebar beside running text: the text does not hold the sidebar's values
+    if sum(1 for ln in llines if ln[0].text[:1] in BULLETS) >= 0.3 * len(llines):
+        return False   # a bulleted list in the first of several columns: labels are not bullets
     rtops = [min(i.top for i in ln) for ln in rlines]
     aligned = sum(1 for ln in llines if any(abs(min(i.top for i in ln) - t) < 0.6 * ln[0].size for t in rtops))
     return aligned >= max(1, 0.5 * len(llines))

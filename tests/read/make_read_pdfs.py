@@ -13,7 +13,7 @@ tests/test_read_pages.py, tests/test_read_command.py):
   table beside body text.
 - model-grid.pdf: a switch data sheet: a "PRODUCT BRIEF" tag in a ruled box over the product's name, a bulleted
   sidebar beside running text, and a table of four models ruled only around the last model's column, each row
-  label set against the middle of its values.
+  label set against the middle of its values; and specifications as bulleted lists in three columns.
 - spec-box-beside-text.pdf: a server page whose spec box sits beside body text under a caption that runs across
   its columns, two variants side by side.
 - title-over-photo.pdf: a cover whose text layer holds only a title over a full-page photo, a page of specs,
@@ -292,6 +292,13 @@ SERVER_SPECS = [("GPUs", ["8X Vega V2", "8X Vega V1"]),
                 ("Network", ["Dual 10 GbE, 4 IB EDR"]),
                 ("System Weight", ["134 lbs"])]
 
+BULLET_COLUMNS = [("Power Specifications", ["Typical power with passive cables (ATIS): 150W",
+                                            "Input range: 100-127 VAC, 200-240VAC", "Frequency: 50-60Hz"]),
+                  ("Physical Characteristics", ["Dimensions: 1.72 in H x 16.84 in W x 27 in D",
+                                                "Weight: 11.1kg (24.5lb)"]),
+                  ("Supported Modules", ["QSFP28 short and long range optics", "QSFP AOC",
+                                         "1000BASE-T module", "QSFP breakout cables"])]
+
 
 def model_grid():
     """A switch data sheet's two pages as desktop publishing sets them: a small "PRODUCT BRIEF" tag in a ruled box
@@ -362,6 +369,19 @@ def model_grid():
     c.line(xs[-2] - 8, bounds[-2], xs[-2] - 8, bounds[-1])   # one more rule: a last row of two cells
     c.line(xs[-2] - 8, bounds[-2], x0, bounds[-2])
     c.line(xs[-2] - 8, bounds[-1], x0, bounds[-1])
+    c.showPage()
+    # page 3: specifications as three bulleted lists side by side, their lines on one baseline grid
+    c.setFont(BOLD, 14)
+    c.drawString(240, H - 60, "SPECIFICATIONS")
+    for x, (head, items) in zip((40, 220, 400), BULLET_COLUMNS):
+        y = H - 90
+        c.setFont(BOLD, 9.5)
+        c.drawString(x, y, head)
+        for item in items:
+            for k, line in enumerate(lines_of(item, BODY, 9, 140, 0.25)):
+                y -= 12.4
+                c.setFont(BODY, 9)
+                c.drawString(x, y, ("\u2013 " if k == 0 else "   ") + " ".join(line))
     c.showPage()
     c.save()
 
