@@ -92,18 +92,18 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | 
             return run_isolated(_audit_and_report, max_memory, sheet, report, **options)
 
 
-def _audit_and_report(sheet: str, fmt: str, **options):
+def _audit_and_report(sheet: str, fmt: str, all_figures: bool = False, **options):
     from .pipeline import audit
     result = audit(sheet, **options)
     short = [r["key"] for r in (result.requirements or {}).get("results", []) if r["result"] == "falls-short"]
     sent = (result.document.notes, [f.severity for f in result.findings] + ["requirement"] * bool(short))
     try:
-        return (*sent, _report(result, fmt, options.get("password")), None)
+        return (*sent, _report(result, fmt, options.get("password"), all_figures), None)
     except Exception as exc:        # noqa: BLE001 - named as a failure writing the report, by the parent
         return (*sent, None, exc)
 
 
-def _report(result, fmt: str, password: str | None) -> str:
+def _report(result, fmt: str, password: str | None, all_figures: bool = False) -> str:
     if fmt == "json":
         from .output.json_out import dumps
         return dumps(result) + "\n"
@@ -111,7 +111,7 @@ def _report(result, fmt: str, password: str | None) -> str:
         from .output.html_out import render
         return render(result, password=password)
     from .output.text_out import render
-    return render(result)
+    return render(result, all_figures=all_figures)
 
 
 @contextmanager
@@ -151,8 +151,11 @@ def _failures_named(ctx, name: str, during: str, max_memory: int):
 @click.option("--ocr", is_flag=True,
               help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
                    "figures read so are marked OCR-read.")
+@click.option("--all-figures", is_flag=True,
+              help="Terminal summary: list every figure read, not only those the findings rest on.")
 @click.pass_context
-def check(ctx, sheet, fmt, output, fail_on, facility, require, password, max_pages, timeout, max_memory, ocr):
+def check(ctx, sheet, fmt, output, fail_on, facility, require, password, max_pages, timeout, max_memory, ocr,
+          all_figures):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     import os
     from .errors import UsageError, describe_path
@@ -172,7 +175,8 @@ def check(ctx, sheet, fmt, output, fail_on, facility, require, password, max_pag
     if ocr:
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
     notes, severities, text, failed = _audit_file(ctx, sheet, timeout, max_memory, report=fmt, password=password,
-                                                  max_pages=max_pages, facility=fac, requirements=req)
+                                                  max_pages=max_pages, facility=fac, requirements=req,
+                                                  all_figures=all_figures)
     for note in notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
     if failed is not None:

@@ -84,6 +84,17 @@ def test_sheets_on_the_same_basis_raise_no_basis_findings(contracts):
                         "compare.domain-size-omitted", "compare.cooling-omitted"}
 
 
+def test_a_sheet_is_never_compared_with_itself(contracts):
+    """Alpha states a hardware and an end-to-end latency, Gamma only a hardware one: the index's columns keep
+    Alpha's two apart, and no finding sets Alpha beside Alpha."""
+    both = ALPHA.replace("| Rack power |", "| MPI latency | 1.9 µs end-to-end, 8-byte messages |\n| Rack power |")
+    items = contracts(alpha=both, gamma=GAMMA.replace("| Switch latency | 130 ns port-to-port |\n", ""))
+    assert items[0][0]["latency"].keys() == {"hardware", "end-to-end"}
+    assert not any(f["check"] == "compare.latency-mixed-basis" for f in compare(items))
+    items = contracts(alpha=both, gamma=GAMMA)                      # Gamma's hardware latency beside Alpha's
+    assert any(f["check"] == "compare.latency-mixed-basis" for f in compare(items))
+
+
 def test_a_single_sheet_has_nothing_to_compare(contracts):
     assert compare(contracts(alpha=ALPHA)) == []
 

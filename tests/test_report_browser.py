@@ -260,10 +260,17 @@ def test_print_opens_every_collapsed_section(browser, tmp_path):
     out = tmp_path / "print.html"
     write_report(sheet, out)
     browser.open(out, media="print")
-    hidden = browser.js("""Array.from(document.querySelectorAll('details li, details .evidence'))
+    # every collapsed section opens on paper, except a finding's further places (one line names them) and the
+    # figures no finding rests on (the appendix prints the cited rows; the HTML keeps them all)
+    hidden = browser.js("""Array.from(document.querySelectorAll('details:not(.more) li, details:not(.more) .evidence'))
         .filter(e => e.getBoundingClientRect().height === 0).length""")
-    total = browser.js("document.querySelectorAll('details li, details .evidence').length")
+    total = browser.js("document.querySelectorAll('details:not(.more) li, details:not(.more) .evidence').length")
     assert total > 0 and hidden == 0
+    rows = browser.js("""Array.from(document.querySelectorAll('#figures-table tbody tr'))
+        .map(r => [r.classList.contains('cited'), r.getBoundingClientRect().height > 0])""")
+    assert rows and all(cited == shown for cited, shown in rows) and any(c for c, _ in rows)
+    more = browser.js("Array.from(document.querySelectorAll('.more-print')).map(p => p.getBoundingClientRect().height)")
+    assert all(h > 0 for h in more)
     assert browser.js("getComputedStyle(document.getElementById('figure-tools')).display") == "none"
     browser.print_pdf(ARTIFACTS / "orion-nvl72-rack.a4.pdf")
     browser.print_pdf(ARTIFACTS / "orion-nvl72-rack.letter.pdf", letter=True)
@@ -272,7 +279,7 @@ def test_print_opens_every_collapsed_section(browser, tmp_path):
         with pdfplumber.open(ARTIFACTS / name) as pdf:
             assert abs(pdf.pages[0].width - width) < 2
             text = "".join(p.extract_text() or "" for p in pdf.pages)
-            assert "Ask the vendor" in text and "Every figure read" in text
+            assert "Ask the vendor" in text and "Appendix: every figure read" in text
             # nothing runs off the right edge of the paper
             assert all(c["x1"] <= p.width + 0.5 for p in pdf.pages for c in p.chars)
     browser.open(out)   # back to screen for the next test

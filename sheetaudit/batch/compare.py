@@ -151,7 +151,10 @@ def _latency_basis(items):
         for b, cell in row["latency"].items():
             by_basis[b].append((row, cell))
     present = [b for b in BASES if by_basis[b]]
-    if len(present) < 2:
+    sheets = {b: {r["sheet"] for r, _ in by_basis[b]} for b in present}
+    # Two bases side by side in the index means two sheets: one sheet that states a hardware and an end-to-end
+    # latency is not compared with itself (its own report keeps them apart).
+    if not any(s1 != s2 for b1 in present for b2 in present if b1 != b2 for s1 in sheets[b1] for s2 in sheets[b2]):
         return []
     parts = [f"{BASIS_WORDS[b]} in " + ", ".join(f"{r['sheet']} ({c['shown']})" for r, c in by_basis[b][:6])
              for b in present]

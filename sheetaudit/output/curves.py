@@ -4,11 +4,12 @@ and marker shape as well as colour, and each ends in its label, so a grey print 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from .charts import GRID, INK, MUTED, _open, _uid, fit, scaled
+from .charts import GRID, INK, MUTED, _open, _uid, scaled, text_width
 
 PALETTE = [("#1f4e79", ""), ("#b35806", "7 4"), ("#2d7f3e", "2 3"), ("#7b3294", "10 3 2 3"), ("#4d4d4d", "4 2")]
 
@@ -27,13 +28,19 @@ def _count(n: float) -> str:
 
 def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5), width: int = 680,
                      klass: str = "scale-curve") -> Markup | None:
-    curves = [c for c in curves if len(c.points) > 1]
+    curves = _merged([c for c in curves if len(c.points) > 1])
     if not curves:
         return None
     uid = _uid(klass, title, width, [(c.label, c.points, c.edge) for c in curves])
-    label_w = min(270, max(90, max(len(c.label) for c in curves) * 7 + 40))
     left, top, plot_h = 48, 14, 240
-    plot_w = width - left - label_w - 10
+    # Each curve's label ends its line when the labels fit beside the plot in 40 % of the width; otherwise (a
+    # phone, long file names) they go in a legend under it, wrapped, never cut.
+    names = [_end_label(c) for c in curves]
+    beside_w = max(text_width(f"100% {n}", 13, True) for n in names) + 12
+    beside = beside_w <= width * 0.4
+    plot_w = width - left - (beside_w if beside else 16) - 10
+    legend = [] if beside else [_wrapped(f"{n}", width - left - 40) for n in names]
+    legend_h = sum(18 * len(lines) + 4 for lines in legend) + (8 if legend else 0)
     hi_n = max(n for c in curves for n, _ in c.points)
     lo_x, hi_x = 0.0, math.ceil(math.log10(max(hi_n, 10)))
     lo_e = min(0.0, math.floor(min(e for c in curves for _, e in c.points) * 10) / 10)
@@ -44,12 +51,15 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
     def y(e):
         return top + plot_h * (1 - (e - lo_e) / (1 - lo_e))
 
-    out = _open(uid, width, top + plot_h + 44, title, desc, klass)
+    out = _open(uid, width, top + plot_h + 44 + legend_h, title, desc, klass)
+    # decade labels at least 34 px apart: a narrow plot labels every other decade ('1 100 10k 1M', not '1 101001k')
+    step = max(1, math.ceil(34 / (plot_w / max(hi_x - lo_x, 1))))
     for k in range(int(lo_x), int(hi_x) + 1):
         xt = x(10 ** k)
-        out.append(f'<line x1="{xt:.1f}" y1="{top}" x2="{xt:.1f}" y2="{top + plot_h}" stroke="{GRID}"/>'
-                   f'<text x="{xt:.1f}" y="{top + plot_h + 16}" text-anchor="middle" font-size="11" '
-                   f'fill="{MUTED}">{_count(10 ** k)}</text>')
+        out.append(f'<line x1="{xt:.1f}" y1="{top}" x2="{xt:.1f}" y2="{top + plot_h}" stroke="{GRID}"/>')
+        if (k - int(lo_x)) % step == 0:
+            out.append(f'<text x="{xt:.1f}" y="{top + plot_h + 16}" text-anchor="middle" font-size="11" '
+                       f'fill="{MUTED}">{_count(10 ** k)}</text>')
     for e in [v / 10 for v in range(int(lo_e * 10), 11, 2)]:
         out.append(f'<line x1="{left}" y1="{y(e):.1f}" x2="{left + plot_w}" y2="{y(e):.1f}" stroke="{GRID}"/>'
                    f'<text x="{left - 6}" y="{y(e) + 4:.1f}" text-anchor="end" font-size="11" fill="{MUTED}">'
@@ -73,17 +83,68 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
                        f'height="9" fill="#ffffff" stroke="{colour}" stroke-width="2"/>'
                        f'<title>{escape(c.label)}: leaves the scale-up domain above {c.edge} accelerators</title></g>')
         n_end, e_end = c.points[-1]
-        ends.append([y(e_end), colour, c.label + (" †" if c.assumed else ""), f"{e_end:.0%}"])
-    ends.sort()
-    for j in range(1, len(ends)):                      # keep the end labels apart
-        ends[j][0] = max(ends[j][0], ends[j - 1][0] + 15)
-    for ly, colour, label, pct in ends:
-        out.append(f'<text x="{left + plot_w + 8}" y="{ly + 4:.1f}" fill="{colour}" font-weight="700">'
-                   f'{escape(fit(f"{pct} {label}", label_w - 4))}</text>')
+        ends.append([y(e_end), colour, names[i], f"{e_end:.0%}", dash, i])
+    if beside:
+        ends.sort()
+        for j in range(1, len(ends)):                      # keep the end labels apart
+            ends[j][0] = max(ends[j][0], ends[j - 1][0] + 15)
+        for ly, colour, label, pct, _, _ in ends:
+            out.append(f'<text class="curve-label" x="{left + plot_w + 8}" y="{ly + 4:.1f}" fill="{colour}" '
+                       f'font-weight="700">{escape(f"{pct} {label}")}</text>')
+    else:
+        ly = top + plot_h + 44 + 14
+        for (_, colour, _, pct, dash, i), lines in zip(ends, legend):
+            out.append(f'<line x1="{left}" y1="{ly - 4}" x2="{left + 28}" y2="{ly - 4}" stroke="{colour}" '
+                       f'stroke-width="2.5"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
+            for j, line in enumerate(lines):
+                text = f"{pct} {line}" if j == 0 else line
+                out.append(f'<text class="curve-label" x="{left + 34}" y="{ly + 18 * j:.1f}" fill="{colour}" '
+                           f'font-weight="700">{escape(text)}</text>')
+            ly += 18 * len(lines) + 4
     out.append(f'<text x="{left + 4}" y="{top + plot_h - 6}" font-size="11" fill="{MUTED}">▯ domain edge · dotted: '
                f'{" and ".join(f"{m:.0%}" for m in marks)}</text>')
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _end_label(c: Curve) -> str:
+    return c.label + (" †" if c.assumed else "")
+
+
+def _merged(curves: list[Curve]) -> list[Curve]:
+    """Curves that would be drawn on top of each other (every point within half a percent, the same domain edge)
+    become one, labelled with every name: one line hiding another reads as a system missing."""
+    out: list[Curve] = []
+    for c in curves:
+        twin = next((o for o in out if o.edge == c.edge and len(o.points) == len(c.points) and
+                     all(n0 == n1 and abs(e0 - e1) < 0.005 for (n0, e0), (n1, e1) in zip(o.points, c.points))), None)
+        if twin is None:
+            out.append(Curve(c.label, list(c.points), c.edge, c.assumed))
+        else:
+            twin.label = f"{twin.label} = {c.label}"
+            twin.assumed = twin.assumed or c.assumed
+    return out
+
+
+def _wrapped(text: str, px: float) -> list[str]:
+    """TEXT in lines of at most PX pixels, broken after a space, '=', '-' or '.', else anywhere: all of it kept."""
+    lines, line = [], ""
+    for part in re.findall(r"[^\s=.-]*[\s=.-]?", text):
+        if not part:
+            continue
+        if line and text_width(line + part, 13, True) > px:
+            lines.append(line.rstrip())
+            line = ""
+        while text_width(part, 13, True) > px:
+            cut = len(part)
+            while cut > 1 and text_width(part[:cut], 13, True) > px:
+                cut -= 1
+            lines.append(part[:cut])
+            part = part[cut:]
+        line += part
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [text]
 
 
 def _at(points, n):

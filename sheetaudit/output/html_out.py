@@ -375,6 +375,8 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
         "steps_by_n": {s["n"]: s for s in steps}, "facility": a.facility, "air_limit": limit,
         "scale": section_html(scale_doc) if scale_doc else None, "back_href": back_href, "passed_total": len(a.passed),
         "requirements": a.requirements, "req_words": _requirement_words() if a.requirements else None,
+        "cited": {i for f in a.findings for i in f.figures} | {i for r in (a.requirements or {}).get("results", [])
+                                                              for i in r.get("figures") or []},
     }
 
 

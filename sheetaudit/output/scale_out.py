@@ -2,6 +2,8 @@
 Every rendering opens with the model's note: it is a model, not a measurement; assumed inputs are marked."""
 from __future__ import annotations
 
+from pathlib import PurePath
+
 import json
 
 from ..basis import fmt_num
@@ -166,7 +168,7 @@ def section_html(doc: dict, heading: str = "h2") -> "Markup":
                  f'accelerator count (compute time over compute plus exposed gradient all-reduce). '
                  f'† rests on an input you assumed.</figcaption></figure>')
     for s in doc["systems"]:
-        h.append(f'<h3>{escape(s["sheet"])}</h3><ul class="scale-inputs">')
+        h.append(f'<h3 title="{escape(s["sheet"])}">{escape(PurePath(s["sheet"]).name)}</h3><ul class="scale-inputs">')
         h += [f"<li>{escape(x)}</li>" for x in input_lines(s)]
         h += [f'<li class="missing"><strong>Missing:</strong> {escape(m["why"])}: {escape(m["ask"])} '
               f'(or <code>{escape(m["fill"])}</code>)</li>' for m in s["missing"]]
@@ -204,6 +206,6 @@ def render_html(doc: dict) -> str:
     return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
             '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; '
             'img-src data:">'
-            f'<title>What the figures mean at scale: {escape(", ".join(s["sheet"] for s in doc["systems"]))}</title>'
+            f'<title>What the figures mean at scale: {escape(", ".join(PurePath(s["sheet"]).name for s in doc["systems"]))}</title>'
             f'<style>{PAGE_CSS}</style></head><body><h1>What the figures mean at scale</h1>'
             f'{section_html(doc)}</body></html>\n')

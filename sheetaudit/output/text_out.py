@@ -11,18 +11,23 @@ from .verdict import SEVERITY_RANK, STATUS_TEXT, counts, status, unread, verdict
 MARK = {"error": "✖ error", "warning": "▲ warning", "info": "● info"}
 # (header, columns) of the figure table; the last column takes what the terminal has left
 TABLE = (("id", 5), ("quantity", 11), ("tier", 10), ("as printed", 24), ("normalised", 14), ("scope/basis", 16),
-         ("page", 4))
+         ("page", 6))
 
 
-def _figure_rows(a: Audit) -> list[tuple]:
-    rows = []
-    for f in a.figures:
+def _figure_rows(a: Audit, figures=None) -> list[tuple]:
+    """One row per figure; the same figure printed again (same text, reading and value) is one row with each
+    page and the first id (a switch sheet prints its port speeds on every page)."""
+    rows: dict[tuple, list] = {}
+    for f in a.figures if figures is None else figures:
         n = f.normalized or {}
         val = n.get("value")
         norm = f"{num(val)} {n.get('unit') or ''}".strip() if isinstance(val, (int, float)) else str(val)
         extra = f.basis if f.quantity == "latency" else (f.scope or "")
-        rows.append((f.id, f.quantity, str(f.tier or "-"), f.text, norm, extra or "", str(f.page)))
-    return rows
+        key = (f.quantity, str(f.tier or "-"), f.text, norm, extra or "")
+        row = rows.setdefault(key, [f.id, *key, []])
+        if str(f.page) not in row[-1]:
+            row[-1].append(str(f.page))
+    return [(*r[:-1], ",".join(r[-1])) for r in rows.values()]
 
 
 SHRINK = ((3, 8), (5, 9), (1, 8), (4, 11), (2, 9))   # (column, narrowest) in the order a narrow terminal takes them
@@ -68,7 +73,9 @@ def _n(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def render(a: Audit, cols: int | None = None) -> str:
+def render(a: Audit, cols: int | None = None, all_figures: bool = False) -> str:
+    """The summary; the figure table holds the figures the findings (and requirements) rest on, every figure with
+    all_figures (a 16-page switch sheet reads 200 of them: a screenful of findings, not 300 lines)."""
     cols = cols or columns()
     st = status(a)
     word, meaning = STATUS_TEXT[st]
@@ -95,7 +102,15 @@ def render(a: Audit, cols: int | None = None) -> str:
             lines += wrap(tail, cols, first=hang, rest=hang)
     if a.findings:
         lines.append("")
-    lines += _table(_figure_rows(a), cols)
+    cited = {i for f in a.findings for i in f.figures} | {i for r in (a.requirements or {}).get("results", [])
+                                                          for i in r.get("figures") or []}
+    shown = a.figures if all_figures else [f for f in a.figures if f.id in cited]
+    if shown:
+        lines += _table(_figure_rows(a, shown), cols)
+    if len(shown) < len(a.figures):
+        rest = len(a.figures) - len(shown)
+        lines += wrap(f"{'These are the figures the findings rest on; ' if shown else ''}{_n(rest, 'other figure')} "
+                      f"read {'are' if rest != 1 else 'is'} not listed: --all-figures lists every one.", cols)
     for note in a.document.notes:
         lines += wrap(f"note: {note}", cols, rest="  ")
     return "\n".join(lines) + "\n"
