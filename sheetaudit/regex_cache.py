@@ -167,5 +167,5 @@ def _signature() -> tuple:
 
 
 def _path() -> Path:
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sheetaudit"
-    return base / f"regex-{sys.implementation.cache_tag}.marshal"
+    from .cachedir import user_cache_dir
+    return user_cache_dir() / f"regex-{sys.implementation.cache_tag}.marshal"

@@ -110,8 +110,8 @@ def _rules(docs: dict, d: Path) -> Rules:
 
 def _cache_path(d: Path) -> Path:
     import sys
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sheetaudit"
-    return base / f"rules-{rules_hash(str(d))[:16]}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
+    from .cachedir import user_cache_dir
+    return user_cache_dir() / f"rules-{rules_hash(str(d))[:16]}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
 
 
 def _cached_docs(d: Path) -> dict | None:

@@ -12,19 +12,16 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from .cachedir import user_cache_dir
 from .rules import compiled, load_rules
 
 TARGET = {"bandwidth": "gigabyte / second", "latency": "nanosecond", "power": "kilowatt", "weight": "kilogram"}
 
 
-def _cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "sheetaudit"
-
-
 @lru_cache(maxsize=1)
 def registry():
     import pint
-    cache = _cache_dir() / "pint"
+    cache = user_cache_dir() / "pint"
     try:
         cache.mkdir(parents=True, exist_ok=True)
         ureg = pint.UnitRegistry(cache_folder=cache)
@@ -39,7 +36,7 @@ def _factor_table() -> dict:
     """The factor of every spelling in rules/, read from the disk cache written by an earlier run with the
     same rules, else computed with pint and written (atomically; a corrupt or unwritable cache is ignored)."""
     from .rules import rules_hash
-    path = _cache_dir() / f"factors-{rules_hash()[:16]}.json"
+    path = user_cache_dir() / f"factors-{rules_hash()[:16]}.json"
     try:
         table = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(table, dict) and all(isinstance(v, float) for v in table.values()):

@@ -44,3 +44,19 @@ def test_a_corrupt_cache_is_ignored(tmp_path, monkeypatch):
         assert load_rules().checks            # parsed from the YAML instead
     finally:
         load_rules.cache_clear()
+
+
+def test_an_empty_xdg_cache_home_means_the_default_folder_not_the_working_directory(tmp_path):
+    """XDG_CACHE_HOME= (set, empty) once made `check` write ./sheetaudit/ wherever it ran. Every cache the tool
+    keeps (rules, patterns, pint, templates) lives under one folder, sheetaudit.cachedir.user_cache_dir()."""
+    from conftest import SAMPLES, run_cli
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    r = run_cli("check", "--format", "html", "--fail-on", "never", "-o", tmp_path / "r.html",
+                SAMPLES / "kestrel-k8x-gpu-server.pdf", isolated=True, cwd=work,
+                env={"XDG_CACHE_HOME": "", "HOME": home})
+    assert r.returncode == 0, r.stderr
+    assert list(work.iterdir()) == []
+    kept = {p.name.split("-")[0] for p in (home / ".cache" / "sheetaudit").iterdir()}
+    assert {"rules", "regex", "pint", "templates"} <= kept, kept

@@ -5,7 +5,7 @@ would make stale), `rules_hash()`, the tool version together with a digest of th
 (so an upgrade or a local edit never serves a stale result) and the options that change a result (pages, password,
 facility, thorough, OCR). The limits (--timeout, --max-memory) are not in the key because a result that hit one is
 never stored: only what depends on the content alone is. An entry that cannot be read, does not parse or has the
-wrong shape (batch.shape) is ignored with one warning and overwritten by the fresh result. Entries hold data only,
+wrong shape (sheetaudit.contract: the JSON Schema) is ignored with one warning and overwritten by the fresh result. Entries hold data only,
 never a report: a report is always rendered from a fresh audit. Entries unused for MAX_AGE_DAYS are pruned.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..fileio import atomic_write
-from .shape import validate_result
+from ..contract import validate_result
 
 FORMAT = 2
 MAX_AGE_DAYS = 30          # an entry no run has used for this long is removed at the end of a batch

@@ -53,11 +53,11 @@ def _bytecode_cache():
     import jinja2
 
     from ..fileio import atomic_write
-    from ..units import _cache_dir
+    from ..cachedir import user_cache_dir
 
     class Cache(jinja2.BytecodeCache):
         def __init__(self):
-            self.folder = _cache_dir() / f"templates-py{sys.version_info[0]}{sys.version_info[1]}"
+            self.folder = user_cache_dir() / f"templates-py{sys.version_info[0]}{sys.version_info[1]}"
 
         def load_bytecode(self, bucket) -> None:
             try:
