@@ -115,11 +115,14 @@ class Derived:
     figures: list[str] = field(default_factory=list)
     certainty: str = "stated"        # inferred when it rests on an inferred figure or on a count the sheet does not tie
     certainty_reason: str = ""
+    inputs: dict = field(default_factory=dict)   # the numbers of its arithmetic a reader may want ({"nodes": 32})
 
     def to_json(self) -> dict:
         from .numfmt import significant   # significant digits: a 1/48 ratio keeps what its text says
         d = {"name": self.name, "value": significant(self.value), "unit": self.unit,
              "arithmetic": self.arithmetic, "figures": self.figures}
+        if self.inputs:
+            d["inputs"] = self.inputs
         if self.certainty == "inferred":
             d["certainty"] = "inferred"
             d["certainty_reason"] = self.certainty_reason
@@ -144,10 +147,17 @@ class Finding:
     certainty: str = "stated"        # inferred: the finding rests on a reading the sheet does not state
     certainty_reason: str = ""
     doubt: str = ""                  # a check's own reason to doubt its conclusion (set before severity is decided)
+    # What the message is rendered from (checks.wording): the values it speaks of, and its wording. Every later
+    # stage (merging, charts, status, cache) reads `data`, never `message`.
+    data: dict = field(default_factory=dict)     # {"rack_kw": 120, "limit_kw": 40, "pages": [3]}; "items": [{...}]
+    template: str = ""               # str.format over data: "Rack power {figure} ({pages}) is above ..."
+    each: str = ""                   # the template of one of data["items"], joined with "; " into {items}
 
     def to_json(self) -> dict:
         d = {"check": self.check, "step": self.step, "severity": self.severity, "figures": self.figures,
              "message": self.message, "why": self.why, "fix": self.fix}
+        if self.data:
+            d["data"] = self.data
         if self.title:
             d["title"] = self.title
         if self.question:

@@ -9,22 +9,34 @@ from ..model import Derived, Figure, Finding
 from ..numfmt import fmt  # noqa: F401  (the check modules import it from here)
 from ..rules import load_rules
 from ..severity import rank
+from .wording import word
 
 _BOUND = re.compile(r"^(?:about|approx(?:\.|imately)?|up to|as low as|as high as|under|over|below|above|max(?:\.|imum)?|"
                     r"min(?:\.|imum)?|typical|nearly|almost|more than|less than|~|≈|<|>|≤|≥)\s*", re.I)
 PAGED: ContextVar[bool] = ContextVar("paged", default=True)   # a PDF's page numbers mean something to the vendor
 
 
-def finding(code: str, message: str, figures: list[Figure] = (), derived: list[Derived] = (),
-            models: list[str] = (), question: str = "", doubt: str = "", buyer: str = "") -> Finding:
-    """A finding of CODE (rules/checks.yaml gives its severity, why and fix). question: what to ask the vendor, in
-    the vendor's words (checks/ask.py words the rest); doubt: the check's own reason its conclusion is not certain
-    (an error becomes a warning: checks/certainty.py)."""
+def finding(code: str, template: str, figures: list[Figure] = (), derived: list[Derived] = (),
+            models: list[str] = (), question: str = "", doubt: str = "", buyer: str = "", data: dict | None = None,
+            each: str = "") -> Finding:
+    """A finding of CODE (rules/checks.yaml gives its severity, why and fix), its message rendered from TEMPLATE
+    over DATA, the values it speaks of (checks.wording; EACH words one of data["items"]). question: what to ask
+    the vendor, in the vendor's words (checks/ask.py words the rest); doubt: the check's own reason its
+    conclusion is not certain (an error becomes a warning: checks/certainty.py)."""
     c = load_rules().check(code)
-    return Finding(check=code, step=c["step"], severity=c["severity"], message=message, why=c["why"],
-                   fix=c["fix"], figures=[f.id for f in figures],
-                   pages=sorted({f.page for f in figures}), derived=list(derived), models=list(models),
-                   title=c["title"], question=question, doubt=doubt, buyer=buyer)
+    return word(Finding(check=code, step=c["step"], severity=c["severity"], message="", why=c["why"],
+                        fix=c["fix"], figures=[f.id for f in figures],
+                        pages=sorted({f.page for f in figures}), derived=list(derived), models=list(models),
+                        title=c["title"], question=question, doubt=doubt, buyer=buyer, data=dict(data or {}),
+                        template=template, each=each))
+
+
+def shown(f: Figure, **more) -> dict:
+    """The values a message says of one figure: as printed, its page and its model, with MORE."""
+    d = {"figure": f.text, "pages": [f.page]}
+    if f.model:
+        d["model"] = f.model
+    return {**d, **more}
 
 
 def ask_where(f: Figure) -> str:
@@ -41,9 +53,17 @@ def ask_where(f: Figure) -> str:
     return f'the {text} ("{quote}")'
 
 
-def named(f: Figure) -> str:
-    """'LS-9200: ' before a figure of one model on a multi-model sheet, so the finding says whose it is."""
-    return f"{f.model}: " if f.model else ""
+def same_words(f: Finding, leave_out: tuple = ()) -> str:
+    """What a finding says, as a key: its wording and its data (LEAVE_OUT keys dropped at every level)."""
+    import json
+
+    def strip(v):
+        if isinstance(v, dict):
+            return {k: strip(x) for k, x in v.items() if k not in leave_out}
+        if isinstance(v, list):
+            return [strip(x) for x in v]
+        return v
+    return json.dumps([f.template, f.each, strip(f.data)], sort_keys=True, default=str)
 
 
 def merge_models(findings: list[Finding]) -> list[Finding]:
@@ -54,21 +74,19 @@ def merge_models(findings: list[Finding]) -> list[Finding]:
         if not f.models:
             out.append(f)
             continue
-        prefix = ", ".join(f.models) + ": "
-        rest = f.message[len(prefix):] if f.message.startswith(prefix) else f.message
-        key = (f.check, rest)
+        key = (f.check, same_words(f, ("model",)))
         first = index.get(key)
         if first is None:
             index[key] = f
             out.append(f)
             continue
         first.models = first.models + [m for m in f.models if m not in first.models]
-        first.message = ", ".join(first.models) + ": " + rest
         first.figures += [x for x in f.figures if x not in first.figures]
         first.pages = sorted(set(first.pages) | set(f.pages))
         first.derived += f.derived
         if f.doubt and f.doubt not in first.doubt:
             first.doubt = "; ".join(x for x in (first.doubt, f.doubt) if x)
+        word(first)
     return out
 
 

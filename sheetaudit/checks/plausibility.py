@@ -11,7 +11,7 @@ from ..classify import is_bytes
 from ..normalise import base_gbs
 from ..rules import load_rules
 from ..technologies import MATCH_TOLERANCE, Generation, load
-from . import ask_where, bw, finding, fmt
+from . import ask_where, bw, finding, fmt, shown
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host")
 WIDTH = re.compile(r"(?:PCIe|PCI[- ]Express|PCI-E)[^.;\n]{0,40}?\bx\s?(16|8|4|2|1)\b|\bx\s?(16|8|4|2|1)\s*(?:PCIe|PCI)",
@@ -140,9 +140,11 @@ def _exceeds(kb, figs, on_sheet=None):
                  f"link, per port, per {_unit_word(f)} or a total over several, is it per direction or both directions "
                  f"added, and at which {g.technology} generation does it run?")
             out.append(finding("bandwidth.exceeds-technology",
-                               f"{g.label} carries {how}; the sheet's {f.text} (p{f.page}, {f.scope}) is {reading}, "
-                               f"{low / limit:.1f}x that. Source: {g.get('source')}.", [f], question=q,
-                               doubt=elsewhere))
+                               "{generation} carries {reference}; the sheet's {figure} ({pages}, {scope}) is {reading}, "
+                               "{times:.1f}x that. Source: {source}.", [f], question=q, doubt=elsewhere,
+                               data=shown(f, generation=g.label, reference=how, reference_gbs=limit, scope=f.scope,
+                                          reading=reading, lowest_gbs=low, times=low / limit,
+                                          source=g.get("source"))))
     return out
 
 
@@ -201,8 +203,10 @@ def _domain(kb, figs):
         most = int(g.get("max_domain"))
         if float(d.value) > most:
             out.append(finding("tier.domain-exceeds-technology",
-                               f"{g.label} joins at most {most} accelerators in one domain; the sheet's {d.text} "
-                               f"(p{d.page}) is {float(d.value) / most:.1f}x that. Source: {g.get('source')}.", [d],
+                               "{generation} joins at most {most} accelerators in one domain; the sheet's {figure} "
+                               "({pages}) is {times:.1f}x that. Source: {source}.", [d],
+                               data=shown(d, generation=g.label, most=most, domain=float(d.value),
+                                          times=float(d.value) / most, source=g.get("source")),
                                question=f"Which system joins {ask_where(d)} in one {g.label} domain at full "
                                         f"bandwidth? {g.label} systems join at most {most}; does part of it run "
                                         "over the scale-out network?", doubt=doubt))
@@ -248,8 +252,9 @@ def _host_bottleneck(kb, figs, sheet, doc):
                  f"the host link carries {fmt(host)} GB/s per direction against the port's {fmt(v)} GB/s: what "
                  "throughput does the port reach between host memory and the network?")
             out.append(finding("bandwidth.host-bottleneck",
-                               f"{p.text} (p{p.page}) = {fmt(v)} GB/s per direction, but its host link {how}: the port "
-                               f"can run at most {host / v:.0%} of its rate.", [p], question=q))
+                               "{figure} ({pages}) = {port_gbs} GB/s per direction, but its host link {host_link}: the "
+                               "port can run at most {share:.0%} of its rate.", [p], question=q,
+                               data=shown(p, port_gbs=v, host_gbs=host, host_link=how, share=host / v)))
     return out
 
 
@@ -261,7 +266,8 @@ def _no_rdma(kb, figs, doc):
     text = " ".join(s.text + " " + s.label for s in doc.segments) + " " + doc.title
     if any(re.search(p, text) for p in kb.rdma_transports):
         return []
+    items = list({(f.text, f.page): shown(f) for f in ether}.values())
     return [finding("latency.no-rdma",
-                    "The scale-out fabric is Ethernet (" + ", ".join(dict.fromkeys(f"{f.text} (p{f.page})" for f in ether))
-                    + ") and the sheet names no RDMA transport (RoCE, iWARP, GPUDirect RDMA, InfiniBand, EFA or the "
-                    "like): plain TCP/IP over Ethernet drops and retransmits under load.", ether)]
+                    "The scale-out fabric is Ethernet ({items}) and the sheet names no RDMA transport (RoCE, iWARP, "
+                    "GPUDirect RDMA, InfiniBand, EFA or the like): plain TCP/IP over Ethernet drops and retransmits "
+                    "under load.", ether, each="{figure} ({pages})", data={"items": items})]

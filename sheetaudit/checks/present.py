@@ -3,19 +3,20 @@ figure printed twice, or one model's figure repeated for each model of a family)
 spoken of in ports, not accelerators."""
 from __future__ import annotations
 
-import re
+import copy
 
 from ..model import Figure, Finding
 from ..rules import load_rules
+from . import PAGED, same_words
+from .wording import word
 
 PORT_KINDS = ("switch", "nic")
-_PAGE_REF = re.compile(r"\(p(\d+)")
+WHERE = ("pages", "same_on")       # data that says where on the sheet, not what
 
 
 def _key(f: Finding) -> tuple:
-    """Findings that say the same thing except where on the sheet: same check, same words once page numbers
-    are left out."""
-    return f.check, f.severity, _PAGE_REF.sub("(p#", f.message)
+    """Findings that say the same thing except where on the sheet: same check, same data once pages are left out."""
+    return f.check, f.severity, same_words(f, WHERE)
 
 
 def _models(ids: list[str], by_id: dict[str, Figure]) -> list[str]:
@@ -23,8 +24,9 @@ def _models(ids: list[str], by_id: dict[str, Figure]) -> list[str]:
     return list(dict.fromkeys(by_id[i].model for i in ids if i in by_id and by_id[i].model))
 
 
-def _pages(pages: list[int]) -> str:
-    return ", ".join(f"p{p}" for p in pages)
+def _one_place(data: dict) -> bool:
+    """The message names one page, in its own data (not one per listed item)."""
+    return len(data.get("pages") or ()) == 1 and not any("pages" in i for i in data.get("items") or ())
 
 
 def merge_repeats(findings: list[Finding], figs: list[Figure]) -> list[Finding]:
@@ -41,32 +43,32 @@ def merge_repeats(findings: list[Finding], figs: list[Figure]) -> list[Finding]:
             continue
         ids = list(dict.fromkeys(i for f in group for i in f.figures))
         pages = sorted({p for f in group for p in f.pages})
-        message = first.message
-        refs = _PAGE_REF.findall(message)
-        if len(pages) > 1 and len(set(refs)) == 1 and len(refs) == 1:
-            message = _PAGE_REF.sub("(" + _pages(pages), message)
+        data = copy.deepcopy(first.data)
+        if len(pages) > 1 and _one_place(data):
+            data["pages"] = pages
         elif len(pages) > 1:
-            message += f" The same on {_pages([p for p in pages if p not in map(int, refs)])}."
+            named = {p for i in data.get("items") or () for p in i.get("pages") or ()} | set(data.get("pages") or ())
+            data["same_on"] = [p for p in pages if p not in named]
         models = list(dict.fromkeys([m for f in group for m in f.models] + _models(ids, by_id)))
         if len(models) > 1 and not any(f.models for f in group):
-            message += f" Models: {', '.join(models)}."
+            data["models_listed"] = True
         derived, seen = [], set()
         for d in (d for f in group for d in f.derived):
             if (d.name, round(d.value, 9)) not in seen:
                 seen.add((d.name, round(d.value, 9)))
                 derived.append(d)
         question = first.question
-        if question and len(pages) > 1:
-            asked = [int(p) for p in re.findall(r"on page (\d+)", question)]
-            rest = [p for p in pages if p not in asked]
-            if rest and asked:
-                question += f" (The same figure is printed on page{'s' if len(rest) > 1 else ''} " \
-                            f"{', '.join(map(str, rest))}.)"
+        asked = [by_id[first.figures[0]].page] if question and PAGED.get() and first.figures[0] in by_id else []
+        rest = [p for p in pages if p not in asked]
+        if question and len(pages) > 1 and rest and asked:
+            question += f" (The same figure is printed on page{'s' if len(rest) > 1 else ''} " \
+                        f"{', '.join(map(str, rest))}.)"
         doubt = "; ".join(dict.fromkeys(f.doubt for f in group if f.doubt))
-        out.append(Finding(check=first.check, step=first.step, severity=first.severity, message=message,
-                           why=first.why, fix=first.fix, figures=ids, pages=pages, derived=derived,
-                           title=first.title, models=models if len(models) > 1 else first.models,
-                           question=question, doubt=doubt, buyer=first.buyer))
+        out.append(word(Finding(check=first.check, step=first.step, severity=first.severity, message="",
+                                why=first.why, fix=first.fix, figures=ids, pages=pages, derived=derived,
+                                title=first.title, models=models if len(models) > 1 else first.models,
+                                question=question, doubt=doubt, buyer=first.buyer, data=data,
+                                template=first.template, each=first.each)))
     return out
 
 

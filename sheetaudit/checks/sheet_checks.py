@@ -35,7 +35,9 @@ def no_text_message(doc) -> str:
 def run(figs, sheet, doc, facility):
     out = []
     if doc.no_text_pages:
-        out.append(finding("sheet.no-text", no_text_message(doc)))
+        out.append(finding("sheet.no-text", "{said}", data={"said": no_text_message(doc),
+                                                             "no_text_pages": list(doc.no_text_pages),
+                                                             "ocr_pages": list(doc.ocr_pages)}))
         out[-1].pages = list(doc.no_text_pages)
     if not any(f.quantity in ("bandwidth", "latency", "power") for f in figs):
         out.append(finding("sheet.no-figures", "No bandwidth, latency or power figure was found in the sheet."))

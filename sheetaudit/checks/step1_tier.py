@@ -6,7 +6,7 @@ import re
 
 from ..model import Derived
 from ..normalise import same_model
-from . import ask_where, bw, finding, fmt, named
+from . import ask_where, bw, finding, fmt, shown
 from .certainty import near as _near
 
 AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",
@@ -17,14 +17,15 @@ def run(figs, sheet, doc, facility):
     out = []
     unknown = [f for f in figs if f.quantity in ("bandwidth", "latency") and f.tier in ("unknown", None)]
     if unknown:
-        out.append(finding("tier.unclassified", "Tier not decided for " + ", ".join(f"{f.text} (p{f.page})" for f in unknown)
-                           + ": nothing says whether it is scale-up, scale-out or front-end.", unknown))
+        out.append(finding("tier.unclassified", "Tier not decided for {items}: nothing says whether it is scale-up, "
+                           "scale-out or front-end.", unknown, each="{figure} ({pages})",
+                           data={"items": [shown(f) for f in unknown]}))
     up = bw(figs, "scale-up")
     domain = [f for f in figs if f.quantity == "domain_size" and f.tier == "scale-up"]
     if up and not domain:
         out.append(finding("tier.domain-size-missing",
-                           f"Scale-up bandwidth is given ({', '.join(dict.fromkeys(f.text for f in up))}) but not how "
-                           "many accelerators share one scale-up domain.", up))
+                           "Scale-up bandwidth is given ({stated}) but not how many accelerators share one scale-up "
+                           "domain.", up, data={"stated": list(dict.fromkeys(f.text for f in up))}))
     out.extend(_aggregates(figs, sheet, domain))
     out.extend(_mixed(figs))
     return out
@@ -52,11 +53,14 @@ def _aggregates(figs, sheet, domain):
             derived.append(Derived(f"per-{what} equivalent of {f.text}", per, "GB/s",
                                    f"{fmt(v)} GB/s per direction / {int(divisor)} {what}s = {fmt(per)} GB/s per {what}",
                                    [f.id]))
-            msg = (f"{named(f)}{f.text} (p{f.page}) is a total over the {where}, not a per-{what} figure: "
-                   f"{fmt(v)} GB/s per direction / {int(divisor)} = {fmt(per)} GB/s per {what} per direction.")
+            template = ("{figure} ({pages}) is a total over the {over}, not a per-{unit} figure: {total_gbs} GB/s per "
+                        "direction / {divisor} = {per_gbs} GB/s per {unit} per direction.")
+            data = shown(f, over=where, unit=what, total_gbs=v, divisor=int(divisor), per_gbs=per)
         else:
-            msg = f"{named(f)}{f.text} (p{f.page}) is a total over the {where}; the sheet does not say how many {what}s share it."
-        out.append(finding("tier.aggregate-figure", msg, [f], derived, models=[f.model] if f.model else []))
+            template = "{figure} ({pages}) is a total over the {over}; the sheet does not say how many {unit}s share it."
+            data = shown(f, over=where, unit=what, total_gbs=v)
+        out.append(finding("tier.aggregate-figure", ("{models}: " if f.model else "") + template, [f], derived,
+                           models=[f.model] if f.model else [], data=data))
     return out
 
 
@@ -126,13 +130,16 @@ def _mixed(figs):
                 if _written_out(f, a, b) or (said and (f.tier == "mixed" or JOINS_KINDS.search(near))):
                     parts = (a, b)
         if f.tier == "mixed" or parts:
-            detail = (f": it equals {parts[0].text} ({parts[0].tier}) + {parts[1].text} ({parts[1].tier})"
+            detail = (": it equals {part_a} ({tier_a}) + {part_b} ({tier_b})"
                       + (", adding bytes and bits" if _bits(parts[0]) != _bits(parts[1]) else "")) if parts else ""
+            data = shown(f, **({"part_a": parts[0].text, "tier_a": parts[0].tier, "part_b": parts[1].text,
+                                "tier_b": parts[1].tier} if parts else {}))
             tiers = " and ".join(dict.fromkeys(p.tier for p in parts)) if parts else "scale-up and scale-out"
             q = (f"Which links make up {ask_where(f)}? Please give the {tiers} bandwidth separately, each per "
                  "direction.")
-            out.append(finding("tier.mixed-sum", f"{f.text} (p{f.page}) adds bandwidths of different tiers{detail}; "
-                               "it describes no usable link.", [f] + (list(parts) if parts else []), question=q))
+            out.append(finding("tier.mixed-sum", "{figure} ({pages}) adds bandwidths of different tiers" + detail
+                               + "; it describes no usable link.", [f] + (list(parts) if parts else []), question=q,
+                               data=data))
     return out
 
 

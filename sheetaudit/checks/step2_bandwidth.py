@@ -7,7 +7,7 @@ import re
 from ..model import Derived
 from ..normalise import same_model
 from ..numfmt import ratio as ratio_text
-from . import ask_where, bw, finding, fmt, named
+from . import ask_where, bw, finding, fmt, shown
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
 
@@ -19,38 +19,42 @@ def run(figs, sheet, doc, facility):
     # a port speed read by the Ethernet/InfiniBand standard, or a measured bus bandwidth, raises no question
     doubtful = [f for f in unspecified if "direction" in f.inferred]
     if unspecified:
-        shown = _unique(doubtful or unspecified)
-        lines = [f"{f.text} (p{f.page}, {f.tier}) read as {fmt(f.normalized['value'])} GB/s per direction: {f.reading}"
-                 for f in shown]
-        x = finding("bandwidth.direction-unspecified",
-                    f"{len(lines)} bandwidth figure(s) state no direction. " + "; ".join(lines) + ".",
-                    doubtful or unspecified)
+        items = [shown(f, tier=f.tier, gbs=f.normalized["value"], reading=f.reading)
+                 for f in _unique(doubtful or unspecified)]
+        template = ("{count} bandwidth figure(s) state no direction. {items}." if doubtful else
+                    "{count} bandwidth figure(s) state no direction, each read by a convention that leaves no doubt "
+                    "(a port speed is per direction by the Ethernet/InfiniBand standard, a measured throughput per "
+                    "direction as measured). {items}.")
+        x = finding("bandwidth.direction-unspecified", template, doubtful or unspecified,
+                    each="{figure} ({pages}, {tier}) read as {gbs} GB/s per direction: {reading}",
+                    data={"count": len(items), "items": items})
         if not doubtful:
             x.severity = "info"
-            x.message = (f"{len(lines)} bandwidth figure(s) state no direction, each read by a convention that "
-                         "leaves no doubt (a port speed is per direction by the Ethernet/InfiniBand standard, a "
-                         "measured throughput per direction as measured). " + "; ".join(lines) + ".")
         out.append(x)
     bidir = [f for f in links if f.direction == "bidirectional"]
     if bidir:
-        out.append(finding("bandwidth.bidirectional", "Stated as both directions added, halved: " + "; ".join(
-            f"{f.text} (p{f.page}) = {fmt(f.normalized['value'])} GB/s per direction" for f in _unique(bidir)) + ".", bidir))
+        out.append(finding("bandwidth.bidirectional", "Stated as both directions added, halved: {items}.", bidir,
+                           each="{figure} ({pages}) = {gbs} GB/s per direction",
+                           data={"items": [shown(f, gbs=f.normalized["value"]) for f in _unique(bidir)]}))
     ambiguous = [f for f in links if {"bare-unit", "bytes-for-bits"} & f.flags]
     if ambiguous:
         # a bare '400G' on a port is one of the standard port speeds, in bits: a note, not a question
         doubtful = [f for f in ambiguous if "value" in f.inferred]
-        x = finding("bandwidth.unit-ambiguous", "The unit does not say bits or bytes: " + "; ".join(
-            f"{f.text} (p{f.page}) read as {'bits written as bytes' if 'bytes-for-bits' in f.flags else 'a bit rate'}"
-            f" = {fmt(f.normalized['value'])} GB/s" for f in _unique(doubtful or ambiguous)) + ".", doubtful or ambiguous)
+        x = finding("bandwidth.unit-ambiguous", "The unit does not say bits or bytes: {items}." + (
+            "" if doubtful else " Each is a standard Ethernet/InfiniBand port speed, which is in bits."),
+            doubtful or ambiguous, each="{figure} ({pages}) read as {read_as} = {gbs} GB/s",
+            data={"items": [shown(f, read_as="bits written as bytes" if "bytes-for-bits" in f.flags else "a bit rate",
+                                  gbs=f.normalized["value"]) for f in _unique(doubtful or ambiguous)]})
         if not doubtful:
             x.severity = "info"
-            x.message += " Each is a standard Ethernet/InfiniBand port speed, which is in bits."
         out.append(x)
     out.extend(_aggregate_mismatch(figs))
     signalling = [f for f in links if "signaling" in f.flags]
     if signalling:
-        out.append(finding("bandwidth.signaling-rate", "Signalling rate, not payload: " + "; ".join(
-            f"{f.text} (p{f.page}): {f.arithmetic}" for f in _unique(signalling)) + ".", signalling))
+        out.append(finding("bandwidth.signaling-rate", "Signalling rate, not payload: {items}.", signalling,
+                           each="{figure} ({pages}): {arithmetic}",
+                           data={"items": [shown(f, arithmetic=f.arithmetic, gbs=f.normalized["value"])
+                                           for f in _unique(signalling)]}))
     out.extend(_ratio(figs, sheet))
     return out
 
@@ -177,14 +181,14 @@ def _aggregate_mismatch(figs):
         if not own and len(distinct) > 1:
             doubt = ("the sheet gives several port configurations (" + "; ".join(
                 _config_text(c[0]) for c in configs[:4]) + ") and does not say which one this total counts")
-        arith = f"{_config_text(terms)} = {fmt(t)} GB/s per direction"
         q = (f"How is {ask_where(f)} computed: which ports, at which speed, and are both directions added? "
              f"{_config_text(terms)} gives {fmt(t)} GB/s per direction ({fmt(t * 8 / 1000)} Tb/s), "
              f"{fmt(2 * t * 8 / 1000)} Tb/s with both directions added.")
         out.append(finding("bandwidth.aggregate-mismatch",
-                           f"{named(f)}{f.text} (p{f.page}) equals neither {arith} nor twice that "
-                           f"({fmt(2 * t)} GB/s).", [f] + terms, models=[f.model] if f.model else [],
-                           question=q, doubt=doubt))
+                           ("{models}: " if f.model else "") + "{figure} ({pages}) equals neither {ports} = "
+                           "{ports_gbs} GB/s per direction nor twice that ({twice_gbs} GB/s).", [f] + terms,
+                           models=[f.model] if f.model else [], question=q, doubt=doubt,
+                           data=shown(f, total_gbs=gbs, ports=_config_text(terms), ports_gbs=t, twice_gbs=2 * t)))
     return out
 
 
@@ -233,8 +237,9 @@ def _ratio(figs, sheet):
                     f"scale-out {as_}; scale-up {au}; {fmt(vs)} / {fmt(vu)} = {ratio:.3f} ({ratio_text(ratio)})" if vs else
                     f"scale-out {as_}; scale-up {au}", [fu.id, fs.id])
         out.append(finding("bandwidth.scale-ratio",
-                           f"Per accelerator, per direction: scale-up {fmt(vu)} GB/s, scale-out {fmt(vs)} GB/s; "
-                           f"scale-out is {ratio_text(ratio)} of scale-up." if vs else "Scale-out bandwidth is zero.",
+                           "Per accelerator, per direction: scale-up {scale_up_gbs} GB/s, scale-out {scale_out_gbs} "
+                           "GB/s; scale-out is {ratio:ratio} of scale-up." if vs else "Scale-out bandwidth is zero.",
                            [fu, fs], [d, Derived("scale-up per accelerator, per direction", vu, "GB/s", au, [fu.id]),
-                                      Derived("scale-out per accelerator, per direction", vs, "GB/s", as_, [fs.id])]))
+                                      Derived("scale-out per accelerator, per direction", vs, "GB/s", as_, [fs.id])],
+                           data={"scale_up_gbs": vu, "scale_out_gbs": vs, "ratio": ratio}))
     return out

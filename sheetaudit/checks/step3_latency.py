@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..rules import load_rules, rx
-from . import finding, fmt
+from . import finding, shown
 
 COMPARE = re.compile(r"\bvs\.?\b|versus|compared|lower than|faster than|better than|相比|对比|优于", re.I)
 
@@ -16,24 +16,25 @@ def run(figs, sheet, doc, facility):
         return out
     unspecified = [f for f in lat if f.basis == "unspecified"]
     if unspecified:
-        out.append(finding("latency.basis-unspecified", "Latency without a basis (hardware or end-to-end): " + "; ".join(
-            f"{f.text} (p{f.page})" for f in unspecified) + ".", unspecified))
+        out.append(finding("latency.basis-unspecified", "Latency without a basis (hardware or end-to-end): {items}.",
+                           unspecified, each="{figure} ({pages})", data={"items": [shown(f) for f in unspecified]}))
     hw = [f for f in lat if f.basis == "hardware"]
     e2e = [f for f in lat if f.basis == "end-to-end"]
     if hw and not e2e:
-        out.append(finding("latency.hardware-only", "Only hardware latency is given (" + ", ".join(
-            dict.fromkeys(f"{f.text}" for f in hw)) + "); end-to-end latency through NIC, PCIe and the software stack "
-            "will be several times higher.", hw))
-        if sheet.kind == "switch":
+        switch = sheet.kind == "switch"
+        out.append(finding("latency.hardware-only", "Only hardware latency is given ({stated}); end-to-end latency "
+                           "through NIC, PCIe and the software stack will be several times higher."
+                           + (" A switch's own latency is port to port; plan end-to-end latency with the NICs."
+                              if switch else ""), hw, data={"stated": list(dict.fromkeys(f.text for f in hw))}))
+        if switch:
             out[-1].severity = "info"    # a switch has no end-to-end latency of its own to ask its vendor for
-            out[-1].message += " A switch's own latency is port to port; plan end-to-end latency with the NICs."
     cond = rx(load_rules().vocab["latency_conditions"])
     bare = [f for f in e2e if not cond.search(f"{f.label} {f.segment.text if f.segment else f.context} "
                                               f"{f.segment.row if f.segment else ''} "     # a test table's condition column
                                               f"{f.reading}")]      # the note its basis was read from
     if bare:
         out.append(finding("latency.conditions-missing", "End-to-end latency with no message size or software stack: "
-                           + "; ".join(f"{f.text} (p{f.page})" for f in bare) + ".", bare))
+                           "{items}.", bare, each="{figure} ({pages})", data={"items": [shown(f) for f in bare]}))
     by_seg = {}
     for f in lat:
         by_seg.setdefault(id(f.segment), []).append(f)
@@ -41,6 +42,7 @@ def run(figs, sheet, doc, facility):
         bases = {f.basis for f in group}
         if len(bases) > 1 and group[0].segment and COMPARE.search(group[0].segment.text):
             out.append(finding("latency.mixed-basis", "Latencies of different bases are compared in one statement: "
-                               + "; ".join(f"{f.text} ({f.basis}, {fmt(f.normalized['value'])} ns)" for f in group)
-                               + ".", group))
+                               "{items}.", group, each="{figure} ({basis}, {ns} ns)",
+                               data={"items": [{"figure": f.text, "basis": f.basis, "ns": f.normalized["value"]}
+                                               for f in group]}))
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..model import Derived
 from ..rules import load_rules, rx
-from . import finding, fmt
+from . import finding, fmt, shown
 
 
 def run(figs, sheet, doc, facility):
@@ -19,24 +19,28 @@ def run(figs, sheet, doc, facility):
     dense = [f for f in rack if f.normalized["value"] > limit]
     if dense:
         top = max(dense, key=lambda f: f.normalized["value"])
-        out.append(finding("power.rack-density", f"Rack power {top.text} (p{top.page}) is above the {fmt(limit)} kW "
-                           "per rack that air cooling can remove.", dense))
+        out.append(finding("power.rack-density", "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack "
+                           "that air cooling can remove.", dense,
+                           data=shown(top, rack_kw=top.normalized["value"], limit_kw=limit)))
     liquid = [f for f in cooling_figs if f.normalized["value"] in ("liquid", "immersion")]
     if not dense:
         liquid = [f for f in liquid if not _liquid_is_an_option(f, cooling_figs, r)]
     if liquid or dense:
-        why = (f"the sheet states {', '.join(dict.fromkeys(f.text for f in liquid))}" if liquid else
-               f"its rack power ({max(f.normalized['value'] for f in dense):g} kW) is above the air-cooling limit")
+        data = ({"stated": list(dict.fromkeys(f.text for f in liquid))} if liquid else
+                {"rack_kw": max(f.normalized["value"] for f in dense), "limit_kw": limit})
+        why = "the sheet states {stated}" if liquid else "its rack power ({rack_kw} kW) is above the air-cooling limit"
         # a family where only some models need liquid: say which, and which can be air-cooled
         need = list(dict.fromkeys(f.model for f in liquid + dense if f.model))
         air = [m for m in dict.fromkeys(f.model for f in cooling_figs if f.model and f.normalized["value"] == "air")
                if m not in need]
         if need and air:
             out.append(finding("power.liquid-cooling-required",
-                               f"{', '.join(need)}: liquid cooling is required: {why}; {', '.join(air)} "
-                               f"{'is' if len(air) == 1 else 'are'} air-cooled.", liquid + dense, models=need))
+                               "{models}: liquid cooling is required: " + why + "; {air_cooled} "
+                               f"{'is' if len(air) == 1 else 'are'} air-cooled.", liquid + dense, models=need,
+                               data={**data, "air_cooled": air}))
         else:
-            out.append(finding("power.liquid-cooling-required", f"Liquid cooling is required: {why}.", liquid + dense))
+            out.append(finding("power.liquid-cooling-required", "Liquid cooling is required: " + why + ".",
+                               liquid + dense, data=data))
     derived_rack = None
     if node and not rack and sheet.kind in ("server", "pod", "unknown", "rack"):
         n = int(r.threshold("typical_nodes_per_rack"))
@@ -44,10 +48,12 @@ def run(figs, sheet, doc, facility):
         kw = top.normalized["value"] * n
         derived_rack = kw
         d = Derived("rack power for typical nodes per rack", kw, "kW",
-                    f"{top.text} per node x {n} nodes per rack = {fmt(kw)} kW", [top.id])
-        over = f"; that is above the {fmt(limit)} kW air-cooling limit" if kw > limit else ""
-        out.append(finding("power.per-node-only", f"Only node power is given ({top.text}, p{top.page}); "
-                           f"{n} nodes per rack would draw {fmt(kw)} kW{over}.", [top], [d]))
+                    f"{top.text} per node x {n} nodes per rack = {fmt(kw)} kW", [top.id],
+                    inputs={"node_kw": top.normalized["value"], "nodes": n})
+        over = "; that is above the {limit_kw} kW air-cooling limit" if kw > limit else ""
+        out.append(finding("power.per-node-only", "Only node power is given ({figure}, {pages}); {nodes} nodes per "
+                           "rack would draw {rack_kw} kW" + over + ".", [top], [d],
+                           data=shown(top, node_kw=top.normalized["value"], nodes=n, rack_kw=kw, limit_kw=limit)))
     if not power and sheet.kind in ("server", "rack", "pod"):
         out.append(finding("power.missing", "The sheet gives no power consumption for the node, rack or accelerators."))
     if facility:
@@ -77,9 +83,11 @@ def _floor(limit, weight, footprint):
     if load <= limit:
         return []
     assumed = "" if footprint else " (footprint not printed: a 600 x 1,200 mm rack assumed)"
-    dv = Derived("floor load", load, "kg/m²", f"{top.text} / ({w:g} m x {d:g} m){assumed} = {fmt(load)} kg/m²", [top.id])
-    return [finding("power.facility-exceeded", f"Floor load {fmt(load)} kg/m² ({top.text} on {w:g} x {d:g} m{assumed}) "
-                    f"exceeds the facility's {fmt(limit)} kg/m².", [top], [dv])]
+    dv = Derived("floor load", load, "kg/m²", f"{top.text} / ({w:g} m x {d:g} m){assumed} = {fmt(load)} kg/m²", [top.id],
+                 inputs={"weight_kg": top.normalized["value"], "width_m": w, "depth_m": d})
+    return [finding("power.facility-exceeded", "Floor load {load_kg_m2} kg/m² ({figure} on {width_m:g} x {depth_m:g} m"
+                    "{assumed}) exceeds the facility's {limit_kg_m2} kg/m².", [top], [dv],
+                    data=shown(top, load_kg_m2=load, width_m=w, depth_m=d, assumed=assumed, limit_kg_m2=limit))]
 
 
 def footprint_m(doc) -> tuple[float, float] | None:
@@ -99,11 +107,13 @@ def _facility(fac, rack, derived_rack, cooling, liquid, weight=(), footprint=Non
     if cap is not None:
         for f in rack:
             if f.normalized["value"] > float(cap):
-                out.append(finding("power.facility-exceeded", f"Rack power {f.text} (p{f.page}) exceeds the facility's "
-                                   f"{fmt(float(cap))} kW per rack.", [f]))
+                out.append(finding("power.facility-exceeded", "Rack power {figure} ({pages}) exceeds the facility's "
+                                   "{limit_kw} kW per rack.", [f],
+                                   data=shown(f, rack_kw=f.normalized["value"], limit_kw=float(cap))))
         if not rack and derived_rack and derived_rack > float(cap):
-            out.append(finding("power.facility-exceeded", f"Derived rack power {fmt(derived_rack)} kW exceeds the "
-                               f"facility's {fmt(float(cap))} kW per rack (reduce nodes per rack)."))
+            out.append(finding("power.facility-exceeded", "Derived rack power {rack_kw} kW exceeds the facility's "
+                               "{limit_kw} kW per rack (reduce nodes per rack).",
+                               data={"rack_kw": derived_rack, "limit_kw": float(cap)}))
     floor = fac.get("floor_load_kg_m2")
     if floor is not None and weight:
         out.extend(_floor(float(floor), weight, footprint))
@@ -112,6 +122,6 @@ def _facility(fac, rack, derived_rack, cooling, liquid, weight=(), footprint=Non
         avail = {avail} if isinstance(avail, str) else set(avail)
         need = {f.normalized["value"] for f in liquid}
         if need and not need & avail:
-            out.append(finding("power.facility-exceeded", f"The sheet requires {', '.join(sorted(need))} cooling; the "
-                               f"facility offers {', '.join(sorted(avail))}.", liquid))
+            out.append(finding("power.facility-exceeded", "The sheet requires {needs} cooling; the facility offers "
+                               "{offers}.", liquid, data={"needs": sorted(need), "offers": sorted(avail)}))
     return out

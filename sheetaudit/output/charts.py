@@ -350,13 +350,6 @@ def dot_chart(groups: list[tuple[str, list[Point], str]], title: str, desc: str 
 
 # --- sheet charts from the JSON contract -------------------------------------------------------------------
 
-_RATIO = re.compile(r"scale-up ([\d.,]+(?:e[+-]?\d+)?) GB/s, scale-out ([\d.,]+(?:e[+-]?\d+)?) GB/s")
-
-
-def _f(s: str) -> float:
-    return float(s.replace(",", ""))
-
-
 def _figs(doc: dict) -> dict[str, dict]:
     return {f["id"]: f for f in doc.get("figures", [])}
 
@@ -379,13 +372,13 @@ def bandwidth_groups(doc: dict, width_hint: int = 680) -> list[Group]:
     groups: list[Group] = []
     ratios = [x for x in doc.get("findings", []) if x.get("check") == "bandwidth.scale-ratio"]
     for r in ratios:
-        m = _RATIO.search(r.get("message", ""))
+        data = r.get("data") or {}
         ids = r.get("figures", [])
         up = next((figs[i] for i in ids if i in figs and figs[i].get("tier") == "scale-up"), None)
         out = next((figs[i] for i in ids if i in figs and figs[i].get("tier") == "scale-out"), None)
-        if not m or not up or not out:
+        vu, vs = data.get("scale_up_gbs"), data.get("scale_out_gbs")
+        if not isinstance(vu, (int, float)) or not isinstance(vs, (int, float)) or not up or not out:
             continue
-        vu, vs = _f(m.group(1)), _f(m.group(2))
         ratio = f" ({ratio_text(vs / vu)} of scale-up)" if vs and vu / vs >= 1.5 else ""
         groups.append(Group(label=fit(_system(up), width_hint - 8, bold=True) if len(ratios) > 1 else "", bars=[
             Bar("Scale-up, per accelerator", vu, f"{_num(vu)} GB/s", "scale-up",
@@ -520,8 +513,8 @@ def power_bars(doc: dict) -> list[Bar]:
     for d in doc.get("derived", []):
         if d.get("name", "").startswith("rack power") and d.get("unit") == "kW" and round(d["value"], 2) not in seen:
             src = figs.get((d.get("figures") or [""])[0], {})
-            m = re.search(r"x (\d+) nodes", d.get("arithmetic", ""))
-            how = f"{m.group(1)} x {src.get('text', 'node power')}" if m else "from node power"
+            nodes = (d.get("inputs") or {}).get("nodes")
+            how = f"{nodes} x {src.get('text', 'node power')}" if nodes else "from node power"
             bars.append(Bar("Rack, derived", d["value"], f"{_num(d['value'])} kW", "rack-derived", note=how))
             wheres.append(how)
     return distinct_labels(bars, wheres)
