@@ -259,9 +259,9 @@ def _counts(ctx, param, value):
 
 
 def _parsed(name: str):
-    """A click callback that reads the option with sheetaudit.scale.parse.NAME; its ValueError is a usage error."""
+    """A click callback that reads the option with sheetaudit.atscale.parse.NAME; its ValueError is a usage error."""
     def callback(ctx, param, value):
-        from .scale import parse
+        from .atscale import parse
         if value is None:
             return None
         try:
@@ -310,8 +310,8 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
 
     SHEETS are spec sheets (audited first) or their `check --format json` output."""
     from .errors import UsageError, describe_path
-    from .scale.assumptions import assumptions
-    from .scale.whatif import DEFAULT_COUNTS, Request, whatif
+    from .atscale.assumptions import assumptions
+    from .atscale.whatif import DEFAULT_COUNTS, Request, whatif
     shortcuts = [f"params={params}"] if params is not None else []
     shortcuts += [f"compute_s={compute_s}"] if compute_s is not None else []
     a = assumptions(assumptions_file, list(assume) + shortcuts)
@@ -354,7 +354,7 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
 
 def _contract(ctx, path: str, timeout: float, max_memory: int) -> dict:
     """A sheet's contract: audited now, or read from a `check --format json` file."""
-    from .scale.parse import read_contract
+    from .atscale.parse import read_contract
     got = read_contract(path)
     if got is not None:
         return got

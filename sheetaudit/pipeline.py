@@ -17,10 +17,11 @@ from .triage import may_hold_figures
 
 def audit(path: str | Path, password: str | None = None, max_pages: int | None = None,
           facility: dict | None = None, pages: set[int] | None = None, triage: bool = True,
-          requirements: dict | None = None) -> Audit:
+          requirements: dict | None = None, ocr: bool | None = None) -> Audit:
     """Audit one sheet (every page of a PDF, or those in `pages`). triage: a long PDF's pages that the figure
-    finder finds nothing in (from their plain text) are not laid out (read.pdf); False lays out every page."""
-    doc = read_document(path, password=password, max_pages=max_pages, pages=pages,
+    finder finds nothing in (from their plain text) are not laid out (read.pdf); False lays out every page.
+    ocr: read pages without a text layer by OCR; None follows $SHEETAUDIT_OCR (as `--ocr` sets it)."""
+    doc = read_document(path, password=password, max_pages=max_pages, pages=pages, ocr=ocr,
                         needs_layout=may_hold_figures if triage else None)
     if doc.no_text_pages:     # the sheet check words it; only the reader knows whether OCR is installed
         doc.ocr_hint = ocr_hint()
@@ -62,13 +63,28 @@ def load_requirements(path: str | Path, facility: dict | None = None) -> tuple[d
     return req, facility
 
 
+FACILITY_KEYS = {"rack_power_kw": "a number of kW", "floor_load_kg_m2": "a number of kg/m²", "name": "a name",
+                 "cooling": "air, liquid or immersion, or a list of them"}
+COOLING = ("air", "liquid", "immersion")
+
+
 def check_facility(data, where: str) -> dict:
+    """A facility profile's keys and values, as a file or a dict gives them; a UsageError names WHERE and the key."""
     from .errors import UsageError
     if not isinstance(data, dict):
         raise UsageError(f"{where}: expected a mapping of keys to values")
-    known = {"rack_power_kw", "cooling", "floor_load_kg_m2", "name"}
-    unknown = set(data) - known
+    unknown = set(data) - set(FACILITY_KEYS)
     if unknown:
-        raise UsageError(f"{where}: unknown keys {', '.join(sorted(unknown))} "
-                         f"(known: {', '.join(sorted(known))})")
+        raise UsageError(f"{where}: unknown keys {', '.join(sorted(map(str, unknown)))} "
+                         f"(known: {', '.join(sorted(FACILITY_KEYS))})")
+    for key in ("rack_power_kw", "floor_load_kg_m2"):
+        v = data.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
+            raise UsageError(f"{where}: {key} is {v!r}; expected {FACILITY_KEYS[key]}, above 0")
+    cooling = data.get("cooling")
+    methods = [cooling] if isinstance(cooling, str) else cooling
+    if cooling is not None and (not isinstance(methods, list) or not methods or any(m not in COOLING for m in methods)):
+        raise UsageError(f"{where}: cooling is {cooling!r}; expected {FACILITY_KEYS['cooling']}")
+    if data.get("name") is not None and not isinstance(data["name"], str):
+        raise UsageError(f"{where}: name is {data['name']!r}; expected {FACILITY_KEYS['name']}")
     return data

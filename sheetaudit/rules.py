@@ -41,7 +41,7 @@ class Rules:
     directory: Path
     technologies: dict = None     # rules/technologies.yaml as parsed; sheetaudit.technologies reads it
     comparison: dict = None      # cross-sheet (batch) checks, compare.*
-    scale: dict = None           # rules/scale.yaml as parsed: the what-if's assumptions (sheetaudit.scale checks them)
+    scale: dict = None           # rules/scale.yaml as parsed: the what-if's assumptions (sheetaudit.atscale checks them)
 
     def explain(self, code: str) -> dict | None:
         """Any code the tool can print, per-sheet or cross-sheet."""

@@ -80,12 +80,12 @@ def _cwd(path):
 @pytest.fixture
 def sheet(tmp_path):
     """Write a small text spec sheet and audit it: sheet("GPU-to-GPU: 900 GB/s per GPU") -> Audit."""
-    import sheetaudit
+    from sheetaudit.pipeline import audit
 
     def make(text: str, name: str = "sheet.md", **options):
         p = tmp_path / name
         p.write_text(text, encoding="utf-8")
-        return sheetaudit.audit(p, **options)
+        return audit(p, **options)
     return make
 
 

@@ -18,6 +18,7 @@ def examples(key: str) -> list:
 def raised(example, tmp_path) -> set:
     """The codes the tool prints for one example of the registry (see the header of rules/checks.yaml)."""
     import sheetaudit
+    from sheetaudit import pipeline
     ex = example if isinstance(example, dict) else {"sheet": example}
     if "sheets" in ex:
         from sheetaudit.batch.compare import compare, sheet_row
@@ -27,7 +28,7 @@ def raised(example, tmp_path) -> set:
             items.append((sheet_row(f"sheet{i}.md", contract, None), contract))
         return {f["check"] for f in compare(items)}
     path = _pdf(tmp_path / "sheet.pdf", ex["pdf"]) if "pdf" in ex else _write(tmp_path / "sheet.md", ex["sheet"])
-    return checks(sheetaudit.audit(path, facility=ex.get("facility")))
+    return checks(pipeline.audit(path, facility=ex.get("facility")))
 
 
 def _write(path, text: str):
@@ -93,9 +94,8 @@ def test_floor_load_names_the_load_it_computed(sheet):
 
 
 def test_a_scanned_page_is_named_and_nothing_is_guessed():
-    import sheetaudit
-
     from conftest import ROOT
-    a = sheetaudit.audit(ROOT / "tests" / "hostile" / "files" / "mixed-scanned.pdf")
+    from sheetaudit import pipeline
+    a = pipeline.audit(ROOT / "tests" / "hostile" / "files" / "mixed-scanned.pdf")
     f = finding(a, "sheet.no-text")
     assert f.pages == [2]

@@ -116,3 +116,22 @@ def test_the_schema_names_every_status_and_severity_the_tool_uses():
     s = schema()
     assert set(s["properties"]["status"]["enum"]) == set(STATUS_TEXT)
     assert s["$defs"]["finding"]["properties"]["severity"]["enum"] == list(SEVERITIES)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# "Use from Python" runs as printed
+
+def test_the_python_section_of_the_readme_runs(tmp_path):
+    """The README's Python block, run from the project folder in its own interpreter (audit_folder forks a pool),
+    with a fresh cache so it audits for real."""
+    import subprocess
+    import sys
+    section = README.split("## Use from Python", 1)[1].split("\n## ", 1)[0]
+    [code] = re.findall(r"```python\n(.*?)```", section, re.S)
+    script = tmp_path / "readme.py"
+    script.write_text(code, encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "SHEETAUDIT_CACHE_DIR": str(tmp_path / "cache")}
+    r = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "450" in r.stdout and "kestrel-k8x-gpu-server.pdf" in r.stdout
+    assert (tmp_path / "cache").is_dir()

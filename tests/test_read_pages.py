@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-import sheetaudit
+from sheetaudit import pipeline
 from conftest import figure
 from sheetaudit.read import read_document
 
@@ -30,7 +30,7 @@ def test_words_set_without_space_glyphs_are_parted_by_their_gaps():
 
 
 def test_words_set_without_space_glyphs_give_their_figures():
-    a = sheetaudit.audit(READ / "no-space-glyphs.pdf")
+    a = pipeline.audit(READ / "no-space-glyphs.pdf")
     assert figure(a, "1.8 TB/s", first=True).quantity == "bandwidth"
     assert figure(a, quantity="power", first=True).normalized["value"] == pytest.approx(132.0)
     assert any(f.text.endswith("1.6 Tbps") for f in a.figures), [f.text for f in a.figures]

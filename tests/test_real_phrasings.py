@@ -189,7 +189,7 @@ def test_notes_set_as_one_paragraph_each_reach_their_figures(tmp_path):
     the optics wattage in note ² is not the switch's power."""
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
-    import sheetaudit
+    from sheetaudit import pipeline
     body = getSampleStyleSheet()["BodyText"]
     rows = [["", "SX-64", "SX-128"], ["Latency (ns)\u00b9", "~700", "~650"], ["Typical power (W)\u00b2", "1,080", "1,150"]]
     table = Table(rows)
@@ -199,7 +199,7 @@ def test_notes_set_as_one_paragraph_each_reach_their_figures(tmp_path):
     path = tmp_path / "switch.pdf"
     SimpleDocTemplate(str(path)).build([Paragraph("SX Series AI fabric switches", body), table,
                                         Paragraph(note, body)])
-    audit = sheetaudit.audit(path)
+    audit = pipeline.audit(path)
     assert set(audit.document.footnotes) == {"\u00b9", "\u00b2"}
     assert figure(audit, "latency", "~700").basis == "hardware"
     assert values(audit, "power") == [1.08, 1.15]

@@ -8,8 +8,8 @@ import string
 
 import pytest
 
-import sheetaudit
 from conftest import ROOT, SAMPLES
+from sheetaudit import pipeline
 from sheetaudit.checks import wording
 from sheetaudit.output.json_out import to_contract
 
@@ -38,7 +38,7 @@ def decisions(path):
     from sheetaudit.batch.worker import run_one
     from sheetaudit.output.charts import bandwidth_groups, power_bars
     from sheetaudit.output.verdict import status
-    a = sheetaudit.audit(str(path))
+    a = pipeline.audit(str(path))
     contract = to_contract(a)
     merged = [(f.check, f.severity, tuple(f.figures), tuple(f.pages), tuple(f.models)) for f in a.findings]
     bars = [(g.label, [(b.label, round(b.value, 6), b.text, b.note) for b in g.bars])

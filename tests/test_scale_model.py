@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from sheetaudit.scale.model import (Fabric, Step, bus_factor, compute_seconds, counts, estimate, first_below,
+from sheetaudit.atscale.model import (Fabric, Step, bus_factor, compute_seconds, counts, estimate, first_below,
                                     ring_steps, spread)
 
 GiB = 1 << 30

@@ -7,10 +7,10 @@ within 25 % of each; the errors are printed (pytest -s) and stated in the README
 """
 import pytest
 
-from sheetaudit.scale.assumptions import assumptions
-from sheetaudit.scale.inputs import Inputs
-from sheetaudit.scale.model import estimate
-from sheetaudit.scale.whatif import fabric
+from sheetaudit.atscale.assumptions import assumptions
+from sheetaudit.atscale.inputs import Inputs
+from sheetaudit.atscale.model import estimate
+from sheetaudit.atscale.whatif import fabric
 
 GiB = 1 << 30
 # name, scale-up GB/s per direction (line), domain size, scale-out GB/s per accelerator (line), accelerators,

@@ -116,7 +116,7 @@ def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list
 def _scale_chart(systems, width: int = 680):
     """Every system's efficiency curve on one set of assumptions (the defaults): a model, never a vendor figure."""
     from ..output.curves import curves_of, efficiency_chart
-    from ..scale.whatif import for_report
+    from ..atscale.whatif import for_report
     doc = for_report(list(systems))
     if doc is None:
         return None

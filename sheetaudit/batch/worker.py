@@ -148,6 +148,13 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
     return result
 
 
+def limited(contract: dict) -> bool:
+    """A page the engine skipped for lack of memory or time depends on this run's limits: such a result is not
+    cached. The reader says so only in its notes' words (read/pdf.py), so they are read here, in this one place."""
+    notes = " ".join(str(n) for n in (contract.get("source") or {}).get("notes") or [])
+    return any(w in notes for w in ("MemoryError", "memory", "time limit", "timed out"))
+
+
 def out_of_memory(max_memory_mb: int | None) -> dict:
     from ..failures import explain
     return explain(MemoryError(), max_memory_mb=max_memory_mb).as_row()
@@ -176,10 +183,7 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
         contract = to_contract(a)
     except Exception as exc:  # noqa: BLE001 - any failure on one untrusted file is that file's error row
         return explain(exc, max_memory_mb=max_memory_mb, debug_hint=BATCH_DEBUG_HINT).as_row()
-    # A page the engine skipped for lack of memory or time depends on this run's limits: do not cache it.
-    notes = " ".join(str(n) for n in (contract.get("source") or {}).get("notes") or [])
-    limited = any(w in notes for w in ("MemoryError", "memory", "time limit", "timed out"))
-    out = {"status": "ok", "contract": contract, "cacheable": not limited}
+    out = {"status": "ok", "contract": contract, "cacheable": not limited(contract)}
     try:
         from ..output.html_out import render
         out["html"] = render(a)

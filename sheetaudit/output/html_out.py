@@ -357,7 +357,7 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     st = status(a)
     name, tagline = title_parts(a.document.title or Path(a.document.path).name or "spec sheet")
     from .certainty_view import certainty_note
-    from ..scale.whatif import for_report
+    from ..atscale.whatif import for_report
     from .scale_out import section_html
     scale_doc = for_report([(Path(a.document.path).name, doc)])
     script = asset("report.js")

@@ -1,0 +1,234 @@
+"""sheetaudit from Python (a notebook, a script): the command line's audits as JSON contracts, and tables of them.
+
+    import sheetaudit
+    a = sheetaudit.audit("vendor.pdf", facility="hall.yaml")     # the contract `check --format json` prints
+    sheetaudit.figures([a])                                       # a DataFrame, one row per figure
+    sheetaudit.findings([a])                                      # one row per finding
+    results = sheetaudit.audit_folder("vendors/")                 # what `audit` writes to audit.json
+    sheetaudit.scale(results, accelerators=[8, 512], overlap=0.5) # the what-if, one row per system and count
+
+Options are checked as the command line checks them: a bad one raises sheetaudit.errors.UsageError naming it.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import UsageError
+
+FIGURE_COLUMNS = ["sheet", "product", "model", "quantity", "value", "unit", "tier", "direction", "scope", "basis",
+                  "certainty", "as_printed", "page"]
+FINDING_COLUMNS = ["sheet", "product", "check", "step", "severity", "title", "message", "figures", "pages", "models",
+                   "certainty", "question"]
+
+
+def _max_pages(max_pages):
+    if max_pages is None:
+        return None
+    if isinstance(max_pages, bool) or not isinstance(max_pages, int) or max_pages < 1:
+        raise UsageError(f"max_pages={max_pages!r}: expected a whole number of pages, at least 1 (or None)")
+    return max_pages
+
+
+def _password(password):
+    if password is not None and not isinstance(password, str):
+        raise UsageError(f"password: expected a string, got {type(password).__name__}")
+    return password
+
+
+def _facility(facility) -> dict | None:
+    """A facility profile: a YAML file's path, or the same keys as a dict; checked alike."""
+    from .pipeline import check_facility, load_facility
+    if facility is None:
+        return None
+    if isinstance(facility, (str, os.PathLike)):
+        if not Path(facility).is_file():
+            raise UsageError(f"facility profile {facility}: no such file")
+        return load_facility(facility)
+    if isinstance(facility, dict):
+        return check_facility(dict(facility), "facility")
+    raise UsageError(f"facility: expected a YAML file's path or a dict, got {type(facility).__name__}")
+
+
+def _sheet(path) -> Path:
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"{path}: no such file" if not p.exists() else f"{path}: not a file")
+    return p
+
+
+def _cache_dir() -> str:
+    """The result cache a notebook's audits share (with audit_folder's): $SHEETAUDIT_CACHE_DIR, else the user
+    cache folder's results/."""
+    from .cachedir import user_cache_dir
+    return str(os.environ.get("SHEETAUDIT_CACHE_DIR") or user_cache_dir() / "results")
+
+
+def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, password: str | None = None,
+          cache: bool = True) -> dict:
+    """Audit one sheet (PDF, text, Markdown or HTML); the JSON contract `sheetaudit check --format json` prints
+    (schema sheetaudit/1). facility: a profile's path or a dict of its keys; ocr: read pages without a text layer
+    by OCR (the ocr extra); cache: reuse the result of the same content audited with the same options and rules."""
+    from .batch.cache import entry_path, file_sha256, write_entry
+    from .batch.worker import limited
+    from .output.json_out import to_contract
+    from .pipeline import audit as run
+    p = _sheet(path)
+    if not isinstance(ocr, bool):
+        raise UsageError(f"ocr={ocr!r}: expected True or False")
+    options = {"max_pages": _max_pages(max_pages), "facility": _facility(facility),
+               "password": _password(password), "ocr": ocr}
+    store = sha = None
+    if cache:
+        import hashlib
+
+        from .batch.cache import Cache
+        from .rules import rules_hash
+        # the batch's key options (batch.run), so audit() and audit_folder() share entries
+        key = {**options, "password": options["password"] and hashlib.sha256(options["password"].encode()).hexdigest()}
+        store = Cache(_cache_dir(), rules_hash(), key)
+        sha = file_sha256(p)
+        hit = store.get(sha, p.name)
+        if hit is not None and hit.get("status") == "ok":
+            return {**hit["contract"], "source": {**hit["contract"]["source"], "path": str(path)}}
+    contract = to_contract(run(p, password=options["password"], max_pages=options["max_pages"],
+                               facility=options["facility"], ocr=ocr))
+    if store is not None and contract["source"]["sha256"] == sha and not limited(contract):
+        key, where = entry_path(store.dir, store.base, sha, p.name)
+        try:
+            write_entry(where, key, {"status": "ok", "contract": contract})
+        except OSError:
+            pass                      # a cache that cannot be written costs only the next call's time
+    return contract
+
+
+def audit_folder(folder, jobs: int | None = None, output=None, facility=None, ocr: bool = False,
+                 max_pages: int | None = None, password: str | None = None, cache: bool = True,
+                 timeout: float | None = 120.0, max_memory_mb: int | None = 2048) -> list[dict]:
+    """Audit every sheet under FOLDER in a pool of processes, as `sheetaudit audit` does; the list audit.json
+    holds (a contract per sheet, an error record per file that could not be read). The reports, tables and
+    index are written only when OUTPUT (a folder) is given."""
+    import json
+    import tempfile
+
+    from .batch.run import BatchOptions, run_batch
+    if not Path(folder).is_dir():
+        raise UsageError(f"{folder}: not a folder")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise UsageError(f"jobs={jobs!r}: expected a whole number of processes, at least 1 (or None)")
+    if not isinstance(ocr, bool):
+        raise UsageError(f"ocr={ocr!r}: expected True or False")
+    opts = BatchOptions(jobs=jobs, timeout=timeout, max_memory_mb=max_memory_mb, use_cache=cache,
+                        password=_password(password), max_pages=_max_pages(max_pages), facility=_facility(facility),
+                        quiet=True, progress=False)
+    if cache:
+        opts.cache_dir = _cache_dir()
+    before = os.environ.get("SHEETAUDIT_OCR")
+    os.environ["SHEETAUDIT_OCR"] = "1" if ocr else ""       # the workers read it, as `audit --ocr` sets it
+    try:
+        if output is not None:
+            run_batch(folder, output, opts)
+            return json.loads((Path(output) / "audit.json").read_text(encoding="utf-8"))
+        with tempfile.TemporaryDirectory(prefix="sheetaudit-") as out:
+            run_batch(folder, out, opts)
+            return json.loads((Path(out) / "audit.json").read_text(encoding="utf-8"))
+    finally:
+        if before is None:
+            os.environ.pop("SHEETAUDIT_OCR", None)
+        else:
+            os.environ["SHEETAUDIT_OCR"] = before
+
+
+def _contracts(audits) -> list[dict]:
+    """AUDITS as contracts: one contract, an Audit, or a list of either (error records are kept; they hold none)."""
+    from .model import Audit
+    from .output.json_out import to_contract
+    if isinstance(audits, (dict, Audit)):
+        audits = [audits]
+    out = []
+    for a in audits:
+        if isinstance(a, Audit):
+            a = to_contract(a)
+        if not isinstance(a, dict) or "figures" not in a:
+            raise UsageError(f"expected audits (what sheetaudit.audit returns), got {type(a).__name__}")
+        out.append(a)
+    return out
+
+
+def _names(c: dict) -> tuple[str, str]:
+    src = c.get("source") or {}
+    return Path(src.get("path") or "").name, src.get("title") or ""
+
+
+def figures(audits):
+    """One row per figure of AUDITS, flat columns (FIGURE_COLUMNS): value and unit are the normalised ones
+    (bandwidth GB/s per direction, latency ns, power kW, domain_size accelerators); a cooling figure's value is
+    empty and its unit the method (air, liquid, immersion); as_printed is the sheet's own text."""
+    import pandas as pd
+    rows = []
+    for c in _contracts(audits):
+        sheet, product = _names(c)
+        for f in c.get("figures") or []:
+            n = f.get("normalized") or {}
+            value = n.get("value")
+            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+            rows.append({"sheet": sheet, "product": product, "model": f.get("model"), "quantity": f["quantity"],
+                         "value": float(value) if numeric else None,
+                         "unit": n.get("unit") if numeric else (value if isinstance(value, str) else None),
+                         "tier": f.get("tier"), "direction": f.get("direction"), "scope": f.get("scope"),
+                         "basis": f.get("basis"), "certainty": f.get("certainty"), "as_printed": f["text"],
+                         "page": f.get("page")})
+    df = pd.DataFrame(rows, columns=FIGURE_COLUMNS)
+    return df.astype({**{c: "string" for c in FIGURE_COLUMNS}, "value": "float64", "page": "Int64"})
+
+
+def findings(audits):
+    """One row per finding of AUDITS (FINDING_COLUMNS); figures, pages and models joined with spaces/commas."""
+    import pandas as pd
+    rows = []
+    for c in _contracts(audits):
+        sheet, product = _names(c)
+        for f in c.get("findings") or []:
+            rows.append({"sheet": sheet, "product": product, "check": f["check"], "step": f.get("step"),
+                         "severity": f["severity"], "title": f.get("title"), "message": f["message"],
+                         "figures": " ".join(f.get("figures") or []),
+                         "pages": ", ".join(str(p) for p in f.get("pages") or []),
+                         "models": ", ".join(f.get("models") or []), "certainty": f.get("certainty", "stated"),
+                         "question": f.get("question")})
+    return pd.DataFrame(rows, columns=FINDING_COLUMNS).astype({**{c: "string" for c in FINDING_COLUMNS}, "step": "Int64"})
+
+
+def scale(audits, accelerators=(8, 64, 512, 4096), collective: str = "all-reduce", message="1GiB",
+          training: bool = False, tokens=None, tflops: float | None = None, **assumptions):
+    """The what-if of `sheetaudit scale` (a model, not a measurement): one row per system and accelerator count.
+    ASSUMPTIONS override rules/scale.yaml by name (overlap=0.5, params=7e9; `sheetaudit scale --list-assumptions`
+    lists them); df.attrs holds the assumptions used and each system's notes."""
+    import pandas as pd
+
+    from .atscale.assumptions import load_assumptions
+    from .atscale.parse import parse_count, parse_size
+    from .atscale.whatif import Request, whatif
+    counts = [accelerators] if isinstance(accelerators, int) else list(accelerators)
+    if not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts):
+        raise UsageError(f"accelerators={accelerators!r}: expected whole numbers, each at least 1")
+    if collective not in ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"):
+        raise UsageError(f"collective={collective!r}: expected all-reduce, all-gather, reduce-scatter or all-to-all")
+    try:
+        size = parse_size(str(message)) if not isinstance(message, int) else message
+        tokens = parse_count(str(tokens)) if tokens is not None else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if (tokens is None) != (tflops is None):
+        raise UsageError("tokens and tflops go together (compute time = 6 x params x tokens / FLOP/s)")
+    a = load_assumptions().with_overrides(assumptions, "sheetaudit.scale()")
+    contracts = [c for c in _contracts(audits) if c.get("figures") is not None and "error" not in c]
+    req = Request(accelerators=tuple(counts), collective=collective, message_bytes=size,
+                  training=training or tokens is not None, tokens=tokens, tflops=tflops)
+    doc = whatif([(_names(c)[0], c) for c in contracts], a, req)
+    rows = [{"sheet": s["sheet"], "kind": s["kind"], **{k: (", ".join(v) if isinstance(v, list) else v)
+                                                         for k, v in p.items()}}
+            for s in doc["systems"] for p in s["points"]]
+    df = pd.DataFrame(rows)
+    df.attrs["assumptions"] = doc["assumptions"]
+    df.attrs["notes"] = {s["sheet"]: s["notes"] for s in doc["systems"] if s["notes"]}
+    return df
