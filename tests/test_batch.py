@@ -123,9 +123,13 @@ def test_csv_columns_and_one_row_per_figure_and_finding(mixed_run):
     assert any(r["source"] == "comparison" and r["check"].startswith("compare.") for r in rows)
     cols, rows = read_csv(out / "comparison.csv")
     assert cols == COMPARISON_COLUMNS
-    assert {r["status"] for r in rows} == {"ok", "error"}
+    verdicts = {Path(r["source"]["path"]).relative_to(folder).as_posix(): r["status"] for r in records
+                if "error" not in r}
+    assert {r["sheet"]: r["status"] for r in rows if r["status"] != "error"} == verdicts   # the sheet's verdict
+    assert set(verdicts.values()) <= {"fail", "review", "pass", "incomplete"} and "error" in {r["status"] for r in rows}
     k = next(r for r in rows if r["sheet"] == "kestrel-k8x-gpu-server.pdf")
     assert float(k["scale_up_gbs_per_acc"]) == 450.0 and float(k["scale_up_domain_size"]) == 8
+    assert k["product"] == "Kestrel K8X-H GPU Server" and float(k["accelerator_power_kw"]) == 0.7
 
 
 def test_csv_cells_that_look_like_formulas_are_neutralised(mixed_run):

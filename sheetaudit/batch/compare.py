@@ -51,6 +51,7 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     power = [f for f in figs if f["quantity"] == "power" and _norm(f) is not None]
     node = [f for f in power if f.get("scope") == "per-node"]
     rack = [f for f in power if f.get("scope") == "per-rack"]
+    row["accelerator_power"] = _max_cell([f for f in power if f.get("scope") == "per-accelerator"])
     row["node_power"] = _max_cell(node)
     row["rack_power"] = _max_cell(rack)
     if not rack:

@@ -11,9 +11,12 @@ import re
 FIGURE_COLUMNS = ["sheet", "figure", "quantity", "text", "value", "unit", "normalized_value", "normalized_unit",
                   "tier", "direction", "scope", "basis", "page", "technology", "label", "context"]
 FINDING_COLUMNS = ["sheet", "source", "check", "step", "severity", "figures", "pages", "message", "why", "fix"]
-COMPARISON_COLUMNS = ["sheet", "status", "kind", "scale_up_gbs_per_acc", "scale_out_gbs_per_acc",
+# status: the sheet's fail | review | pass | incomplete (README, "Use"), or error when it could not be audited;
+# product: the sheet's title, beside its file name
+COMPARISON_COLUMNS = ["sheet", "product", "status", "kind", "scale_up_gbs_per_acc", "scale_out_gbs_per_acc",
                       "scale_out_to_up_ratio", "scale_out_port_gbs", "scale_up_domain_size", "latency_hardware_ns",
-                      "latency_end_to_end_ns", "latency_unspecified_ns", "node_power_kw", "rack_power_kw",
+                      "latency_end_to_end_ns", "latency_unspecified_ns", "accelerator_power_kw", "node_power_kw",
+                      "rack_power_kw",
                       "rack_power_derived", "cooling", "errors", "warnings", "infos", "figures", "report", "error",
                       "implausible"]
 DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
@@ -91,13 +94,14 @@ def comparison_rows(sheets: list[dict]) -> list[dict]:
             out.append({"sheet": s["sheet"], "status": "error", "error": s.get("error")})
             continue
         lat = r["latency"]
-        out.append({"sheet": r["sheet"], "status": "ok", "kind": r["kind"], "scale_up_gbs_per_acc": v(r["scale_up"]),
+        out.append({"sheet": r["sheet"], "product": r["title"], "status": r["status"], "kind": r["kind"],
+                    "scale_up_gbs_per_acc": v(r["scale_up"]),
                     "scale_out_gbs_per_acc": v(r["scale_out"]), "scale_out_to_up_ratio": v(r["ratio"]),
                     "scale_out_port_gbs": v(r["port"]), "scale_up_domain_size": v(r["domain"]),
                     "latency_hardware_ns": (lat.get("hardware") or {}).get("value"),
                     "latency_end_to_end_ns": (lat.get("end-to-end") or {}).get("value"),
                     "latency_unspecified_ns": (lat.get("unspecified") or {}).get("value"),
-                    "node_power_kw": v(r["node_power"]), "rack_power_kw": v(r["rack_power"]),
+                    "accelerator_power_kw": v(r["accelerator_power"]), "node_power_kw": v(r["node_power"]), "rack_power_kw": v(r["rack_power"]),
                     "rack_power_derived": bool(r["rack_power"] and r["rack_power"]["how"] == "derived"),
                     "cooling": " ".join(r["cooling"]), "errors": r["findings"]["error"],
                     "warnings": r["findings"]["warning"], "infos": r["findings"]["info"], "figures": r["figures"],
