@@ -50,9 +50,48 @@ class Reported(errors.SheetAuditError):
         self.exit_code = failure.exit_code
 
 
+OUT_OF_MEMORY = "out of memory"
+
+
 def out_of_memory(max_memory_mb: int | None) -> str:
     limit = f"over the {max_memory_mb} MB per-file limit" if max_memory_mb else "the machine's memory"
-    return f"out of memory ({limit}); raise --max-memory to audit it"
+    return f"{OUT_OF_MEMORY} ({limit}); raise --max-memory to audit it"
+
+
+def pdf_out_of_memory(max_memory_mb: int | None = None) -> str:
+    """pdfium aborts when an allocation fails: under --max-memory that is the limit, not damage to the file."""
+    at = f"the PDF library aborted at the {max_memory_mb} MB memory limit" if max_memory_mb else \
+        "the memory limit was reached"
+    return f"{OUT_OF_MEMORY} while reading the PDF ({at}); raise --max-memory"
+
+
+def process_ended(code: int | None, out_of_memory_exit: int) -> str:
+    """How a worker process ended, in words, from its exit code (negative: the signal that ended it)."""
+    import signal
+    if code is None:
+        return "did not exit"
+    if code == out_of_memory_exit:
+        return f"{OUT_OF_MEMORY}: over the --max-memory limit"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = f" (killed: {OUT_OF_MEMORY} or by the system)" if name == "SIGKILL" else ""
+        if name == "SIGABRT":   # pdfium aborts when an allocation fails: the memory limit, not the file's damage
+            hint = (f" (the PDF library aborted: {OUT_OF_MEMORY} while reading the PDF, most often the --max-memory "
+                    "limit; raise --max-memory)")
+        return f"{name}{hint}"
+    return f"exit code {code}"
+
+
+def report_not_written(exc: BaseException) -> str:
+    """Why a sheet's report could not be rendered or written; the audit itself stands."""
+    if isinstance(exc, MemoryError):
+        return f"report not written: {OUT_OF_MEMORY}"
+    if isinstance(exc, OSError):
+        return f"report not written: {exc.strerror or exc}"
+    return f"report not written: {type(exc).__name__}: {exc}"[:300]
 
 
 def explain(exc: BaseException, name: str = "", during: str = "auditing", max_memory_mb: int | None = None,

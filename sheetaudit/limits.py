@@ -165,8 +165,8 @@ def run_isolated(fn, memory_mb: int | None, *args, **kwargs):
     if not data:
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         if sig in (signal.SIGABRT, signal.SIGKILL) and memory_mb:
-            raise MemoryLimitExceeded("out of memory while reading the PDF (the PDF library aborted at the "
-                                      f"{memory_mb} MB memory limit); raise --max-memory")
+            from .failures import pdf_out_of_memory
+            raise MemoryLimitExceeded(pdf_out_of_memory(memory_mb))
         how = signal.Signals(sig).name if sig else f"exit code {os.WEXITSTATUS(status)}"
         raise UnreadableInput(f"damaged PDF: the PDF library crashed on it ({how})")
     kind, value = pickle.loads(data)

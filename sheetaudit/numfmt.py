@@ -3,7 +3,8 @@ terminal. One module so that a value reads the same in a cell, its tooltip and t
 
 - `fmt`: arithmetic in messages, 4 significant digits, never scientific (0.125, 3.938, 450, 6,400, 65,000);
 - `num`: a value shown to a reader (the same, with 100-999 to one decimal: 902.8; thousands separated);
-- `ratio`: a scale-out : scale-up ratio, "1/48.0" below one, "1.5x" above.
+- `ratio`: a scale-out : scale-up ratio, "1/48.0" below one, "1.5x" above;
+- `seconds`, `percent`, `count`: the what-if's times ("5.11 ms"), shares ("37.5%") and accelerator counts ("4,096").
 """
 
 
@@ -37,3 +38,24 @@ def ratio(r) -> str:
 def significant(x: float, digits: int = 6) -> float:
     """A stored value rounded to significant digits (not decimals), so that a small ratio keeps its precision."""
     return float(f"{x:.{digits}g}") if x else x
+
+
+def seconds(s) -> str:
+    """A modelled time in the unit that keeps three significant digits readable: 1.2 s, 5.11 ms, 840 µs."""
+    if s is None:
+        return "–"
+    if s >= 1:
+        return f"{s:.3g} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s * 1e6:.3g} µs"
+
+
+def percent(x, digits: int = 0) -> str:
+    """A share as a percentage: 0.375 -> '38%' (digits=1: '37.5%'); '–' for None."""
+    return "–" if x is None else f"{float(x):.{digits}%}"
+
+
+def count(n) -> str:
+    """A count with thousands separated: 4096 -> '4,096'; '–' for None."""
+    return "–" if n is None else f"{n:,}"

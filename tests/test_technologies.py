@@ -145,4 +145,4 @@ def test_the_batch_marks_a_per_accelerator_value_no_technology_carries():
                  "port": None, "domain": None, "latency": {}, "node_power": None, "rack_power": None, "cooling": [],
                  "findings": {"error": 0, "warning": 0, "info": 0}, "figures": 1, "report": None}
     (out,) = comparison_rows([{"sheet": "x.pdf", "row": sheet_row}])
-    assert out["implausible"].startswith("scale-up 7200 GB/s")
+    assert out["implausible"].startswith("scale-up 7,200 GB/s")      # numbers as numfmt prints them

@@ -126,9 +126,11 @@ def _scale_chart(systems, width: int = 680):
                            marks=doc["assumptions"]["efficiency_marks"], klass="index-scale", width=width)
     if svg is None:
         return None
+    from ..numfmt import seconds
+    from ..output.scale_out import fmt_bytes
     t = doc["systems"][0]["training"]
     return ("What this means at scale (a model, not a measurement): efficiency of a data-parallel step, "
-            f"{t['gradient_bytes'] / 1e9:g} GB of gradients, {t['compute_s']:g} s compute, default assumptions "
+            f"{fmt_bytes(t['gradient_bytes'])} of gradients, {seconds(t['compute_s'])} compute, default assumptions "
             "('sheetaudit scale' explains and changes them)", svg)
 
 

@@ -36,21 +36,8 @@ def _context():
 
 
 def describe_exit(code: int | None) -> str:
-    if code is None:
-        return "did not exit"
-    if code == OUT_OF_MEMORY_EXIT:
-        return "out of memory: over the --max-memory limit"
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
-        hint = " (killed: out of memory or by the system)" if name == "SIGKILL" else ""
-        if name == "SIGABRT":   # pdfium aborts when an allocation fails: the memory limit, not the file's damage
-            hint = (" (the PDF library aborted: out of memory while reading the PDF, most often the --max-memory "
-                    "limit; raise --max-memory)")
-        return f"{name}{hint}"
-    return f"exit code {code}"
+    from ..failures import process_ended
+    return process_ended(code, OUT_OF_MEMORY_EXIT)
 
 
 class _Slot:

@@ -94,14 +94,15 @@ def comparison_rows(sheets: list[dict]) -> list[dict]:
             out.append({"sheet": s["sheet"], "status": "error", "error": s.get("error")})
             continue
         lat = r["latency"]
-        out.append({"sheet": r["sheet"], "product": r["title"], "status": r["status"], "kind": r["kind"],
+        out.append({"sheet": r["sheet"], "product": r.get("title", ""), "status": r.get("status"), "kind": r["kind"],
                     "scale_up_gbs_per_acc": v(r["scale_up"]),
                     "scale_out_gbs_per_acc": v(r["scale_out"]), "scale_out_to_up_ratio": v(r["ratio"]),
                     "scale_out_port_gbs": v(r["port"]), "scale_up_domain_size": v(r["domain"]),
                     "latency_hardware_ns": (lat.get("hardware") or {}).get("value"),
                     "latency_end_to_end_ns": (lat.get("end-to-end") or {}).get("value"),
                     "latency_unspecified_ns": (lat.get("unspecified") or {}).get("value"),
-                    "accelerator_power_kw": v(r["accelerator_power"]), "node_power_kw": v(r["node_power"]), "rack_power_kw": v(r["rack_power"]),
+                    "accelerator_power_kw": v(r.get("accelerator_power")), "node_power_kw": v(r["node_power"]),
+                    "rack_power_kw": v(r["rack_power"]),
                     "rack_power_derived": bool(r["rack_power"] and r["rack_power"]["how"] == "derived"),
                     "cooling": " ".join(r["cooling"]), "errors": r["findings"]["error"],
                     "warnings": r["findings"]["warning"], "infos": r["findings"]["info"], "figures": r["figures"],
@@ -113,6 +114,7 @@ def implausible(row: dict) -> str:
     """Why a sheet's per-accelerator bandwidth cannot be a fact ('' when it can): above the highest per-accelerator
     rate of any technology in the knowledge base, it is a node- or domain-wide total read as one accelerator's,
     and is kept off the shared scale of the index."""
+    from ..numfmt import num
     from ..technologies import load
     top = load().max_per_accelerator()
     if not top:
@@ -122,8 +124,8 @@ def implausible(row: dict) -> str:
     for key, tier in (("scale_up", "scale-up"), ("scale_out", "scale-out")):
         cell = row.get(key)
         if cell and isinstance(cell.get("value"), (int, float)) and cell["value"] > ceiling:
-            why.append(f"{tier} {cell['value']:g} GB/s per accelerator per direction is above any technology's "
-                       f"ceiling ({g.label}: {ceiling:g} GB/s)")
+            why.append(f"{tier} {num(cell['value'])} GB/s per accelerator per direction is above any technology's "
+                       f"ceiling ({g.label}: {num(ceiling)} GB/s)")
     return "; ".join(why)
 
 

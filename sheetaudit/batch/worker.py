@@ -126,6 +126,7 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
     parent only what it needs to compare the sheets (the contract, not the HTML). The entry is keyed by the hash
     of the bytes this worker read, and holds the report's hash, never the report."""
     from .cache import entry_path, write_entry
+    from ..failures import report_not_written
     from ..fileio import atomic_write
     html = result.pop("html", None)
     if result.get("status") == "ok" and html and files.get("report"):
@@ -134,7 +135,7 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
             atomic_write(files["report"], raw, durable=False)
             result.update(report_written=True, report_sha256=hashlib.sha256(raw).hexdigest())
         except OSError as exc:
-            result.update(html_error=f"report not written: {exc.strerror or exc}", cacheable=False)
+            result.update(html_error=report_not_written(exc), cacheable=False)
     read = result.get("sha256")
     same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == read
     if (options.get("cache_dir") and read and result.get("cacheable")
@@ -173,7 +174,7 @@ def _time_limit(seconds):
 
 def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
     """Audit one file; never raises. `cacheable` marks results that depend only on the file and the rules."""
-    from ..failures import explain
+    from ..failures import explain, report_not_written
     from ..output.json_out import to_contract
     from ..pipeline import audit
     try:
@@ -188,7 +189,7 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
         from ..output.html_out import render
         out["html"] = render(a)
     except MemoryError:
-        out.update(html=None, html_error="report not written: out of memory", cacheable=False, recycle=True)
+        out.update(html=None, html_error=report_not_written(MemoryError()), cacheable=False, recycle=True)
     except Exception as exc:  # noqa: BLE001 - the audit stands even when its report cannot be rendered
-        out.update(html=None, html_error=f"report not written: {type(exc).__name__}: {exc}"[:300], cacheable=False)
+        out.update(html=None, html_error=report_not_written(exc), cacheable=False)
     return out

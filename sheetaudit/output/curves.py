@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from ..numfmt import percent
 from .charts import GRID, INK, MUTED, _open, _uid, scaled, text_width
 
 PALETTE = [("#1f4e79", ""), ("#b35806", "7 4"), ("#2d7f3e", "2 3"), ("#7b3294", "10 3 2 3"), ("#4d4d4d", "4 2")]
@@ -63,7 +64,7 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
     for e in [v / 10 for v in range(int(lo_e * 10), 11, 2)]:
         out.append(f'<line x1="{left}" y1="{y(e):.1f}" x2="{left + plot_w}" y2="{y(e):.1f}" stroke="{GRID}"/>'
                    f'<text x="{left - 6}" y="{y(e) + 4:.1f}" text-anchor="end" font-size="11" fill="{MUTED}">'
-                   f'{e:.0%}</text>')
+                   f'{percent(e)}</text>')
     for m in marks:
         out.append(f'<line class="mark" x1="{left}" y1="{y(m):.1f}" x2="{left + plot_w}" y2="{y(m):.1f}" '
                    f'stroke="{INK}" stroke-dasharray="2 4"/>')
@@ -83,7 +84,7 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
                        f'height="9" fill="#ffffff" stroke="{colour}" stroke-width="2"/>'
                        f'<title>{escape(c.label)}: leaves the scale-up domain above {c.edge} accelerators</title></g>')
         n_end, e_end = c.points[-1]
-        ends.append([y(e_end), colour, names[i], f"{e_end:.0%}", dash, i])
+        ends.append([y(e_end), colour, names[i], percent(e_end), dash, i])
     if beside:
         ends.sort()
         for j in range(1, len(ends)):                      # keep the end labels apart
@@ -102,7 +103,7 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
                            f'font-weight="700">{escape(text)}</text>')
             ly += 18 * len(lines) + 4
     out.append(f'<text x="{left + 4}" y="{top + plot_h - 6}" font-size="11" fill="{MUTED}">▯ domain edge · dotted: '
-               f'{" and ".join(f"{m:.0%}" for m in marks)}</text>')
+               f'{" and ".join(percent(m) for m in marks)}</text>')
     out.append("</svg>")
     return Markup("".join(out))
 

@@ -7,6 +7,7 @@ from pathlib import PurePath
 import json
 
 from ..basis import fmt_num
+from ..numfmt import count, percent, seconds
 
 ASSUMED = "†"     # marks a value that rests on an input the user assumed, not on the sheet
 
@@ -25,20 +26,6 @@ def fmt_bytes(n: int) -> str:
         if n >= f:
             return f"{fmt_num(n / f)} {unit}"
     return f"{n} B"
-
-
-def fmt_seconds(s: float | None) -> str:
-    if s is None:
-        return "–"
-    if s >= 1:
-        return f"{s:.3g} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.3g} ms"
-    return f"{s * 1e6:.3g} µs"
-
-
-def fmt_count(n: int | None) -> str:
-    return "–" if n is None else f"{n:,}"
 
 
 def input_lines(s: dict) -> list[str]:
@@ -63,13 +50,12 @@ def input_lines(s: dict) -> list[str]:
 
 def point_row(p: dict, training: bool) -> list[str]:
     mark = ASSUMED if p.get("assumed") else ""
-    row = [fmt_count(p["accelerators"]), fmt_count(p["domains"]), p.get("algorithm", "–"),
-           fmt_seconds(p["seconds"]) + mark,
+    row = [count(p["accelerators"]), count(p["domains"]), p.get("algorithm", "–"),
+           seconds(p["seconds"]) + mark,
            "–" if p["algbw_gbs"] is None else fmt_num(p["algbw_gbs"]),
            "–" if p["busbw_gbs"] is None else fmt_num(p["busbw_gbs"]), p.get("bottleneck") or p.get("unknown", "")]
     if training:
-        row += ["–" if p.get("comm_share") is None else f"{p['comm_share']:.1%}",
-                "–" if p.get("efficiency") is None else f"{p['efficiency']:.1%}"]
+        row += [percent(p.get("comm_share"), 1), percent(p.get("efficiency"), 1)]
     return row
 
 
@@ -83,7 +69,7 @@ def marks_sentence(s: dict) -> str:
         return "The training what-if needs the scale-up bandwidth and domain size."
     parts = []
     for mark, n in t["below"].items():
-        pct = f"{float(mark):.0%}"
+        pct = percent(mark)
         parts.append(f"under {pct} from {n:,} accelerators" if n else
                      f"not under {pct} up to {t['reach']:,} accelerators")
     edge = t.get("domain_edge")
