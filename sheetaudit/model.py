@@ -76,6 +76,8 @@ class Figure:
     technology: str = ""
     arithmetic: str = ""             # how the normalised value was reached, in words
     reading: str = ""                # why direction / basis was read this way
+    direction_by: str = ""           # what decided an unstated direction (normalise): port-speed | technology (its
+                                     # rates are per direction by convention) | ports (a switch total against its ports)
     label: str = ""
     heading: str = ""
     bbox: Optional[BBox] = None

@@ -101,8 +101,10 @@ def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tu
     if rule and rule["bytes_totals"] == "bidirectional" and is_bytes(f.unit):
         return gbs / 2, f"{tech} totals in bytes are the sum of both directions by convention: halved"
     if rule and rule["bytes_totals"] == "per-direction":
+        f.direction_by = "technology"
         return gbs, f"{tech} rates are per direction by convention"
     if not is_bytes(f.unit) and not f.unit.endswith("T/s") and f.tier in ("scale-out", "front-end"):
+        f.direction_by = "port-speed"
         return gbs, "network port speeds are per direction by convention"
     return gbs, "no direction stated and no convention applies: taken as stated"
 
@@ -118,6 +120,7 @@ def same_model(f: Figure, figs: list[Figure]) -> list[Figure]:
 
 def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, str]:
     tol = load_rules().threshold("aggregate_tolerance")
+    f.direction_by = "ports"         # undone at the end when no port configuration gives it
     groups = [p for p in ports if f.segment is not None and p.segment is f.segment and p.count]
     if len(groups) >= 2:     # "48 100G SFP-DD and 8 400G QSFP-DD ports ... up to 8.0 Tbps": one configuration
         total = sum(base_gbs(p)[0] * p.count for p in groups)
@@ -134,6 +137,7 @@ def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, st
         if abs(gbs - 2 * total) <= tol * 2 * total:
             return gbs / 2, (f"equals twice {p.count} ports x {p.text} ({fmt(total)} GB/s): both directions "
                              "added, halved")
+    f.direction_by = ""
     return gbs, "switch capacity with no port count to check against: read per direction"
 
 

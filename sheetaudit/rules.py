@@ -42,6 +42,7 @@ class Rules:
     technologies: dict = None     # rules/technologies.yaml as parsed; sheetaudit.technologies reads it
     comparison: dict = None      # cross-sheet (batch) checks, compare.*
     scale: dict = None           # rules/scale.yaml as parsed: the what-if's assumptions (sheetaudit.atscale checks them)
+    words: dict = None           # rules/checks.yaml `words`: the patterns the checks read in a sheet's text
 
     def explain(self, code: str) -> dict | None:
         """Any code the tool can print, per-sheet or cross-sheet."""
@@ -105,7 +106,8 @@ def _rules(docs: dict, d: Path) -> Rules:
     return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=conventions,
                  thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
                  steps=checks_doc.get("steps", {}), directory=d, technologies=kb,
-                 comparison=checks_doc.get("comparison", {}), scale=docs["scale.yaml"])
+                 comparison=checks_doc.get("comparison", {}), scale=docs["scale.yaml"],
+                 words=checks_doc.get("words", {}))
 
 
 def _cache_path(d: Path) -> Path:
@@ -152,6 +154,11 @@ def _validate(rules: Rules) -> None:
                 raise RulesError(f"rules/checks.yaml: check {code} lacks '{key}'")
         if c["severity"] not in SEVERITIES:
             raise RulesError(f"rules/checks.yaml: check {code} has unknown severity {c['severity']!r}")
+    for key, pattern in (rules.words or {}).items():
+        try:
+            re.compile(pattern)
+        except (re.error, TypeError) as exc:
+            raise RulesError(f"rules/checks.yaml: words: {key}: bad pattern {pattern!r}: {exc}") from None
     for key, entries in rules.vocab.items():
         if isinstance(entries, list):
             for e in entries:

@@ -7,13 +7,20 @@ from contextvars import ContextVar
 
 from ..model import Derived, Figure, Finding
 from ..numfmt import fmt  # noqa: F401  (the check modules import it from here)
-from ..rules import load_rules
+from ..errors import RulesError
+from ..rules import load_rules, rx
 from ..severity import rank
 from .wording import word
 
-_BOUND = re.compile(r"^(?:about|approx(?:\.|imately)?|up to|as low as|as high as|under|over|below|above|max(?:\.|imum)?|"
-                    r"min(?:\.|imum)?|typical|nearly|almost|more than|less than|~|≈|<|>|≤|≥)\s*", re.I)
 PAGED: ContextVar[bool] = ContextVar("paged", default=True)   # a PDF's page numbers mean something to the vendor
+
+
+def words(name: str) -> re.Pattern:
+    """The checks' own pattern NAME (rules/checks.yaml `words`), compiled case-insensitive."""
+    try:
+        return rx(load_rules().words[name])
+    except KeyError:
+        raise RulesError(f"rules/checks.yaml: words: {name} is missing") from None
 
 
 def finding(code: str, template: str, figures: list[Figure] = (), derived: list[Derived] = (),
@@ -42,7 +49,7 @@ def shown(f: Figure, **more) -> dict:
 def ask_where(f: Figure) -> str:
     """'the 900 GB/s on page 5' in a PDF; 'the 900 GB/s ("NVLink: 900 GB/s per GPU")' in a text sheet, whose
     'page 1' would tell the vendor nothing."""
-    text = _BOUND.sub("", f.text).strip() or f.text
+    text = words("bound").sub("", f.text).strip() or f.text
     if PAGED.get():
         return f"the {text} on page {f.page}"
     seg = f.segment

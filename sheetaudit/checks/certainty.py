@@ -20,17 +20,17 @@ from functools import lru_cache
 from ..classify import is_bytes
 from ..model import Figure, Finding
 from ..rules import load_rules, rx
+from . import words
 
 ASPECTS = ("comparison", "technology", "tier", "scope", "direction", "value", "model")
 # Port speeds Ethernet and InfiniBand standardise (Gb/s): a bare "400G" port on a switch is one of them.
 STANDARD_PORT_GBPS = {1, 2.5, 5, 10, 25, 40, 50, 56, 100, 200, 400, 800, 1600}
-STANDARD_CONVENTION = re.compile(r"network port speeds are per direction|(?:Ethernet|InfiniBand|RoCE|EFA) rates are per "
-                                 r"direction", re.I)
+# The networks whose standards make a port rate per direction: a rate of theirs read by that convention is certain.
+STANDARD_NETWORKS = ("Ethernet", "InfiniBand", "RoCE", "EFA")
 PORTISH_SCOPES = {"per-port", "per-device", "per-lane", "per-switch", "per-node", "per-accelerator", "per-link"}
 
 
 CLAUSE_END = re.compile(r"[,;，；。:：]|\s[-–—]\s")
-TOTAL_BESIDE = re.compile(r"\btotal\b|\baggregated?\b|\bcombined\b|合计|总计|总带宽", re.I)
 
 
 def near(f: Figure, window: int = 40) -> str:
@@ -158,10 +158,11 @@ def _direction(f: Figure, inferred: dict, said: list) -> None:
     if "measured" in f.flags:
         said.append("a measured throughput, per direction as measured")
         return
-    if f.scope == "per-switch" and (f.reading or "").startswith("equals"):
+    if f.scope == "per-switch" and f.direction_by == "ports":
         said.append(f"the sheet's own ports give its direction ({f.reading})")
         return
-    if STANDARD_CONVENTION.search(f.reading or "") and not is_bytes(f.unit):
+    if (f.direction_by == "port-speed" or (f.direction_by == "technology" and f.technology in STANDARD_NETWORKS)) \
+            and not is_bytes(f.unit):
         said.append("a port speed: per direction by the Ethernet/InfiniBand standard")
         return
     if f.direction == "unspecified":
@@ -174,7 +175,7 @@ def _scope(f: Figure, sheet, inferred: dict, vocab_key: str) -> None:
             inferred["scope"] = "nothing says whose power it is"
         return
     text = own_text(f) + " " + (f.heading or "")
-    if f.quantity == "bandwidth" and f.scope in ("per-accelerator", "per-link", "per-port") and TOTAL_BESIDE.search(
+    if f.quantity == "bandwidth" and f.scope in ("per-accelerator", "per-link", "per-port") and words("total_beside").search(
             near(f, 24).replace(f.label or "\0", " ")):
         inferred["scope"] = f"'total' is printed beside it: it may be a sum over several ({f.scope} read)"
         return
@@ -187,7 +188,7 @@ def _scope(f: Figure, sheet, inferred: dict, vocab_key: str) -> None:
             return      # a port or lane rate in bits: the unit names a port
         if f.scope == "per-port" and f.count:
             return      # "8x 400 Gb/s": counted ports
-        if f.scope in ("per-port", "per-link") and re.search(r"\bports?\b|\blinks?\b|端口|链路", text, re.I):
+        if f.scope in ("per-port", "per-link") and words("port_or_link").search(text):
             return
         kind = getattr(sheet, "kind", "")
         if f.scope == "per-switch" and kind == "switch":

@@ -11,11 +11,9 @@ from ..classify import is_bytes
 from ..normalise import base_gbs
 from ..rules import load_rules
 from ..technologies import MATCH_TOLERANCE, Generation, load
-from . import ask_where, bw, finding, fmt, shown
+from . import ask_where, bw, finding, fmt, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host")
-WIDTH = re.compile(r"(?:PCIe|PCI[- ]Express|PCI-E)[^.;\n]{0,40}?\bx\s?(16|8|4|2|1)\b|\bx\s?(16|8|4|2|1)\s*(?:PCIe|PCI)",
-                   re.I)
 
 
 def run(figs, sheet, doc, facility):
@@ -217,7 +215,7 @@ def _pcie_links(kb, text: str) -> list[tuple[float, str]]:
     """(payload GB/s per direction, arithmetic) of each PCIe link a text names; a link of unstated width is
     taken at x16, the widest (the lenient reading)."""
     pcie = kb.get("PCIe")
-    widths = [a or b for a, b in WIDTH.findall(text)] or ["16"]
+    widths = [a or b for a, b in words("pcie_width").findall(text)] or ["16"]
     out = []
     for g in pcie.named(text):
         for w in widths:

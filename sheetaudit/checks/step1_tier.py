@@ -6,7 +6,7 @@ import re
 
 from ..model import Derived
 from ..normalise import same_model
-from . import ask_where, bw, finding, fmt, shown
+from . import ask_where, bw, finding, fmt, shown, words
 from .certainty import near as _near
 
 AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",
@@ -64,13 +64,7 @@ def _aggregates(figs, sheet, domain):
     return out
 
 
-SUM_WORD = re.compile(r"\btotal\b|\bcombined\b|\baggregated?\b|\bsum(?:med)?\b|\boverall\b|\bin all\b|合计|总计|总和|总带宽|"
-                      r"总\s*I/?O", re.I)
-PLUS = re.compile(r"\+|\bplus\b|\band\b|加", re.I)      # a sum written out beside its parts
 # "aggregate bidirectional", "双向合计": both directions of one link added, not tiers
-DIRECTION_SUM = re.compile(r"(?:both directions|bi-?directional|full[- ]duplex|双向|全双工)\W{0,4}(?:合计|总计|total|sum)|"
-                           r"(?:total|aggregate|combined|合计)\W{0,4}(?:bi-?directional|both directions|双向|全双工)", re.I)
-JOINS_KINDS = re.compile(r"\band\b|&|\+|\bplus\b|与|和|及|i/?o\b|all interfaces", re.I)
 NOT_TOTALS = {"per-port", "per-lane", "per-link"}
 
 
@@ -80,7 +74,7 @@ def said_to_be_sum(f) -> bool:
     if f.tier == "mixed":
         return True
     near = _near(f)
-    return bool(SUM_WORD.search(near)) and not DIRECTION_SUM.search(near)
+    return bool(words("sum_word").search(near)) and not words("direction_sum").search(near)
 
 
 def _written_out(f, a, b) -> bool:
@@ -90,7 +84,7 @@ def _written_out(f, a, b) -> bool:
     if seg is None or a.segment is not seg or b.segment is not seg:
         return False
     i, j = sorted((seg.text.find(a.text), seg.text.find(b.text)))
-    return i >= 0 and bool(PLUS.search(seg.text[i:j]))
+    return i >= 0 and bool(words("plus").search(seg.text[i:j]))
 
 
 def _part(a) -> bool:
@@ -127,7 +121,7 @@ def _mixed(figs):
                     continue
                 # the document says it is a sum: the parts written out beside it, or its words call it a total
                 # and join kinds of link ('Total I/O', 'combined GPU-fabric and network bandwidth')
-                if _written_out(f, a, b) or (said and (f.tier == "mixed" or JOINS_KINDS.search(near))):
+                if _written_out(f, a, b) or (said and (f.tier == "mixed" or words("joins_kinds").search(near))):
                     parts = (a, b)
         if f.tier == "mixed" or parts:
             detail = (": it equals {part_a} ({tier_a}) + {part_b} ({tier_b})"

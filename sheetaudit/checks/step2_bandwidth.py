@@ -7,7 +7,7 @@ import re
 from ..model import Derived
 from ..normalise import same_model
 from ..numfmt import ratio as ratio_text
-from . import ask_where, bw, finding, fmt, shown
+from . import ask_where, bw, finding, fmt, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
 
@@ -69,11 +69,8 @@ def _unique(figs):
     return out
 
 
-OPTION_WORDS = re.compile(r"breakout|break-out|\bchoice\b|\beither\b|\bor\b|\bmodes?\b|configurable|configured (?:to|as)|"
-                          r"\bsplit|\bup to\b[^.;]{0,20}[x×]|拆分|分支|或|可选|\d\s*[x×]\s*\d+\s*G\w*\s*/\s*\d", re.I)
 
 
-COMPONENT = re.compile(r"line ?cards?|linecards?|\bblades?\b|\bmodules?\b|线卡|板卡", re.I)
 
 
 def _option(p) -> bool:
@@ -82,11 +79,11 @@ def _option(p) -> bool:
     seg = p.segment
     if seg is None:
         return False
-    if OPTION_WORDS.search(seg.label or ""):
+    if words("option_words").search(seg.label or ""):
         return True
     m = re.search(rf"(?<![\d.]){p.count}\s*(?:[x×]\s*|ports? of\s*)?{re.escape(p.text)}", seg.text)
     at = m.start() if m else seg.text.find(p.text)
-    return at > 0 and bool(OPTION_WORDS.search(seg.text[:at]))
+    return at > 0 and bool(words("option_words").search(seg.text[:at]))
 
 
 def _terms(figs):
@@ -105,7 +102,8 @@ def configurations(f, figs) -> list[tuple[list, float, bool]]:
     for p in same_model(f, _terms(figs)):
         if _option(p):
             continue
-        if COMPONENT.search(f"{p.heading} {p.label} {p.segment.section if p.segment else ''}") and not COMPONENT.search(whole):
+        component = words("component")
+        if component.search(f"{p.heading} {p.label} {p.segment.section if p.segment else ''}") and not component.search(whole):
             continue   # a line card's ports are not the chassis's configuration
         by_seg.setdefault(id(p.segment), []).append(p)
     out = []
@@ -202,10 +200,9 @@ def _per_acc(f, sheet):
         return v / acc, f"{f.text} = {fmt(v)} GB/s per node / {acc} accelerators = {fmt(v / acc)} GB/s"
     count = f.count
     if f.scope == "per-port" and not count and f.segment:
-        lead = re.findall(r"(?<![\w.])(\d{1,3})\s*[x×]", f.segment.text[:f.segment.text.find(f.text)] if f.text in f.segment.text else "")
+        lead = words("lead_count").findall(f.segment.text[:f.segment.text.find(f.text)] if f.text in f.segment.text else "")
         count = int(lead[-1]) if lead else None
-    if f.scope == "per-port" and f.segment and re.search(r"one (?:\w+ )?per (?:GPU|accelerator|NPU|card)|每颗|每卡",
-                                                      f.segment.text, re.I):
+    if f.scope == "per-port" and f.segment and words("one_per_accelerator").search(f.segment.text):
         return v, f"{f.text} per port, one port per accelerator = {fmt(v)} GB/s"
     if f.scope == "per-port" and count and acc:
         return v * count / acc, (f"{count} x {f.text} = {fmt(v * count)} GB/s per node / {acc} accelerators = "

@@ -4,9 +4,8 @@ from __future__ import annotations
 import re
 
 from ..rules import load_rules, rx
-from . import finding, shown
+from . import finding, shown, words
 
-COMPARE = re.compile(r"\bvs\.?\b|versus|compared|lower than|faster than|better than|相比|对比|优于", re.I)
 
 
 def run(figs, sheet, doc, facility):
@@ -40,7 +39,7 @@ def run(figs, sheet, doc, facility):
         by_seg.setdefault(id(f.segment), []).append(f)
     for group in by_seg.values():
         bases = {f.basis for f in group}
-        if len(bases) > 1 and group[0].segment and COMPARE.search(group[0].segment.text):
+        if len(bases) > 1 and group[0].segment and words("compare").search(group[0].segment.text):
             out.append(finding("latency.mixed-basis", "Latencies of different bases are compared in one statement: "
                                "{items}.", group, each="{figure} ({basis}, {ns} ns)",
                                data={"items": [{"figure": f.text, "basis": f.basis, "ns": f.normalized["value"]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..model import Derived
 from ..rules import load_rules, rx
-from . import finding, fmt, shown
+from . import finding, fmt, shown, words
 
 
 def run(figs, sheet, doc, facility):
@@ -92,8 +92,7 @@ def _floor(limit, weight, footprint):
 
 def footprint_m(doc) -> tuple[float, float] | None:
     """'600 mm W x 1,068 mm D' -> (0.6, 1.068) metres, from the first segment that prints one."""
-    import re
-    pat = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*mm\s*W\s*[x×]\s*(\d[\d,]*(?:\.\d+)?)\s*mm\s*D", re.I)
+    pat = words("footprint")
     for s in doc.segments:
         m = pat.search(s.text)
         if m:
