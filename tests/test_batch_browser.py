@@ -61,7 +61,7 @@ def click(b, name):
 
 def test_script_runs_under_its_csp_and_nothing_is_requested(page):
     b, out = page
-    assert b.js("document.querySelectorAll('#compare-table thead th button').length") == 17
+    assert b.js("document.querySelectorAll('#compare-table thead th button').length") == 18
     assert not b.console_errors()
     assert not b.requests(out / "index.html")
 
@@ -167,7 +167,7 @@ def test_print_keeps_every_column_and_hides_the_controls(page):
     # every word of every header must be printed on the first page, inside the paper
     printed = set(re.findall(r"[A-Za-z]+", first_page))
     missing = [h for h in headers if not set(re.findall(r"[A-Za-z]+", h)) <= printed]
-    assert len(headers) == 17 and missing == [], missing
+    assert len(headers) == 18 and missing == [], missing
     assert "\u2195" not in text and "Click a column heading" not in flat
     arrows = b.js("[].slice.call(document.querySelectorAll('#compare-table th button'))"
                   ".map(function(x){return getComputedStyle(x,'::after').content;})")
