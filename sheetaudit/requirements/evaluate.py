@@ -121,7 +121,7 @@ def direction_readings(cell: dict, byid: dict) -> tuple[list[float], dict]:
 
 def _bandwidth(tier: str, question_key: str):
     def run(want, s, ctx: _Sheet) -> dict:
-        from ..scale.inputs import QUESTIONS
+        from ..atscale.inputs import QUESTIONS
         cell = ctx.ic[tier]
         limit = want["min"]
         if not cell:
@@ -154,7 +154,7 @@ KEY_OF_INPUT = {"scale_up_gbs": "scale_up_gbs", "domain_size": "scale_up_domain"
 
 
 def _domain(want, s, ctx: _Sheet) -> dict:
-    from ..scale.inputs import QUESTIONS
+    from ..atscale.inputs import QUESTIONS
     cell = ctx.ic["domain"]
     if not cell:
         return {"result": "not-stated", "why": QUESTIONS["domain_size"][0], "question": s["ask"]}
@@ -307,8 +307,8 @@ def _cooling(want, s, ctx: _Sheet) -> dict:
 def _efficiency(want, s, ctx: _Sheet) -> dict:
     """The what-if's data-parallel step efficiency at `at` accelerators, on every reading of the bandwidths it
     rests on. It is a model on stated assumptions (basis: model), not a measurement."""
-    from ..scale.assumptions import load_assumptions
-    from ..scale.whatif import Request, system
+    from ..atscale.assumptions import load_assumptions
+    from ..atscale.whatif import Request, system
     a = ctx.assumptions or load_assumptions()
     at, limit = want["at"], want["min"]
     req = Request(accelerators=(at,), training=True)
