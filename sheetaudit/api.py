@@ -64,11 +64,30 @@ def _cache_dir() -> str:
     return str(os.environ.get("SHEETAUDIT_CACHE_DIR") or user_cache_dir() / "results")
 
 
+def _requirements(requirements, facility):
+    """A requirements file (`--require`): its path, or a dict of its keys; with the facility it may hold."""
+    from .pipeline import check_facility, load_requirements
+    if requirements is None:
+        return None, facility
+    if isinstance(requirements, (str, os.PathLike)):
+        if not Path(requirements).is_file():
+            raise UsageError(f"requirements file {requirements}: no such file")
+        return load_requirements(requirements, facility)
+    if isinstance(requirements, dict):
+        from .requirements.load import check_requirements
+        req = check_requirements(dict(requirements), "requirements")
+        if facility is None and req.get("facility") is not None:
+            facility = check_facility(req["facility"], "requirements: facility")
+        return req, facility
+    raise UsageError(f"requirements: expected a YAML file's path or a dict, got {type(requirements).__name__}")
+
+
 def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, password: str | None = None,
-          cache: bool = True) -> dict:
+          cache: bool = True, requirements=None) -> dict:
     """Audit one sheet (PDF, text, Markdown or HTML); the JSON contract `sheetaudit check --format json` prints
     (schema sheetaudit/1). facility: a profile's path or a dict of its keys; ocr: read pages without a text layer
-    by OCR (the ocr extra); cache: reuse the result of the same content audited with the same options and rules."""
+    by OCR (the ocr extra); cache: reuse the result of the same content audited with the same options and rules;
+    requirements: a requirements file's path or a dict of its keys (`check --require`)."""
     from .batch.cache import entry_path, file_sha256, write_entry
     from .batch.worker import limited
     from .output.json_out import to_contract
@@ -76,8 +95,8 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
     p = _sheet(path)
     if not isinstance(ocr, bool):
         raise UsageError(f"ocr={ocr!r}: expected True or False")
-    options = {"max_pages": _max_pages(max_pages), "facility": _facility(facility),
-               "password": _password(password), "ocr": ocr}
+    req, fac = _requirements(requirements, _facility(facility))
+    options = {"max_pages": _max_pages(max_pages), "facility": fac, "password": _password(password), "ocr": ocr}
     store = sha = None
     if cache:
         import hashlib
@@ -85,14 +104,15 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
         from .batch.cache import Cache
         from .rules import rules_hash
         # the batch's key options (batch.run), so audit() and audit_folder() share entries
-        key = {**options, "password": options["password"] and hashlib.sha256(options["password"].encode()).hexdigest()}
+        key = {**options, "requirements": req,
+               "password": options["password"] and hashlib.sha256(options["password"].encode()).hexdigest()}
         store = Cache(_cache_dir(), rules_hash(), key)
         sha = file_sha256(p)
         hit = store.get(sha, p.name)
         if hit is not None and hit.get("status") == "ok":
             return {**hit["contract"], "source": {**hit["contract"]["source"], "path": str(path)}}
     contract = to_contract(run(p, password=options["password"], max_pages=options["max_pages"],
-                               facility=options["facility"], ocr=ocr))
+                               facility=options["facility"], ocr=ocr, requirements=req))
     if store is not None and contract["source"]["sha256"] == sha and not limited(contract):
         key, where = entry_path(store.dir, store.base, sha, p.name)
         try:
@@ -104,7 +124,7 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
 
 def audit_folder(folder, jobs: int | None = None, output=None, facility=None, ocr: bool = False,
                  max_pages: int | None = None, password: str | None = None, cache: bool = True,
-                 timeout: float | None = 120.0, max_memory_mb: int | None = 2048) -> list[dict]:
+                 timeout: float | None = 120.0, max_memory_mb: int | None = 2048, requirements=None) -> list[dict]:
     """Audit every sheet under FOLDER in a pool of processes, as `sheetaudit audit` does; the list audit.json
     holds (a contract per sheet, an error record per file that could not be read). The reports, tables and
     index are written only when OUTPUT (a folder) is given."""
@@ -118,9 +138,10 @@ def audit_folder(folder, jobs: int | None = None, output=None, facility=None, oc
         raise UsageError(f"jobs={jobs!r}: expected a whole number of processes, at least 1 (or None)")
     if not isinstance(ocr, bool):
         raise UsageError(f"ocr={ocr!r}: expected True or False")
+    req, fac = _requirements(requirements, _facility(facility))
     opts = BatchOptions(jobs=jobs, timeout=timeout, max_memory_mb=max_memory_mb, use_cache=cache,
-                        password=_password(password), max_pages=_max_pages(max_pages), facility=_facility(facility),
-                        quiet=True, progress=False)
+                        password=_password(password), max_pages=_max_pages(max_pages), facility=fac,
+                        requirements=req, quiet=True, progress=False)
     if cache:
         opts.cache_dir = _cache_dir()
     before = os.environ.get("SHEETAUDIT_OCR")

@@ -26,6 +26,10 @@ _FOREIGN_ENV = ("SHEETAUDIT_OCR", "SHEETAUDIT_CACHE_DIR", "SHEETAUDIT_RULES")
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "timing: asserts a bound on time or CPU; deselect with -m 'not timing'")
+    # sheetaudit.audit() keeps results in the user's cache by default: the tests' own calls keep them apart
+    # (run_cli drops the variable, so a command's cache stays what each test gives it)
+    import tempfile
+    os.environ["SHEETAUDIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheetaudit-test-cache-")
 
 
 @dataclass

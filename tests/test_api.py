@@ -80,3 +80,11 @@ def test_scale_takes_assumptions_by_name_and_refuses_unknown_ones():
     assert list(df.accelerators) == [8, 64] and df.attrs["assumptions"]["overlap"] == 0.5
     with pytest.raises(UsageError, match="unknown assumption 'overlapp'"):
         sheetaudit.scale([a], overlapp=0.5)
+
+
+def test_requirements_as_a_dict_are_judged_in_the_contract():
+    a = sheetaudit.audit(KESTREL, requirements={"scale_up_gbs": {"min": 400}})
+    [got] = a["requirements"]["results"]
+    assert got["key"] == "scale_up_gbs" and got["result"] in ("meets", "uncertain")
+    with pytest.raises(UsageError, match="unknown key 'scale_up'"):
+        sheetaudit.audit(KESTREL, requirements={"scale_up": {"min": 400}})

@@ -11,6 +11,7 @@ import pytest
 from conftest import ROOT, run_cli
 
 import sheetaudit
+from sheetaudit import pipeline
 from sheetaudit.requirements import evaluate, load_requirements
 
 # A server that meets a training requirement on what it prints: 900 GB/s NVLink per GPU with no direction (450 or
@@ -79,7 +80,7 @@ def judged(tmp_path):
         (tmp_path / "rfp.yaml").write_text(requirement + "\n", encoding="utf-8")
         (tmp_path / name).write_text(text, encoding="utf-8")
         req = load_requirements(tmp_path / "rfp.yaml")
-        a = sheetaudit.audit(tmp_path / name, requirements=req)
+        a = pipeline.audit(tmp_path / name, requirements=req)
         [got] = a.requirements["results"]
         return got
     return run
@@ -158,7 +159,7 @@ def test_the_efficiency_between_its_readings_is_uncertain(judged):
 
 def test_a_switch_sheet_is_not_asked_about_a_scale_up_domain(tmp_path):
     req = load_requirements(_write(tmp_path, REQUIRE))
-    a = sheetaudit.audit(ROOT / "samples" / "gannet-gx800-xdr-switch.html", requirements=req)
+    a = pipeline.audit(ROOT / "samples" / "gannet-gx800-xdr-switch.html", requirements=req)
     results = {r["key"]: r["result"] for r in a.requirements["results"]}
     assert results["scale_up_domain"] == "not-applicable" and results["rack_power_kw"] == "not-applicable"
     assert results["hardware_latency_us"] == "meets" and results["rdma"] == "meets"
@@ -294,6 +295,6 @@ def test_the_samples_requirements_file_is_the_issues_example():
     req = load_requirements(ROOT / "samples" / "requirements.yaml")
     assert list(req["keys"]) == ["scale_up_gbs", "scale_up_domain", "scale_out_gbs", "hardware_latency_us", "rdma",
                                  "rack_power_kw", "cooling", "efficiency"]
-    sec = evaluate(req, sheetaudit.to_contract(sheetaudit.audit(ROOT / "samples" / "borealis-bx72-rack.pdf")))
+    sec = evaluate(req, sheetaudit.to_contract(pipeline.audit(ROOT / "samples" / "borealis-bx72-rack.pdf")))
     rack = next(r for r in sec["results"] if r["key"] == "rack_power_kw")
     assert rack["result"] == "falls-short" and rack["value"] == 120.0     # its best configuration, still above 60
