@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from sheetaudit import pipeline
 from conftest import figure
+from sheetaudit import pipeline
 from sheetaudit.read import read_document
 
 READ = Path(__file__).resolve().parent / "read"
@@ -98,7 +98,7 @@ def test_a_bulleted_sidebar_beside_running_text_is_not_a_label_value_list():
 
 
 def test_a_model_grid_gives_every_models_power_and_its_totals_add_up():
-    a = sheetaudit.audit(READ / "model-grid.pdf")
+    a = pipeline.audit(READ / "model-grid.pdf")
     watts = sorted(f.normalized["value"] for f in a.figures if f.quantity == "power" and f.page == 2)
     assert watts == [0.15, 0.16, 0.21, 0.38, 0.455, 0.51, 0.51, 0.73]
     per_port = figure(a, "under 9W")         # beside "1+1 redundant ... power", an item of its own
@@ -121,7 +121,7 @@ def test_a_spec_box_under_a_caption_beside_body_text_keeps_its_rows_and_shared_v
 
 
 def test_a_server_spec_box_gives_its_domain_its_ports_and_its_power():
-    a = sheetaudit.audit(READ / "spec-box-beside-text.pdf")
+    a = pipeline.audit(READ / "spec-box-beside-text.pdf")
     domain = [f for f in a.figures if f.quantity == "domain_size"]
     assert {(f.normalized["value"], f.tier) for f in domain} == {(8.0, "scale-up")}   # "8X Vega V2", NVLink in prose
     edr = figure(a, "EDR")                  # "Dual 10 GbE, 4 IB EDR": the 10 GbE is another port's rate
