@@ -136,6 +136,6 @@ def test_bulleted_lists_side_by_side_are_lists_not_labels_and_values():
     doc = read_document(READ / "model-grid.pdf")
     page3 = [s for s in doc.segments if s.page == 3]
     assert not [s for s in page3 if s.kind == "cell"], [(s.label, s.text) for s in page3 if s.kind == "cell"]
-    a = sheetaudit.audit(READ / "model-grid.pdf")
+    a = pipeline.audit(READ / "model-grid.pdf")
     typical = [f for f in a.figures if f.quantity == "power" and f.page == 3]
     assert [(f.text, f.scope) for f in typical] == [("150W", "per-switch")]
