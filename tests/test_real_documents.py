@@ -153,3 +153,9 @@ def test_an_optics_type_is_not_an_rdma_transport(sheet):
     assert [x for x in a.findings if x.check == "latency.no-rdma"]
     b = sheet("# Tern T4 Ethernet switch\n\nPorts: 32 x 400GbE, RoCE v2\n\nSupported optics: 400GBASE-XDR4\n")
     assert not [x for x in b.findings if x.check == "latency.no-rdma"]
+
+
+def test_a_blade_servers_io_throughput_is_the_servers(sheet):
+    a = sheet("# Tern B5 blade server\n\n- Up to 80 Gbps of I/O throughput\n- Two 40-Gbps unified I/O ports, "
+              "delivering 80 Gbps to the server\n")
+    assert {f.scope for f in a.figures if f.text.endswith("80 Gbps")} == {"per-node"}
