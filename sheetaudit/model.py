@@ -39,6 +39,11 @@ class Document:
     ocr_pages: list[int] = field(default_factory=list)
     title: str = ""
     notes: list[str] = field(default_factory=list)            # reader remarks (page limit reached, OCR absent)
+    # What the reader could not read, as data (the notes word it for people; decisions read these):
+    unread_pages: dict[int, str] = field(default_factory=dict)  # page -> why ('out of memory', an exception's name)
+    pages_read: Optional[int] = None            # the first N pages only (--max-pages), when fewer than the file has
+    ocr_problem: str = ""                       # why OCR that was asked for gave nothing (the first such note)
+    limited: bool = False                       # something was left unread for this run's memory or time limit
     page_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
     ocr_hint: str = ""                          # how to have no_text_pages read (the pipeline asks the reader)
 

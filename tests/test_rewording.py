@@ -61,3 +61,18 @@ def test_rewording_every_message_changes_no_decision(sheet, monkeypatch):
     after, new_words = decisions(sheet)
     assert after == before
     assert all(w != n for w, n in zip(words, new_words) if w), "every message was reworded"
+
+
+def test_the_readers_notes_are_words_only():
+    """What the reader could not read is data on the document (pages_read, unread_pages, limited); its notes word it
+    for people. Status, the list of what went unread and whether the result may be cached come out the same when
+    the notes say something else entirely."""
+    from sheetaudit.batch.worker import limited
+    from sheetaudit.output.verdict import status, unread
+    a = pipeline.audit(str(ROOT / "tests" / "hostile" / "files" / "long-1000.pdf"), max_pages=5)
+    before = (status(a), unread(a), limited(to_contract(a)))
+    assert before == ("incomplete", ["read the first 5 of 1000 pages (--max-pages 5)"], False)
+    a.document.notes = [n[::-1] + " out of memory, timed out" for n in a.document.notes]
+    assert (status(a), unread(a), limited(to_contract(a))) == before
+    a.document.limited = True        # a page left unread for this run's memory: never cached, whatever the words
+    assert limited(to_contract(a))

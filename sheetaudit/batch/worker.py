@@ -151,9 +151,8 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
 
 def limited(contract: dict) -> bool:
     """A page the engine skipped for lack of memory or time depends on this run's limits: such a result is not
-    cached. The reader says so only in its notes' words (read/pdf.py), so they are read here, in this one place."""
-    notes = " ".join(str(n) for n in (contract.get("source") or {}).get("notes") or [])
-    return any(w in notes for w in ("MemoryError", "memory", "time limit", "timed out"))
+    cached (the reader marks it: source.limited)."""
+    return bool((contract.get("source") or {}).get("limited"))
 
 
 def out_of_memory(max_memory_mb: int | None) -> dict:

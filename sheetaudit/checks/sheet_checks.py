@@ -24,9 +24,8 @@ def no_text_message(doc) -> str:
     if unread:
         msg += (f"; figures printed on {_pages(unread)} were not audited and nothing was guessed"
                 if ocr_read else "; figures printed there were not audited and nothing was guessed")
-        failed = [n for n in doc.notes if n.startswith("OCR")]
-        if failed:
-            msg += f" ({failed[0]})"
+        if doc.ocr_problem:
+            msg += f" ({doc.ocr_problem})"
         elif not ocr_read:
             msg += f". {doc.ocr_hint}" if doc.ocr_hint else ""
     return msg + "."

@@ -19,7 +19,7 @@ def to_contract(a: Audit) -> dict:
         "tool": {"name": "sheetaudit", "version": __version__},
         "source": {"path": doc.path, "sha256": doc.sha256, "pages": doc.pages, "kind": doc.kind,
                    "title": doc.title, "no_text_pages": doc.no_text_pages, "ocr_pages": doc.ocr_pages,
-                   "notes": doc.notes},
+                   "notes": doc.notes, "limited": doc.limited},
         "status": status(a),
         "sheet_kind": a.sheet_kind,
         "sheet_kind_reason": a.sheet_kind_reason,

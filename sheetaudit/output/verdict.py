@@ -6,8 +6,6 @@ from a figure or a derived value the report shows with its evidence.
 """
 from __future__ import annotations
 
-import re
-
 from ..model import Audit
 from ..numfmt import num, ratio
 from ..severity import RANK, zero_counts
@@ -26,7 +24,6 @@ STATUS_TEXT = {
     "pass": ("PASS", "no warning or error"),
     "incomplete": ("INCOMPLETE", "the audit could not read the whole sheet; what it did not read was not checked"),
 }
-_UNREAD_NOTE = re.compile(r"not read|could not be read|read the first \d+ of")
 
 
 def unread(a: Audit) -> list[str]:
@@ -39,7 +36,9 @@ def unread(a: Audit) -> list[str]:
         out.append("the whole file has no text layer" if whole else
                    f"page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))} "
                    f"ha{'ve' if len(pages) > 1 else 's'} no text layer and w{'ere' if len(pages) > 1 else 'as'} not read by OCR")
-    out.extend(n for n in doc.notes if _UNREAD_NOTE.search(n))
+    if doc.pages_read is not None:
+        out.append(f"read the first {doc.pages_read} of {doc.pages} pages (--max-pages {doc.pages_read})")
+    out.extend(f"page {p} could not be read ({why})" for p, why in sorted(doc.unread_pages.items()))
     return out
 
 

@@ -109,13 +109,20 @@ def read_page(page, page_no: int, doc: Document, text_items: list[Item], block: 
         note = f"OCR was asked for but {why}: {HOW_TO_ENABLE}"
         if note not in doc.notes:
             doc.notes.append(note)
+        doc.ocr_problem = doc.ocr_problem or note
         return block, heading
+    t = None
     try:
         image, x0, top = page.render(RESOLUTION)
         t = remaining()
         items = ocr_items(image, x0, top, timeout=max(1.0, t) if t is not None else None)
     except Exception as exc:
-        doc.notes.append(f"OCR failed on page {page_no} ({type(exc).__name__}: {str(exc)[:80]})")
+        note = f"OCR failed on page {page_no} ({type(exc).__name__}: {str(exc)[:80]})"
+        doc.notes.append(note)
+        doc.ocr_problem = doc.ocr_problem or note
+        # cut short by this run's memory, or by the time left to the audit (tesseract's own timeout): not the file's
+        doc.limited = doc.limited or isinstance(exc, (MemoryError, TimeoutError)) or (
+            t is not None and "timeout" in str(exc).lower())
         return block, heading
     finally:
         image = None

@@ -158,17 +158,20 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
         except Exception as exc:
             why = "out of memory" if isinstance(exc, MemoryError) else type(exc).__name__
             doc.notes.append(f"page {page_no} could not be read ({why})")
+            doc.unread_pages[page_no] = why
+            doc.limited = doc.limited or isinstance(exc, MemoryError)
             failed.append(page_no)
         finally:
             if content is not None:
                 content.close()
     if only_pages is None and failed and len(failed) >= limit:
         last = doc.notes[-1].replace(" could not be read", "")
-        if last.endswith("(out of memory)"):
+        if doc.unread_pages.get(failed[-1]) == "out of memory":
             raise out_of_memory()
         raise UnreadableInput(f"damaged PDF, not repairable (no page could be read; {last})")
     if limit < n:
         doc.notes.insert(0, f"read the first {limit} of {n} pages (--max-pages {max_pages})")
+        doc.pages_read = limit
     if doc.segments:
         doc.title = (title or next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text))[:200]
     return doc
