@@ -78,6 +78,11 @@ def test_a_cell_leads_to_its_evidence_in_the_report(page):
     row = b.js(f"(function(){{var r=document.getElementById({anchor!r}); return r ? [r.dataset.result, "
                f"!!r.querySelector('a[href^=\"#fig-\"]')] : null;}})()")
     assert row == ["falls-short", True]          # the row, and in it a link to the figure in the figure table
+    b.js(f"document.querySelector('#{anchor} a[href^=\"#fig-\"]').click()")
+    b.pump(0.5)
+    shown = b.js("(function(){var r=document.getElementById(location.hash.slice(1)).getBoundingClientRect();"
+                 "return [location.hash.indexOf('#fig-')===0, r.height > 0, r.top > -2 && r.top < 900];})()")
+    assert shown == [True, True, True]           # the folded appendix opens at the figure
 
 
 def test_the_matrix_on_a_phone(page):

@@ -98,7 +98,10 @@ def compliance_rows(ok: list[dict]) -> list[dict] | None:
     """compliance.csv: one row per sheet and requirement, sheets in path order; None without --require."""
     if not any("requirements" in s["contract"] for s in ok):
         return None
-    return [r for s in sorted(ok, key=lambda s: s["sheet"]) for r in section_rows(s["sheet"], s["contract"])]
+    from ..output.html_out import title_parts       # the product's name, not the marketing line run into it
+    return [r for s in sorted(ok, key=lambda s: s["sheet"])
+            for r in section_rows(s["sheet"], s["contract"],
+                                  title_parts((s["contract"].get("source") or {}).get("title") or "")[0])]
 
 
 MANIFEST = ".sheetaudit-outputs.json"
