@@ -42,49 +42,25 @@ def audit(path: str | Path, password: str | None = None, max_pages: int | None =
 
 
 def load_facility(path: str | Path) -> dict:
-    """A facility profile (YAML): rack_power_kw, cooling (air | liquid | immersion, or a list), floor_load_kg_m2."""
-    import yaml
-    from .errors import UsageError
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise UsageError(f"facility profile {path}: {exc}") from None
-    return check_facility(data, f"facility profile {path}")
+    """A facility profile (YAML): rack_power_kw, cooling (air | liquid | immersion, or a list), floor_load_kg_m2,
+    checked against rules/inputs/facility.yaml before any sheet is read."""
+    from .validate import load_schema, read_yaml
+    return read_yaml(path, load_schema("facility"), what="facility profile")
 
 
 def load_requirements(path: str | Path, facility: dict | None = None) -> tuple[dict, dict | None]:
     """A requirements file (sheetaudit.requirements) and the facility the audit uses: --facility's, else the
     one the file holds under `facility:` (checked as a facility profile)."""
-    from .errors import describe_path
     from .requirements import load_requirements as load
+    from .validate import load_schema, validate
     req = load(path)
     if facility is None and req.get("facility") is not None:
-        facility = check_facility(req["facility"], f"requirements file {describe_path(path)}: facility")
+        facility = validate(req["facility"], load_schema("facility"), source=path, key="facility")
     return req, facility
 
 
-FACILITY_KEYS = {"rack_power_kw": "a number of kW", "floor_load_kg_m2": "a number of kg/m²", "name": "a name",
-                 "cooling": "air, liquid or immersion, or a list of them"}
-COOLING = ("air", "liquid", "immersion")
-
-
 def check_facility(data, where: str) -> dict:
-    """A facility profile's keys and values, as a file or a dict gives them; a UsageError names WHERE and the key."""
-    from .errors import UsageError
-    if not isinstance(data, dict):
-        raise UsageError(f"{where}: expected a mapping of keys to values")
-    unknown = set(data) - set(FACILITY_KEYS)
-    if unknown:
-        raise UsageError(f"{where}: unknown keys {', '.join(sorted(map(str, unknown)))} "
-                         f"(known: {', '.join(sorted(FACILITY_KEYS))})")
-    for key in ("rack_power_kw", "floor_load_kg_m2"):
-        v = data.get(key)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0):
-            raise UsageError(f"{where}: {key} is {v!r}; expected {FACILITY_KEYS[key]}, above 0")
-    cooling = data.get("cooling")
-    methods = [cooling] if isinstance(cooling, str) else cooling
-    if cooling is not None and (not isinstance(methods, list) or not methods or any(m not in COOLING for m in methods)):
-        raise UsageError(f"{where}: cooling is {cooling!r}; expected {FACILITY_KEYS['cooling']}")
-    if data.get("name") is not None and not isinstance(data["name"], str):
-        raise UsageError(f"{where}: name is {data['name']!r}; expected {FACILITY_KEYS['name']}")
-    return data
+    """A facility profile as a dict gives it (the Python API), checked against rules/inputs/facility.yaml; an
+    InvalidInput (a UsageError) names WHERE and the key."""
+    from .validate import load_schema, validate
+    return validate(data, load_schema("facility"), source=where)

@@ -183,7 +183,8 @@ BAD = [
     ("efficiency: {min: 0.9}\n", "efficiency: expected 'at'"),
     ("efficiency: {min: 90, at: 1024}\n", "efficiency.min: 90 is out of range"),
     ("efficiency: {min: 0.9, at: 1.5}\n", "efficiency.at: expected a whole number of at least 2"),
-    ("facility: {rack_kw: 40}\n", "facility: unknown keys rack_kw"),
+    ("facility: {rack_kw: 40}\n", "facility.rack_kw: unknown key"),
+    ("facility: {rack_power_kw: .nan}\n", "facility.rack_power_kw: expected a finite number"),
     ("- scale_up_gbs\n", "expected a mapping of requirements"),
     ("scale_up_gbs: {min: [}\n", "not valid YAML (line 1)"),
 ]
