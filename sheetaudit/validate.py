@@ -147,7 +147,8 @@ def _check(value, schema: dict, source, path: str, depth: int) -> None:
         props = schema.get("properties", {})
         missing = [k for k in schema.get("required", ()) if k not in value]
         if missing:
-            raise InvalidInput(source, path, f"missing {', '.join(missing)}")
+            what = f"; expected {schema['description']}" if "description" in schema else ""
+            raise InvalidInput(source, path, f"missing {', '.join(missing)}{what}")
         extra = schema.get("additionalProperties", True)
         for key, item in value.items():
             if not isinstance(key, str):

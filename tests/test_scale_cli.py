@@ -120,4 +120,4 @@ def test_a_json_that_is_not_an_audit_is_refused(tmp_path):
     bad = tmp_path / "other.json"
     bad.write_text('{"hello": 1}', encoding="utf-8")
     r = run_cli("scale", bad)
-    assert r.returncode == 2 and "not the JSON of 'sheetaudit check" in r.stderr
+    assert r.returncode == 2 and f"{bad}: missing schema, figures; expected the JSON of 'sheetaudit check" in r.stderr

@@ -99,3 +99,46 @@ def test_every_input_schema_is_valid_data():
         schema = load_schema(path.stem)
         assert isinstance(schema, dict) and "type" in schema, path
         validate({}, {k: v for k, v in schema.items() if k != "required"}, source=path)
+
+
+# `sheetaudit scale`: options and audit JSONs that ended in OverflowError, KeyError, a math domain error or a
+# RecursionError are one line naming the option or the file and the key.
+
+@pytest.fixture(scope="module")
+def audit_json(tmp_path_factory):
+    r = run_cli("check", "--format", "json", SAMPLES / "kestrel-k8x-gpu-server.pdf")
+    return json.loads(r.stdout)
+
+
+def test_an_infinite_message_size_is_a_usage_error():
+    r = run_cli("scale", "--message", "1e400B", RACK)
+    assert r.returncode == 2 and "'1e400B': the message must be at most 1 PiB" in r.stderr
+
+
+@pytest.mark.parametrize("edit, key", [
+    (lambda d: d["figures"][0].pop("quantity"), "figures[0]: missing quantity"),
+    (lambda d: d["figures"][0].__setitem__("normalized", {"value": -450.0, "unit": "GB/s"}),
+     "figures[0].normalized.value: expected a number from 0"),
+    (lambda d: d.__setitem__("derived", [{"name": "x", "value": "many"}]), "derived[0].value: "),
+])
+def test_an_edited_audit_json_is_refused_naming_the_key(tmp_path, audit_json, edit, key):
+    data = json.loads(json.dumps(audit_json))
+    edit(data)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    r = run_cli("scale", path)
+    assert r.returncode == 2 and f"{path}: {key}" in r.stderr, r.stderr
+
+
+def test_a_100000_deep_audit_json_names_the_file(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    r = run_cli("scale", path, isolated=True)
+    assert r.returncode == 2 and f"{path}: the audit JSON is nested" in r.stderr and "internal" not in r.stderr
+
+
+def test_an_assumption_of_the_wrong_kind_names_the_option_and_key():
+    r = run_cli("scale", "--assume", "overlap=.nan", RACK)
+    assert r.returncode == 2 and "--assume: overlap: expected a finite number" in r.stderr
+    r = run_cli("scale", "--assume", "inter_domain_algorithm=spiral", RACK)
+    assert r.returncode == 2 and "inter_domain_algorithm: expected one of auto, ring, tree" in r.stderr

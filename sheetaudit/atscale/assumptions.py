@@ -3,7 +3,6 @@ file and --assume KEY=VALUE. Each value is checked against its kind, so a typo i
 default."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,46 +50,24 @@ class Assumptions(dict):
         return out
 
 
-def _check(a: Assumption, raw, where: str):
-    """The value converted to what its kind needs, or a UsageError that says what was expected."""
-    def bad(expected):
-        return UsageError(f"{where}: {a.name}={raw!r}: expected {expected}")
-
-    if a.kind.startswith("optional-") and raw is None:
-        return None
+def _schema(a: Assumption) -> dict:
+    """The schema a value of this assumption must fit (rules/inputs/assumption-kinds.yaml)."""
+    from ..validate import load_schema
     kind = a.kind.removeprefix("optional-")
-    if kind == "choice":
-        if str(raw) not in a.choices:
-            raise bad("one of " + ", ".join(a.choices))
-        return str(raw)
+    schema = {"enum": list(a.choices)} if kind == "choice" else load_schema("assumption-kinds")["properties"][kind]
+    return {"anyOf": [{"type": "null"}, schema]} if a.kind.startswith("optional-") else schema
+
+
+def _check(a: Assumption, raw, where: str):
+    """The value converted to what its kind needs, or an InvalidInput (a UsageError) naming where and the key."""
+    from ..validate import validate
+    value = validate({a.name: raw}, {"properties": {a.name: _schema(a)}}, source=where)[a.name]
+    kind = a.kind.removeprefix("optional-")
+    if value is None or kind == "choice":
+        return value
     if kind == "marks":
-        vals = raw if isinstance(raw, (list, tuple)) else [raw]
-        try:
-            vals = [float(v) for v in vals]
-        except (TypeError, ValueError):
-            raise bad("a list of fractions, e.g. [0.9, 0.5]") from None
-        if not vals or not all(0 < v < 1 for v in vals):
-            raise bad("fractions between 0 and 1, e.g. [0.9, 0.5]")
-        return sorted(vals, reverse=True)
-    if isinstance(raw, bool):
-        raise bad("a number")
-    try:
-        v = float(raw)
-    except (TypeError, ValueError):
-        raise bad("a number") from None
-    if not math.isfinite(v):
-        raise bad("a finite number")
-    if kind == "fraction" and not 0 < v <= 1:
-        raise bad("a fraction above 0, at most 1")
-    if kind == "share" and not 0 <= v <= 1:
-        raise bad("a fraction from 0 to 1")
-    if kind == "positive" and v <= 0:
-        raise bad("a number above 0")
-    if kind == "count":
-        if v < 1 or v != int(v):
-            raise bad("a whole number of at least 1")
-        return int(v)
-    return v
+        return sorted((float(v) for v in (value if isinstance(value, (list, tuple)) else [value])), reverse=True)
+    return int(value) if kind == "count" else float(value)
 
 
 def load_assumptions() -> Assumptions:

@@ -2,17 +2,18 @@
 (`sheetaudit check --format json` output) given in place of a sheet."""
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from ..errors import UnreadableInput
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*([KMGT]i?B|B)?\s*$", re.I)
 _FACTORS = {"B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
             "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
 _COUNT = re.compile(r"^\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*([KMBT])?\s*$", re.I)
 _SUFFIX = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
+# Far beyond any real message or model, and finite: the model's arithmetic stays in float range.
+MAX_SIZE = 2**50
+MAX_COUNT = 1e18
 
 
 def parse_size(text: str) -> int:
@@ -23,6 +24,8 @@ def parse_size(text: str) -> int:
     v = float(m.group(1)) * _FACTORS[(m.group(2) or "B").upper()]
     if v < 1:
         raise ValueError(f"{text!r}: the message must be at least one byte")
+    if v > MAX_SIZE:      # 1e400B is infinite: int() of it raised OverflowError
+        raise ValueError(f"{text!r}: the message must be at most 1 PiB")
     return int(round(v))
 
 
@@ -34,19 +37,15 @@ def parse_count(text: str) -> float:
     v = float(m.group(1)) * _SUFFIX.get((m.group(2) or "").upper(), 1)
     if v <= 0:
         raise ValueError(f"{text!r}: must be above 0")
+    if not v <= MAX_COUNT:
+        raise ValueError(f"{text!r}: must be at most 1e18")
     return v
 
 
 def read_contract(path: str | Path) -> dict | None:
-    """The audit contract in a .json file, or None when the path is not a .json file (a sheet to audit)."""
-    p = Path(path)
-    if p.suffix.lower() != ".json":
+    """The audit contract in a .json file, or None when the path is not a .json file (a sheet to audit). The parts
+    the what-if reads are checked (rules/inputs/audit-json.yaml): a hand-edited file is one line naming the key."""
+    if Path(path).suffix.lower() != ".json":
         return None
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UnreadableInput(f"{path}: not a readable audit JSON ({exc})") from None
-    if not isinstance(data, dict) or not str(data.get("schema", "")).startswith("sheetaudit/") \
-            or not isinstance(data.get("figures"), list):
-        raise UnreadableInput(f"{path}: not the JSON of 'sheetaudit check --format json' (schema sheetaudit/1)")
-    return data
+    from ..validate import load_schema, read_json
+    return read_json(path, load_schema("audit-json"), what="audit JSON")
