@@ -12,6 +12,7 @@ from .. import __version__
 from .compare import compare, fmt_num, sheet_row
 from ..fileio import atomic_write
 from ..requirements import CSV_COLUMNS, section_rows
+from ..textsafe import safe_text
 from .files import file_digest, write_if_changed
 
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
@@ -82,7 +83,7 @@ def write_outputs(res, opts, warn=None) -> None:
            "skipped": len(res.skipped), "severity": res.severity_counts(), "comparison": res.comparison,
            "errors": [{"sheet": s["sheet"], "error": s.get("error")} for s in res.sheets if s["status"] != OK],
            "rows": rows, "skipped_files": res.skipped, "interrupted": res.interrupted, "not_run": len(not_run),
-           "version": __version__, "rules_hash": res.rules_hash, "root": str(res.root), "xlsx": xlsx,
+           "version": __version__, "rules_hash": res.rules_hash, "root": safe_text(str(res.root)), "xlsx": xlsx,
            "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
            "verdict": verdict(res), "systems": [(s["sheet"], s["contract"]) for s in sorted(res.ok, key=lambda s: s["sheet"])],
            "statuses": {st: sum(1 for r in rows if r.get("status") == st) for st in ("fail", "incomplete", "review", "pass")}}
@@ -121,7 +122,7 @@ def _outputs_key(res, xlsx: bool) -> str:
              "skipped": res.skipped,
              "sheets": [(s["sheet"], s["path"], s["status"], s.get("sha256"), s.get("error"), s.get("html_error"),
                          s.get("report")) for s in res.sheets]}
-    return hashlib.sha256(json.dumps(state, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
 def _outputs_current(out: Path, manifest: Path, key: str) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import OutputNotWritable, describe_path
+from ..textsafe import safe_data, safe_text
 from .cache import Cache, default_cache_dir, file_sha256
 from .files import check_writable, file_digest
 from .interrupts import Interrupts
@@ -130,7 +131,7 @@ def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> Batc
     check_outdir(root, outdir)
     check_writable(outdir)
     found = walk(root)
-    res = BatchResult(root=found.root, outdir=Path(outdir), skipped=found.skipped)
+    res = BatchResult(root=found.root, outdir=Path(outdir), skipped=safe_data(found.skipped))
     res.jobs = max(1, opts.jobs or default_jobs())
     started = time.monotonic()
 
@@ -152,8 +153,11 @@ def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> Batc
     if opts.progress is not None:
         progress.enabled = opts.progress and not opts.quiet
     for path in found.files:
+        # A name that is not UTF-8 is opened as it is (the task holds the real path) and shown with its bad bytes
+        # as \xe9 in every output, which UTF-8 could not otherwise hold.
         rel = found.rel(path)
-        res.sheets.append({"sheet": rel, "path": os.path.join(str(root), rel), "status": NOT_RUN, "cached": False})
+        res.sheets.append({"sheet": safe_text(rel), "path": safe_text(os.path.join(str(root), rel)),
+                           "status": NOT_RUN, "cached": False})
     tasks = _lookup(found.files, res, cache, progress, interrupts)
     if tasks and not res.interrupted:
         _audit(tasks, res, opts, cache, progress, key_options, interrupts)
@@ -196,7 +200,7 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
             _apply(s, hit, cached=True)
             progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
         else:
-            tasks.append((i, s["path"], {"report": str(res.outdir / report_path(s["sheet"])), "name": s["sheet"],
+            tasks.append((i, str(path), {"report": str(res.outdir / report_path(s["sheet"])), "name": s["sheet"],
                                          "sha256": s["sha256"]}))
     return sorted(tasks, key=lambda t: -_size(t[1]))
 
@@ -228,6 +232,7 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
     def on_done(i, result):
         # The worker has already written the sheet's report and its cache entry (that work runs in parallel).
         s = res.sheets[i]
+        result = safe_data(result)          # an error row may quote the file's (non-UTF-8) name
         read = result.get("sha256")
         if read and s.get("sha256") and read != s["sha256"]:
             # The file changed between the parent's hash and the worker's read: the result (and its cache entry)

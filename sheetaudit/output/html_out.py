@@ -389,4 +389,5 @@ def render(a: Audit, *, images: bool = True, resolution: int = 100, max_images: 
            password: Optional[str] = None, back_href: Optional[str] = None) -> str:
     ctx = context(a, images=images, resolution=resolution, max_images=max_images, password=password,
                   back_href=back_href)
-    return _env().get_template("sheet.html.j2").render(**ctx)
+    from ..textsafe import safe_text
+    return safe_text(_env().get_template("sheet.html.j2").render(**ctx))   # a damaged text layer's lone surrogate

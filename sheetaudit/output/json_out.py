@@ -7,12 +7,14 @@ from pathlib import Path
 
 from .. import __version__
 from ..model import Audit
+from ..textsafe import safe_data
 from .verdict import counts, status, unread
 
 SCHEMA = "sheetaudit/1"
 
 
 def to_contract(a: Audit) -> dict:
+    """The contract, every string fit for UTF-8 (textsafe: a non-UTF-8 file name, a damaged text layer)."""
     doc = a.document
     out = {
         "schema": SCHEMA,
@@ -31,7 +33,7 @@ def to_contract(a: Audit) -> dict:
     }
     if a.requirements is not None:
         out["requirements"] = a.requirements
-    return out
+    return safe_data(out)
 
 
 def summary(a: Audit) -> dict:
