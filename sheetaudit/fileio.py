@@ -28,7 +28,10 @@ def atomic_write(path: str | Path, data: str | bytes, durable: bool = True) -> N
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
-        os.replace(tmp, p)
+        try:
+            os.replace(tmp, p)
+        except OSError as exc:      # name the target (index.html is a folder), not our temporary file
+            raise type(exc)(exc.errno, exc.strerror, str(p)) from None
     except BaseException:
         try:
             os.unlink(tmp)

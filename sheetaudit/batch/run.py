@@ -7,6 +7,7 @@ the workers, and the files finished so far are still written out (and were cache
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -167,6 +168,9 @@ def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> Batc
     for s in res.sheets:
         if s["status"] == NOT_RUN:
             s["error"] = "not audited: the batch was interrupted"
+        elif s["status"] == ERROR:          # a report from an earlier run would read as this sheet's audit
+            with contextlib.suppress(OSError):
+                (res.outdir / report_path(s["sheet"])).unlink()
     res.elapsed = time.monotonic() - started
     try:
         write_outputs(res, opts, warn=_warn)

@@ -46,7 +46,8 @@ def summary_lines(res, fail_on: str) -> list[str]:
                                f"{len(short)} fall short"
                                + (f" ({', '.join(s['sheet'] for s in short[:4])}{', …' if len(short) > 4 else ''})"
                                   if short else "") + "; see compliance.csv"))
-    lines.append(printable(f"wrote {res.outdir / 'index.html'} (+ {len(res.ok)} report(s), ")
+    reports = sum(1 for s in res.ok if s.get("report"))     # a sheet whose report failed has none
+    lines.append(printable(f"wrote {res.outdir / 'index.html'} (+ {reports} report(s), ")
                  + ", ".join(n for n in res.written if n != "index.html") + ")")
     code = res.exit_code(fail_on)
     if fail_on == "requirement":

@@ -130,7 +130,9 @@ def implausible(row: dict) -> str:
 
 
 def csv_text(rows: list[dict], columns: list[str]) -> str:
-    return _frame(rows, columns).to_csv(index=False, lineterminator="\n")
+    # RFC 4180's CRLF rows: Python's csv quotes a field only for the characters of its line terminator, so with "\n"
+    # alone a carriage return in a file name was written bare and split the row in two.
+    return _frame(rows, columns).to_csv(index=False, lineterminator="\r\n")
 
 
 def xlsx_available() -> bool:
