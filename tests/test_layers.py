@@ -13,10 +13,11 @@ PACKAGE = ROOT / "sheetaudit"
 # Lowest first. A module may import its own layer's modules and any lower layer's; a package (read, checks,
 # atscale, output, batch) is one layer, so its modules may import each other.
 LAYERS = [
-    ("errors", "failures", "limits", "numfmt", "fileio", "cachedir", "severity", "regex_cache"),
+    ("errors", "failures", "limits", "numfmt", "fileio", "cachedir", "severity", "regex_cache", "textsafe"),
     ("model", "contract"),
     ("read",),
     ("rules",),
+    ("validate",),                     # user inputs checked against schemas in rules/inputs
     ("technologies", "units"),
     ("find",),
     ("triage",),
