@@ -38,3 +38,34 @@ def atomic_write(path: str | Path, data: str | bytes, durable: bool = True) -> N
         except OSError:
             pass
         raise
+
+
+class NotARegularFile(OSError):
+    """A FIFO, a device, a folder or a symbolic link where a file of ours belongs: reading it could hang (a FIFO
+    nobody writes), never end (/dev/zero) or follow a planted link."""
+
+
+def read_regular(path: str | Path, max_bytes: int, follow_links: bool = True) -> bytes:
+    """The bytes of a regular file of at most `max_bytes`; NotARegularFile or OSError (EFBIG) otherwise.
+    follow_links=False refuses a symbolic link itself (O_NOFOLLOW): for files only sheetaudit writes."""
+    import errno
+    import stat
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP and not follow_links:
+            raise NotARegularFile(errno.ELOOP, "a symbolic link, not followed", str(path)) from None
+        raise
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotARegularFile(errno.EINVAL, "not a regular file", str(path))
+        if st.st_size > max_bytes:
+            raise OSError(errno.EFBIG, f"larger than {max_bytes} bytes", str(path))
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:              # grew while we read it
+        raise OSError(errno.EFBIG, f"larger than {max_bytes} bytes", str(path))
+    return data

@@ -28,9 +28,9 @@ hold the parts.
 """
 from __future__ import annotations
 
+import errno
 import math
 import re
-import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -187,17 +187,15 @@ def _depth(obj, limit: int = MAX_DEPTH) -> int:
 
 def read_text(path, what: str = "input file", max_bytes: int = MAX_INPUT_BYTES) -> str:
     """A user's input file as text: a regular file (not a FIFO or a device), at most `max_bytes`, UTF-8."""
-    import os
+    from .fileio import NotARegularFile, read_regular
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        raw = read_regular(path, max_bytes)
+    except NotARegularFile:
+        raise InvalidInput(path, "", f"the {what} is not a regular file") from None
     except OSError as exc:
-        raise InvalidInput(path, "", f"cannot open the {what}: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InvalidInput(path, "", f"the {what} is not a regular file")
-        raw = fh.read(max_bytes + 1)
-    if len(raw) > max_bytes:
-        raise InvalidInput(path, "", f"the {what} is over {max_bytes // 2**20} MiB")
+        too_big = exc.errno == errno.EFBIG
+        raise InvalidInput(path, "", f"the {what} is over {max_bytes // 2**20} MiB" if too_big
+                           else f"cannot read the {what}: {exc.strerror or exc}") from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -48,11 +48,15 @@ def cache_entries(cache: Path) -> list[Path]:
     return sorted(cache.rglob("*.json.gz"))
 
 
-def edit_entry(path: Path, change) -> None:
-    """Rewrite a cache entry as someone with write access to the cache folder could."""
-    entry = json.loads(gzip.decompress(path.read_bytes()))
+def edit_entry(path: Path, change, resign: bool = True) -> None:
+    """Rewrite a cache entry as a script of the same user could, signing it again with the user's key (so what is
+    tested is the shape check behind the signature); resign=False is anyone else: the old signature stays."""
+    from sheetaudit.batch.cache import sign, signing_key
+    mac, _, payload = gzip.decompress(path.read_bytes()).partition(b"\n")
+    entry = json.loads(payload)
     change(entry["result"])
-    path.write_bytes(gzip.compress(json.dumps(entry).encode()))
+    payload = json.dumps(entry).encode()
+    path.write_bytes(gzip.compress((sign(signing_key(), payload) if resign else mac) + b"\n" + payload))
 
 
 # -- problem 1: a cache entry that parses but has the wrong shape ------------------------------------------------

@@ -4,27 +4,79 @@ The key hashes the file name's suffix (it picks the reader), the sha256 of the b
 would make stale), `rules_hash()`, the tool version together with a digest of the package's own code and templates
 (so an upgrade or a local edit never serves a stale result) and the options that change a result (pages, password,
 facility, thorough, OCR). The limits (--timeout, --max-memory) are not in the key because a result that hit one is
-never stored: only what depends on the content alone is. An entry that cannot be read, does not parse or has the
-wrong shape (sheetaudit.contract: the JSON Schema) is ignored with one warning and overwritten by the fresh result. Entries hold data only,
-never a report: a report is always rendered from a fresh audit. Entries unused for MAX_AGE_DAYS are pruned.
+never stored: only what depends on the content alone is. Entries hold data only, never a report: a report is
+always rendered from a fresh audit. Entries unused for MAX_AGE_DAYS are pruned.
+
+A cache folder is data that others can write (a shared folder, a script, another user). An entry is trusted only
+if it is signed: an HMAC-SHA256 over its bytes with a key kept in the user's own cache folder (made on first use,
+0600). An entry that is not a regular file (a FIFO, a link to /dev/zero: never opened, never followed), is over
+MAX_ENTRY_BYTES, is not signed with this user's key, does not parse or has the wrong shape (sheetaudit.contract: the
+JSON Schema) is ignored with one warning and overwritten by the fresh result. Editing a number, or deleting
+findings, breaks the signature.
 """
 from __future__ import annotations
 
 import gzip
 import hashlib
+import hmac
 import json
 import os
+import secrets
+import stat
 import time
 import zlib
 from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
-from ..fileio import atomic_write
+from ..cachedir import user_cache_dir
 from ..contract import validate_result
+from ..fileio import NotARegularFile, atomic_write, read_regular
 
-FORMAT = 2
+FORMAT = 3                 # 3: signed entries (an unsigned format-2 entry is simply not found)
 MAX_AGE_DAYS = 30          # an entry no run has used for this long is removed at the end of a batch
+MAX_ENTRY_BYTES = 16 * 2**20   # compressed; the largest real entry is well under 1 MiB
+KEY_BYTES = 32
+
+
+def signing_key() -> bytes:
+    """This user's key for signing cache entries: 32 random bytes in the user's cache folder, made on first use
+    (mode 0600 in a 0700 folder). Raises OSError when it cannot be read or made safely; then nothing is cached."""
+    folder = user_cache_dir()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path = folder / "cache-key"
+    for _ in range(2):
+        try:
+            return _read_key(path)
+        except FileNotFoundError:
+            pass
+        tmp = folder / f".cache-key.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(secrets.token_bytes(KEY_BYTES))
+                fh.flush()
+                os.fsync(fh.fileno())
+            try:
+                os.link(tmp, path)           # never replaces a key another run made meanwhile: theirs is read
+            except FileExistsError:
+                pass
+        finally:
+            tmp.unlink(missing_ok=True)
+    return _read_key(path)
+
+
+def _read_key(path: Path) -> bytes:
+    import errno
+    key = read_regular(path, KEY_BYTES, follow_links=False)
+    st = os.stat(path, follow_symlinks=False)
+    if len(key) != KEY_BYTES or st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise OSError(errno.EPERM, "not a key only this user can write", str(path))
+    return key
+
+
+def sign(secret: bytes, payload: bytes) -> bytes:
+    return hmac.new(secret, payload, hashlib.sha256).hexdigest().encode("ascii")
 
 
 @lru_cache(maxsize=1)
@@ -62,6 +114,15 @@ class Cache:
         self.warn = warn or (lambda msg: None)
         self.hits = self.misses = self.corrupt = 0
         self._warned = False
+        self.secret = None
+        if self.dir is not None:
+            try:
+                self.secret = signing_key()
+            except OSError as exc:
+                self.warn(f"no cache signing key in {user_cache_dir()} ({exc.strerror or exc}): results are not "
+                          "cached")
+                self._warned = True
+                self.dir = None
 
     def get(self, sha256: str, name: str) -> dict | None:
         """The stored result for this content under this file name's suffix, validated; None (and one warning) for
@@ -71,14 +132,19 @@ class Cache:
         key, path = entry_path(self.dir, self.base, sha256, name)
         p = Path(path)
         try:
-            raw = p.read_bytes()
+            raw = read_regular(p, MAX_ENTRY_BYTES, follow_links=False)
         except FileNotFoundError:
             self.misses += 1
             return None
+        except NotARegularFile as exc:
+            return self._bad(p, f"is {exc.strerror}")
         except OSError as exc:
             return self._bad(p, f"cannot be read ({exc.strerror or exc})")
         try:
-            entry = json.loads(_gunzip(raw).decode("utf-8"))
+            mac, _, payload = _gunzip(raw).partition(b"\n")
+            if not hmac.compare_digest(mac, sign(self.secret, payload)):
+                raise ValueError("not signed with this user's key: edited, or written by another user")
+            entry = json.loads(payload.decode("utf-8"))
             if not (isinstance(entry, dict) and entry.get("key") == key):
                 raise ValueError("not a cache entry for this key")
             validate_result(entry.get("result"), sha256)
@@ -143,10 +209,12 @@ def entry_path(directory: str | Path, base: str, sha256: str, name: str) -> tupl
 CACHED_FIELDS = ("status", "kind", "error", "contract", "report_sha256", "html_error", "warnings")
 
 
-def write_entry(path: str, key: str, result: dict) -> None:
-    """One entry: gzip'd JSON (never pickle: a cache folder is data, not code), renamed into place."""
+def write_entry(path: str, key: str, result: dict, secret: bytes) -> None:
+    """One entry: its signature, a newline and the JSON (never pickle: a cache folder is data, not code), gzip'd and
+    renamed into place."""
     entry = {"key": key, "result": {k: result[k] for k in CACHED_FIELDS if k in result}}
-    atomic_write(path, gzip.compress(json.dumps(entry, ensure_ascii=False).encode("utf-8"), compresslevel=1, mtime=0),
+    payload = json.dumps(entry, ensure_ascii=False).encode("utf-8")
+    atomic_write(path, gzip.compress(sign(secret, payload) + b"\n" + payload, compresslevel=1, mtime=0),
                  durable=False)
 
 

@@ -255,7 +255,8 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
     _warm()
     snapshots = tempfile.mkdtemp(prefix="sheetaudit-batch-")
     worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout, "snapshots": snapshots,
-                   "cache_dir": str(cache.dir) if cache.dir else None, "cache_base": cache.base}
+                   "cache_dir": str(cache.dir) if cache.dir else None, "cache_base": cache.base,
+                   "cache_secret": cache.secret}
     hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
     pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
     try:

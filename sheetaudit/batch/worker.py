@@ -138,11 +138,11 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
             result.update(html_error=report_not_written(exc), cacheable=False)
     read = result.get("sha256")
     same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == read
-    if (options.get("cache_dir") and read and result.get("cacheable")
+    if (options.get("cache_dir") and options.get("cache_secret") and read and result.get("cacheable")
             and (result.get("status") == "error" or same_file)):
         key, where = entry_path(options["cache_dir"], options["cache_base"], read, files["name"])
         try:
-            write_entry(where, key, result)
+            write_entry(where, key, result, options["cache_secret"])
         except OSError as exc:
             result["cache_error"] = exc.strerror or str(exc)
     result.pop("cacheable", None)
