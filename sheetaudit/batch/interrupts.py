@@ -1,4 +1,5 @@
-"""Ctrl-C and SIGTERM during a batch: a request to stop, never an exception in the middle of the parent's work.
+"""Ctrl-C, SIGTERM and SIGHUP during a batch: a request to stop, never an exception in the middle of the
+parent's work.
 
 The first interrupt asks the pool to stop (it kills the workers within a tick); the parent then writes the outputs
 of every sheet finished so far and the command exits 130. Any further interrupt is counted and changes nothing: a
@@ -14,7 +15,9 @@ from __future__ import annotations
 import signal
 import threading
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# SIGHUP (the terminal closed, the ssh session ended) is a request to stop like the others: the finished sheets are
+# written, rather than the process dying with no outputs.
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class Interrupts:

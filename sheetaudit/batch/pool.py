@@ -68,7 +68,13 @@ class Pool:
     # -- process management ------------------------------------------------------------------------------
     def _start(self, slot: _Slot) -> None:
         parent, child = self.ctx.Pipe(duplex=True)
-        proc = self.ctx.Process(target=worker_main, args=(child, self.max_memory_mb, self.options),
+        # A forked worker holds copies of the parent's pipe ends (its own and the other workers'); it closes them,
+        # so that the parent's death reads as a closed pipe in every worker (batch.worker.die_with_parent).
+        inherited = ()
+        if self.ctx.get_start_method() == "fork":
+            inherited = (parent.fileno(), *(s.conn.fileno() for s in self.slots if s.conn is not None))
+        proc = self.ctx.Process(target=worker_main,
+                                args=(child, self.max_memory_mb, self.options, os.getpid(), inherited),
                                 name=f"sheetaudit-worker-{slot.index}", daemon=True)
         proc.start()
         child.close()

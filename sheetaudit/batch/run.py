@@ -253,7 +253,8 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
         progress.finished(s["sheet"], error=s["status"] == ERROR)
 
     _warm()
-    snapshots = tempfile.mkdtemp(prefix="sheetaudit-batch-")
+    remove_orphaned_snapshots()
+    snapshots = tempfile.mkdtemp(prefix=f"{SNAPSHOTS_PREFIX}{os.getpid()}-")
     worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout, "snapshots": snapshots,
                    "cache_dir": str(cache.dir) if cache.dir else None, "cache_base": cache.base,
                    "cache_secret": cache.secret}
@@ -267,6 +268,45 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
     finally:
         res.peak_rss_kb, res.restarts = pool.peak_rss_kb, pool.restarts
         shutil.rmtree(snapshots, ignore_errors=True)
+
+
+SNAPSHOTS_PREFIX = "sheetaudit-batch-"
+
+
+def remove_orphaned_snapshots(folder: str | None = None) -> int:
+    """Remove the snapshot folders of batches that were killed (kill -9 leaves its folder behind): those of this
+    user whose process (the pid in the name) no longer runs. Returns how many were removed."""
+    import re
+    folder = folder or tempfile.gettempdir()
+    pattern = re.compile(re.escape(SNAPSHOTS_PREFIX) + r"(\d+)-")
+    removed = 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        m = pattern.match(entry.name)
+        try:
+            ours = m and entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid()
+        except OSError:
+            continue
+        if not ours:
+            continue
+        if _running(int(m.group(1))):
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:                 # another user's process of that number: not ours to judge
+        return True
+    return True
 
 
 def _size(path: str) -> int:

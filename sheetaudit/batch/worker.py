@@ -42,7 +42,8 @@ class _Collect(logging.Handler):
 
 
 def _quiet_process() -> _Collect:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)      # the parent handles Ctrl-C and stops the workers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # the parent handles Ctrl-C (and a hang-up) and stops the
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)      # workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)     # (not the parent's handler, inherited through fork)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)                               # stdout belongs to the parent; C libraries' chatter goes
@@ -60,11 +61,37 @@ OUT_OF_MEMORY_EXIT = 3     # the parent reads this exit code as "ran out of memo
 BATCH_DEBUG_HINT = "audit it alone with 'sheetaudit --debug check FILE' for the traceback, and report it"
 
 
-def worker_main(conn, max_memory_mb: int | None, options: dict) -> None:
+def worker_main(conn, max_memory_mb: int | None, options: dict, parent_pid: int | None = None,
+                inherited: tuple = ()) -> None:
+    die_with_parent(parent_pid, inherited)
     try:
         _loop(conn, max_memory_mb, options)
     except MemoryError:
         os._exit(OUT_OF_MEMORY_EXIT)
+
+
+def die_with_parent(parent_pid: int | None, inherited: tuple = ()) -> None:
+    """End this worker when the batch's parent ends, whatever killed it (kill -9, SIGHUP, a crash).
+
+    The kernel sends SIGKILL on the parent's death (Linux's PR_SET_PDEATHSIG), and the parent's ends of the pipes
+    that fork copied into this process (`inherited`: ours and the other workers') are closed, so that where that
+    signal does not exist the pipe still reads as closed once the parent is gone, instead of staying open forever
+    through the copy each worker held."""
+    for fd in inherited:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    if parent_pid is None:
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)          # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):                    # not Linux: the closed pipe ends the loop instead
+        pass
+    if os.getppid() != parent_pid:                       # the parent died before the line above: go now
+        os._exit(0)
 
 
 def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
@@ -86,7 +113,9 @@ def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
         result["pid"] = os.getpid()
         try:
             conn.send((task_id, result))
-        except (OSError, ValueError, MemoryError):
+        except MemoryError:                  # pickling the result needed more than --max-memory allows
+            os._exit(OUT_OF_MEMORY_EXIT)
+        except (OSError, ValueError):
             return
         if result.get("recycle"):
             return
