@@ -428,8 +428,40 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
 
 def _distance(pat, text: str, m: Mention) -> int:
     """Characters between the mention and the nearest match of pat in text (a large number when none)."""
-    return min([m.start - x.end() if x.end() <= m.start else max(0, x.start() - m.end) for x in pat.finditer(text)],
-               default=10**6)
+    spans = _spans(pat, text)
+    k = bisect_left([e for _, e in spans], m.start + 1)      # spans[:k] end at or before the mention
+    near = ([m.start - spans[k - 1][1]] if k else []) + ([max(0, spans[k][0] - m.end)] if k < len(spans) else [])
+    return min(near, default=10**6)
+
+
+# Every count in one long paragraph asks the same questions of the whole paragraph: asked once per text, not once
+# per count (a dense 80,000-character page was quadratic here, issue 23).
+@lru_cache(maxsize=256)
+def _spans(pat, text: str) -> tuple:
+    return tuple(x.span() for x in pat.finditer(text))
+
+
+@lru_cache(maxsize=1024)
+def _in(pat, text: str) -> bool:
+    return pat.search(text) is not None
+
+
+@lru_cache(maxsize=256)
+def _label_and_text(label: str, text: str) -> str:
+    """One string per segment, so that _in finds it by identity instead of hashing a new copy per count."""
+    return f"{label} {text}"
+
+
+_TIMES_BEFORE = re.compile(r"[x×]\s*$")
+_EQUALS_AFTER = re.compile(r"\s*=")
+
+
+def _factor(text: str, start: int, end: int) -> bool:
+    """'8 nodes x 8 GPUs = 64': the count is a factor of a product, looking only at what touches it."""
+    before = start
+    while before > 0 and text[before - 1].isspace():
+        before -= 1
+    return bool(_TIMES_BEFORE.search(text, max(0, before - 1), start)) or bool(_EQUALS_AFTER.match(text, end))
 
 
 def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
@@ -438,26 +470,26 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     seg = m.segment
     if m.value < 2:
         return False
-    if re.search(r"[x×]\s*$", seg.text[:m.start]) or re.match(r"\s*=", seg.text[m.end:]):
+    if _factor(seg.text, m.start, m.end):
         return False   # "8 nodes x 8 GPUs = 64 GPUs total": the factors are not domains
     up = rx(v["scale_up_domain"])
     out = rx(v["scale_out_domain"])
-    own = f"{seg.label} {seg.text}"
+    own = _label_and_text(seg.label, seg.text)
     from_record = bool({"from-label", "from-label-row"} & m.flags)
     record = ctx.record_text.get(seg.block, ctx.block_text.get(seg.block, "")) if from_record else ""
     spans = re.findall(r"\bNVL(\d+)\b", record)
     if from_record and any(int(n) != int(m.value) for n in spans):
         return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it
-    if from_record and rx(v["count_label_container"]).search(seg.label) and not up.search(seg.text):
+    if from_record and rx(v["count_label_container"]).search(seg.label) and not _in(up, seg.text):
         f.tier = "scale-out"   # "GPUs per cabinet: 512": the cabinet's count, joined by its network
         return True
     up_sentence = rx(v["scale_up_domain_sentence"])
-    if (up.search(own) or up_sentence.search(own)) and out.search(seg.text) and not from_record:
+    if (_in(up, own) or _in(up_sentence, own)) and _in(out, seg.text) and not from_record:
         # a sentence naming both: the words nearest the count decide ("1,024 GPUs (128 nodes) on a fat tree")
         d_up = min(_distance(up, seg.text, m), _distance(up_sentence, seg.text, m))
         f.tier = "scale-out" if _distance(out, seg.text, m) < d_up else "scale-up"
         return True
-    if up.search(own) or up_sentence.search(own) or (record and up.search(record)):
+    if _in(up, own) or _in(up_sentence, own) or (record and _in(up, record)):
         f.tier = "scale-up"
         return True
     node_rx = rx(v["node_count_phrase"])
@@ -465,7 +497,7 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
                                  or node_rx.search(seg.text[m.end:m.end + 40])):
         f.tier = "scale-up"    # the box's accelerators, which the sheet says its scale-up links join
         return True
-    if (ctx.kind in ("server", "accelerator") and ctx.scale_up_technology and m.value <= 16 and not out.search(own)
+    if (ctx.kind in ("server", "accelerator") and ctx.scale_up_technology and m.value <= 16 and not _in(out, own)
             and (not from_record or re.match(r"\s*\d+\s*[xX×]\s*[A-Za-z]", seg.text))
             and (node_rx.search(seg.text[max(0, m.start - 60):m.start]) or m.start == 0 or (
                 seg.kind == "cell" and rx(v["accelerator_count_label"]).search(seg.label)))):
@@ -476,7 +508,7 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         f.flags.add("domain-by-sheet")
         return True
     fabric = rx(r"NVLink|NVSwitch|HCCS|xGMI|Infinity Fabric|UALink|\bICI\b")
-    if out.search(own) and not from_record and not (fabric.search(own) and not rx(r"pod|cluster|集群").search(own)):
+    if _in(out, own) and not from_record and not (_in(fabric, own) and not _in(rx(r"pod|cluster|集群"), own)):
         f.tier = "scale-out"
         return True
     return False

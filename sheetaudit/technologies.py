@@ -175,7 +175,14 @@ def _n(v) -> str:
 def technology(*texts: str) -> str:
     """The first technology (NVLink, InfiniBand, PCIe, ...) the first of TEXTS that names one names; '' for none.
     Case-sensitive, as the patterns are written (so 'ib' in a word is not InfiniBand)."""
-    could, techs = _technology_patterns(str(load_rules().directory))
+    return _technology(str(load_rules().directory), texts)
+
+
+@lru_cache(maxsize=4096)
+def _technology(directory: str, texts: tuple) -> str:
+    """Cached: every figure of one long paragraph asks it of the whole paragraph, and a pattern the paragraph
+    does not match reads all of it each time (quadratic in its length, issue 23)."""
+    could, techs = _technology_patterns(directory)
     for text in texts:
         if not text:
             continue

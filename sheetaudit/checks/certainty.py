@@ -71,7 +71,25 @@ def own_text(f: Figure) -> str:
     seg = f.segment
     if seg is None:
         return f"{f.label} {f.context}"
-    return f"{seg.label} {seg.column} {seg.text}"
+    return _joined(str(seg.label), str(seg.column), seg.text)
+
+
+@lru_cache(maxsize=1024)
+def _joined(*parts: str) -> str:
+    """The parts joined by spaces, one string object per distinct joining. The figures of one long paragraph
+    share it, so each cache below keyed by it hashes it once and finds it by identity; a new copy per figure
+    made them quadratic in the paragraph's length (issue 23)."""
+    return " ".join(parts)
+
+
+@lru_cache(maxsize=1024)
+def _names_any(names: tuple, text: str) -> bool:
+    return any(n in text for n in names)
+
+
+@lru_cache(maxsize=1024)
+def _found(pattern, text: str) -> bool:
+    return pattern.search(text) is not None
 
 
 def assess(figs: list[Figure], sheet=None) -> list[Figure]:
@@ -135,7 +153,7 @@ def _tier(f: Figure, sheet, inferred: dict) -> None:
     if f.tier in ("unknown", None):
         inferred["tier"] = "its tier could not be decided"
         return
-    text = own_text(f) + " " + (f.heading or "")
+    text = _joined(own_text(f), f.heading or "")
     named = _named_in(("tier_explicit", "tier_technology", "tier_label"), "tier", text)
     if f.tier in named:
         return
@@ -144,7 +162,7 @@ def _tier(f: Figure, sheet, inferred: dict) -> None:
     kind = getattr(sheet, "kind", "")
     if kind in ("switch", "nic") and f.tier == "scale-out":
         return      # a switch's or adapter's own ports
-    if sheet is not None and any(n in text for n in getattr(sheet, "scale_up_links", ())):
+    if sheet is not None and _names_any(tuple(getattr(sheet, "scale_up_links", ())), text):
         return
     if f.tier == "front-end" and f.unit and not is_bytes(f.unit):
         return      # a slow port read as front-end by its speed: no check rests on it as scale-out
@@ -174,7 +192,7 @@ def _scope(f: Figure, sheet, inferred: dict, vocab_key: str) -> None:
         if f.quantity == "power":
             inferred["scope"] = "nothing says whose power it is"
         return
-    text = own_text(f) + " " + (f.heading or "")
+    text = _joined(own_text(f), f.heading or "")
     if f.quantity == "bandwidth" and f.scope in ("per-accelerator", "per-link", "per-port") and words("total_beside").search(
             near(f, 24).replace(f.label or "\0", " ")):
         inferred["scope"] = f"'total' is printed beside it: it may be a sum over several ({f.scope} read)"
@@ -188,7 +206,7 @@ def _scope(f: Figure, sheet, inferred: dict, vocab_key: str) -> None:
             return      # a port or lane rate in bits: the unit names a port
         if f.scope == "per-port" and f.count:
             return      # "8x 400 Gb/s": counted ports
-        if f.scope in ("per-port", "per-link") and words("port_or_link").search(text):
+        if f.scope in ("per-port", "per-link") and _found(words("port_or_link"), text):
             return
         kind = getattr(sheet, "kind", "")
         if f.scope == "per-switch" and kind == "switch":

@@ -53,6 +53,20 @@ def _generations(tech, text: str) -> tuple:
     return tuple(tech.named(text))
 
 
+_CANDIDATES: dict = {}
+
+
+def _candidates(kb, gbs: float, scope: str) -> list:
+    """kb.candidates, once per knowledge base, rate and scope: a dense page repeats a few rates hundreds of times,
+    and each question walks every generation's published rates."""
+    key = (id(kb), gbs, scope)
+    if key not in _CANDIDATES:
+        if len(_CANDIDATES) > 4096:
+            _CANDIDATES.clear()
+        _CANDIDATES[key] = kb.candidates(gbs, scope)
+    return _CANDIDATES[key]
+
+
 class _SheetGenerations(dict):
     """Per technology, the generations the sheet names in any form (words, 'Gen4', a product that implies one),
     comparisons and pages without figures left out. Asked lazily, one technology at a time: only a figure whose own words name no
@@ -167,7 +181,7 @@ def _match(kb, f, on_sheet=None) -> dict | None:
     if f.direction == "unspecified" and is_bytes(f.unit):   # an unstated byte total could be either reading
         gbs = base_gbs(f)[0]
         readings = [(gbs, " (per direction)"), (gbs / 2, " (both directions added)")]
-    cands = [(c, how, said) for value, said in readings for c, _, how in kb.candidates(value, f.scope or "")
+    cands = [(c, how, said) for value, said in readings for c, _, how in _candidates(kb, value, f.scope or "")
              if not f.technology or c.technology == f.technology]
     if not cands:
         return None
@@ -180,19 +194,26 @@ def _match(kb, f, on_sheet=None) -> dict | None:
 def _domain(kb, figs):
     out = []
     up = bw(figs, "scale-up")
+    # What the bandwidth figures name is the same for every domain figure: worked out once, not once per domain
+    # figure (a dense page has hundreds of each, and that was quadratic).
+    techs = [kb.get(f.technology) for f in up if kb.get(f.technology or "")]
+    usual = max(set(techs), key=techs.count) if techs else None
+    beside: dict = {}
     for d in (f for f in figs if f.quantity == "domain_size" and f.tier == "scale-up"):
         own = _own_words(d)
         tech = next((t for t in kb.technologies if t.generations and re.search(t.pattern, own, re.I)), None)
         doubt = ""
-        techs = [kb.get(f.technology) for f in up if kb.get(f.technology or "")]
-        if tech is None and techs:
-            tech = max(set(techs), key=techs.count)
+        if tech is None and usual is not None:
+            tech = usual
             doubt = f"the count does not name its fabric ({tech.name} is named beside the sheet's bandwidth figures)"
         if tech is None:
             continue
-        gens = tech.named(own)
+        gens = list(_generations(tech, own))
         if not gens:
-            gens = list(dict.fromkeys(g for f in up if f.technology == tech.name for g in tech.named(_own_words(f))))
+            if tech.name not in beside:
+                beside[tech.name] = list(dict.fromkeys(g for f in up if f.technology == tech.name
+                                                       for g in _generations(tech, _own_words(f))))
+            gens = beside[tech.name]
             if len(gens) == 1:
                 doubt = doubt or f"the count does not name its generation ({gens[0].label} is named beside a bandwidth)"
         if len(gens) != 1 or not gens[0].get("max_domain"):

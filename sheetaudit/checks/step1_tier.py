@@ -107,22 +107,26 @@ def _mixed(figs):
     added. Two port speeds that happen to add up are not a sum: the sheet must say the figure is one."""
     out = []
     bws = [f for f in figs if _part(f)]
+    anywhere_sums = _Sums(list(enumerate(bws)))
+    by_sentence: dict = {}
+    for i, f in enumerate(bws):
+        by_sentence.setdefault(id(f.segment), []).append((i, f))
+    sentence_sums: dict = {}
     for f in bws:
         if f.scope in NOT_TOTALS:
             continue
         said = said_to_be_sum(f)
         near = _near(f)
-        parts = None
-        for a in bws:
-            for b in bws:
-                if a is b or f in (a, b) or a.id > b.id or a.text == f.text or b.text == f.text:
-                    continue
-                if not (a.tier != b.tier or _bits(a) != _bits(b)) or not _sums_to(a, b, f):
-                    continue
-                # the document says it is a sum: the parts written out beside it, or its words call it a total
-                # and join kinds of link ('Total I/O', 'combined GPU-fabric and network bandwidth')
-                if _written_out(f, a, b) or (said and (f.tier == "mixed" or words("joins_kinds").search(near))):
-                    parts = (a, b)
+        # the document says it is a sum: the parts written out beside it, or its words call it a total and join
+        # kinds of link ('Total I/O', 'combined GPU-fabric and network bandwidth')
+        anywhere = said and (f.tier == "mixed" or bool(words("joins_kinds").search(near)))
+        if anywhere:
+            parts = anywhere_sums.last_pair(f, bws)
+        else:           # only parts written out in the total's own sentence count
+            key = id(f.segment)
+            if key not in sentence_sums:
+                sentence_sums[key] = _Sums(by_sentence[key])
+            parts = sentence_sums[key].last_pair(f, bws, lambda a, b: _written_out(f, a, b))
         if f.tier == "mixed" or parts:
             detail = (": it equals {part_a} ({tier_a}) + {part_b} ({tier_b})"
                       + (", adding bytes and bits" if _bits(parts[0]) != _bits(parts[1]) else "")) if parts else ""
@@ -135,6 +139,66 @@ def _mixed(figs):
                                + "; it describes no usable link.", [f] + (list(parts) if parts else []), question=q,
                                data=data))
     return out
+
+
+class _Sums:
+    """Which two bandwidth figures add up to a third, found by value rather than by trying every pair for every
+    figure (that was cubic in the figures: a dense page of 80,000 characters took minutes).
+
+    Figures alike in everything the test reads (text, tier, unit, value, technology, flags) form one group; for a
+    total, each group's partner groups are looked up by the value they must have. The pair returned is the one the
+    plain nested loop over figures would have kept last, so the finding names the same figures."""
+
+    def __init__(self, indexed):
+        from ..normalise import base_gbs
+        groups: dict = {}
+        for i, f in indexed:
+            key = (f.text, f.tier, f.unit, repr(f.value), f.technology, frozenset(f.flags))
+            groups.setdefault(key, []).append((i, f))
+        self.groups = list(groups.values())
+        self.reps = [(g[0][1], float(g[0][1].value), base_gbs(g[0][1])[0]) for g in self.groups]
+        self.printed = sorted((v, k) for k, (_, v, _) in enumerate(self.reps))
+        self.base = sorted((x, k) for k, (_, _, x) in enumerate(self.reps))
+
+    @staticmethod
+    def _within(table, lo, hi):
+        from bisect import bisect_left, bisect_right
+        return (k for _, k in table[bisect_left(table, (lo, -1)):bisect_right(table, (hi, len(table)))])
+
+    def last_pair(self, f, bws, accept=lambda a, b: True):
+        from ..normalise import base_gbs
+        value, total = float(f.value), base_gbs(f)[0]
+        tol = 1e-6 * max(1, value)
+        best = None
+        for ka, (a, va, xa) in enumerate(self.reps):
+            if a.text == f.text:
+                continue
+            # the groups that could complete a to f's total, by either of _sums_to's two tests
+            partners = (set(self._within(self.printed, value - va - tol, value - va + tol))
+                        | set(self._within(self.base, total - xa - 1e-3 * total, total - xa + 1e-3 * total)))
+            for kb in partners:
+                b = self.reps[kb][0]
+                if b.text == f.text or not (a.tier != b.tier or _bits(a) != _bits(b)):
+                    continue
+                if not _sums_to(a, b, f) or not accept(a, b):
+                    continue
+                cand = _last(self.groups[ka], self.groups[kb], f)
+                if cand and (best is None or cand > best):
+                    best = cand
+        return (bws[best[0]], bws[best[1]]) if best else None
+
+
+def _last(A, B, f):
+    """The last (a, b) of the nested loop over figures, a from group A and b from B: neither is the total itself,
+    and a's id is not above b's (each unordered pair once, as the loop counted it)."""
+    top = max((b.id for _, b in B if b is not f), default=None)
+    for ia, a in reversed(A):
+        if a is f or top is None or a.id > top:
+            continue
+        for ib, b in reversed(B):
+            if b is not f and not a.id > b.id:
+                return ia, ib
+    return None
 
 
 def _bits(f) -> bool:

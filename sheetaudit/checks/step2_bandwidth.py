@@ -3,6 +3,8 @@ direction was read; totals checked against ports x rate; scale-out : scale-up pe
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 
 from ..model import Derived
 from ..normalise import same_model
@@ -190,6 +192,27 @@ def _aggregate_mismatch(figs):
     return out
 
 
+# The port figures of one long paragraph ask the same of its whole text: read once per text, not once per figure
+# (a dense 80,000-character page was quadratic here, issue 23).
+@lru_cache(maxsize=256)
+def _counts(pattern, text: str) -> tuple:
+    return tuple((m.end(), int(m.group(1))) for m in pattern.finditer(text))
+
+
+def _count_before(text: str, where: int) -> int | None:
+    """The last 'N x' before position `where` of the text ('8x 400 Gb/s': 8), None before none or where < 0."""
+    if where < 0:
+        return None
+    counts = _counts(words("lead_count"), text)
+    k = bisect_right([end for end, _ in counts], where)
+    return counts[k - 1][1] if k else None
+
+
+@lru_cache(maxsize=1024)
+def _one_port_each(pattern, text: str) -> bool:
+    return pattern.search(text) is not None
+
+
 def _per_acc(f, sheet):
     """Per-accelerator, per-direction GB/s of a figure, with its arithmetic; None when it cannot be known."""
     v = f.normalized["value"]
@@ -200,9 +223,8 @@ def _per_acc(f, sheet):
         return v / acc, f"{f.text} = {fmt(v)} GB/s per node / {acc} accelerators = {fmt(v / acc)} GB/s"
     count = f.count
     if f.scope == "per-port" and not count and f.segment:
-        lead = words("lead_count").findall(f.segment.text[:f.segment.text.find(f.text)] if f.text in f.segment.text else "")
-        count = int(lead[-1]) if lead else None
-    if f.scope == "per-port" and f.segment and words("one_per_accelerator").search(f.segment.text):
+        count = _count_before(f.segment.text, f.segment.text.find(f.text))
+    if f.scope == "per-port" and f.segment and _one_port_each(words("one_per_accelerator"), f.segment.text):
         return v, f"{f.text} per port, one port per accelerator = {fmt(v)} GB/s"
     if f.scope == "per-port" and count and acc:
         return v * count / acc, (f"{count} x {f.text} = {fmt(v * count)} GB/s per node / {acc} accelerators = "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..rules import load_rules, rx
 from . import finding, shown, words
@@ -28,9 +29,9 @@ def run(figs, sheet, doc, facility):
         if switch:
             out[-1].severity = "info"    # a switch has no end-to-end latency of its own to ask its vendor for
     cond = rx(load_rules().vocab["latency_conditions"])
-    bare = [f for f in e2e if not cond.search(f"{f.label} {f.segment.text if f.segment else f.context} "
-                                              f"{f.segment.row if f.segment else ''} "     # a test table's condition column
-                                              f"{f.reading}")]      # the note its basis was read from
+    # its row label, sentence, a test table's condition column, and the note its basis was read from
+    bare = [f for f in e2e if not _conditions(cond, f.label, f.segment.text if f.segment else f.context,
+                                              f.segment.row if f.segment else "", f.reading)]
     if bare:
         out.append(finding("latency.conditions-missing", "End-to-end latency with no message size or software stack: "
                            "{items}.", bare, each="{figure} ({pages})", data={"items": [shown(f) for f in bare]}))
@@ -45,3 +46,21 @@ def run(figs, sheet, doc, facility):
                                data={"items": [{"figure": f.text, "basis": f.basis, "ns": f.normalized["value"]}
                                                for f in group]}))
     return out
+
+
+def _conditions(cond, label: str, text: str, row, reading: str) -> bool:
+    """Whether `cond` finds a condition in the figure's words. The sentence part is searched once per sentence,
+    not once per latency in it (a dense paragraph was quadratic, issue 23); only what joins it to the figure's
+    own note is searched again."""
+    if _in_sentence(cond, label, text, str(row)):
+        return True
+    joint = f"{label} {text[-_REACH:]} {row} "[-_REACH:]      # the sentence's end, as the joined words end
+    return cond.search(joint + f"{reading}") is not None
+
+
+_REACH = 200     # longer than any condition phrase ("8 KB messages with NCCL over RoCE")
+
+
+@lru_cache(maxsize=1024)
+def _in_sentence(cond, label: str, text: str, row: str) -> bool:
+    return cond.search(f"{label} {text} {row} ") is not None
