@@ -55,7 +55,8 @@ def load_requirements(path: str | Path, facility: dict | None = None) -> tuple[d
     from .validate import load_schema, validate
     req = load(path)
     if facility is None and req.get("facility") is not None:
-        facility = validate(req["facility"], load_schema("facility"), source=path, key="facility")
+        facility = validate(req["facility"], load_schema("facility"), source=f"requirements file {path}",
+                            key="facility")
     return req, facility
 
 
