@@ -3,6 +3,7 @@ folder, the outputs read back."""
 import csv
 import io
 import json
+import re
 import shutil
 
 from conftest import SAMPLES, run_cli
@@ -63,3 +64,28 @@ def test_a_sheet_that_fails_after_once_succeeding_loses_its_old_report(tmp_path)
     assert not (out / "reports" / "k.pdf.html").exists()      # it would read as the audit of the new bytes
     [row] = json.loads((out / "audit.json").read_text())
     assert row["status"] == "incomplete" and row["error"]
+
+
+def test_ctrl_c_while_the_command_line_loads_prints_no_traceback():
+    """It was: a KeyboardInterrupt traceback from inside click's or the engine's imports. Ctrl-C is pressed at
+    several moments of the first fifth of a second, where the libraries load; each run ends quietly."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT
+    from test_batch import env
+    tracebacks = []
+    for delay in (0.03, 0.06, 0.09, 0.12, 0.15, 0.18, 0.21, 0.25):
+        p = subprocess.Popen([sys.executable, "-m", "sheetaudit", "check", str(TXT)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env())
+        time.sleep(delay)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+        # Python's own start-up (site-packages, before any line of sheetaudit runs) cannot be guarded by sheetaudit;
+        # a traceback through sheetaudit's code can.
+        if "Traceback" in err and re.search(r"[/\\]sheetaudit[/\\]\w+", err):
+            tracebacks.append((delay, err.strip().splitlines()[-1]))
+        assert p.returncode in (0, 1, 130, -signal.SIGINT), (delay, p.returncode, err)
+    assert tracebacks == []

@@ -31,7 +31,7 @@ LAYERS = [
     ("output",),
     ("pipeline",),
     ("batch",),
-    ("cli", "__main__", "api", ""),   # "" is the package itself (sheetaudit/__init__.py: the public facade)
+    ("cli", "__main__", "api", "entry", ""),   # "" is the package itself (sheetaudit/__init__.py: the public facade)
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 # What the reader may import besides itself: it hands plain data up and never asks the stages above.
