@@ -113,10 +113,10 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
             return {**hit["contract"], "source": {**hit["contract"]["source"], "path": str(path)}}
     contract = to_contract(run(p, password=options["password"], max_pages=options["max_pages"],
                                facility=options["facility"], ocr=ocr, requirements=req))
-    if store is not None and contract["source"]["sha256"] == sha and not limited(contract):
+    if store is not None and store.dir is not None and contract["source"]["sha256"] == sha and not limited(contract):
         key, where = entry_path(store.dir, store.base, sha, p.name)
         try:
-            write_entry(where, key, {"status": "ok", "contract": contract})
+            write_entry(where, key, {"status": "ok", "contract": contract}, store.secret)   # signed, as the batch
         except OSError:
             pass                      # a cache that cannot be written costs only the next call's time
     return contract
