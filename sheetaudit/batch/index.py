@@ -157,18 +157,25 @@ def compliance_matrix(rows: list[dict], systems) -> dict | None:
     # Systems first (a switch or NIC sheet, to which most requirements do not apply, after them), then those that
     # meet every requirement, those with questions open, those that fall short.
     for x in sheets:
-        x["component"] = x["counts"].get("not-applicable", 0) * 2 > len(x["cells"])
+        x["component"] = is_component(x["counts"])
     sheets.sort(key=lambda x: (x["component"], OUTCOME_ORDER.get(x["outcome"], 9), x["sheet"]))
     first = contracts[sheets[0]["sheet"]]["requirements"]["results"]
     from ..requirements import spec
     return {"name": sheets[0]["name"], "source": sheets[0]["source"], "sheets": sheets, "words": spec()["results"],
             "requirements": [(x["key"], x["requirement"], x["wanted"]) for x in first],
-            "verdict": _matrix_verdict(sheets)}
+            "verdict": requirements_verdict(sheets)}
 
 
-def _matrix_verdict(sheets: list[dict]) -> str:
-    """One sentence: how the systems stand, and the component sheets (switches, NICs) apart, since most
-    requirements do not apply to them and 'meets' would flatter them."""
+def is_component(counts: dict) -> bool:
+    """A sheet most of the requirements do not apply to (a switch or NIC in a folder of systems)."""
+    return counts.get("not-applicable", 0) * 2 > sum(counts.values())
+
+
+def requirements_verdict(sheets: list[dict]) -> str:
+    """One sentence over sheets' requirement sections ({'outcome', 'counts'}): how the systems stand, and the
+    component sheets (switches, NICs) apart, since most requirements do not apply to them and 'meets' would
+    flatter them. The index's matrix and the batch's terminal summary both say it."""
+    sheets = [dict(x, component=is_component(x["counts"])) for x in sheets]
     systems = [x for x in sheets if not x["component"]]
     parts = []
     if systems:

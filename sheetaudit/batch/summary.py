@@ -38,14 +38,13 @@ def summary_lines(res, fail_on: str) -> list[str]:
     for f in res.comparison[:6]:
         mark = {"error": "✖", "warning": "▲", "info": "ℹ"}.get(f["severity"], "-")
         lines.append(f"  {mark} {f['check']}: {f['title']} ({len(f['sheets'])} sheet(s))")
-    short = [s for s in res.ok if (s["contract"].get("requirements") or {}).get("outcome") == "falls-short"]
-    if any(s["contract"].get("requirements") for s in res.ok):
-        met = sum(1 for s in res.ok if (s["contract"].get("requirements") or {}).get("outcome") == "meets")
-        opened = sum(1 for s in res.ok if (s["contract"].get("requirements") or {}).get("outcome") == "open")
-        lines.append(printable(f"requirements: {met} sheet(s) meet every one, {opened} open (questions), "
-                               f"{len(short)} fall short"
-                               + (f" ({', '.join(s['sheet'] for s in short[:4])}{', …' if len(short) > 4 else ''})"
-                                  if short else "") + "; see compliance.csv"))
+    sections = [(s["sheet"], s["contract"]["requirements"]) for s in res.ok if s["contract"].get("requirements")]
+    if sections:
+        from .index import requirements_verdict
+        short = [name for name, sec in sections if sec["outcome"] == "falls-short"]
+        lines.append(printable("requirements: " + requirements_verdict([sec for _, sec in sections])
+                               + (f" Short: {', '.join(short[:4])}{', …' if len(short) > 4 else ''}." if short else "")
+                               + " See compliance.csv."))
     reports = sum(1 for s in res.ok if s.get("report"))     # a sheet whose report failed has none
     lines.append(printable(f"wrote {res.outdir / 'index.html'} (+ {reports} report(s), ")
                  + ", ".join(n for n in res.written if n != "index.html") + ")")
