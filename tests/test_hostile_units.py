@@ -212,3 +212,11 @@ def test_watchdog_ends_a_process_the_alarm_cannot_reach(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)  # a hang fails
     assert p.returncode == 2
     assert p.stderr == "sheetaudit: error: stuck.pdf: time limit of 0.3 s exceeded; raise --timeout\n"
+
+
+def test_a_broken_marked_section_in_html_loses_nothing_else(tmp_path):
+    """html.parser asserts on "<![" followed by no name (found by the fuzz test): the page is read with it as text."""
+    page = tmp_path / "spec.html"
+    page.write_bytes(b"<html><body><p>NVLink: 900 GB/s per GPU</p><![\x01 <p>Rack power: 40 kW</p></body></html>")
+    text = " ".join(s.text for s in read_document(page).segments)
+    assert "900 GB/s" in text and "40 kW" in text

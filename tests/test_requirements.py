@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 
 import pytest
 
@@ -186,7 +187,7 @@ BAD = [
     ("facility: {rack_kw: 40}\n", "facility.rack_kw: unknown key"),
     ("facility: {rack_power_kw: .nan}\n", "facility.rack_power_kw: expected a finite number"),
     ("- scale_up_gbs\n", "expected a mapping of requirements"),
-    ("scale_up_gbs: {min: [}\n", "not valid YAML (line 1)"),
+    ("scale_up_gbs: {min: [}\n", "not valid YAML"),
 ]
 
 
@@ -299,3 +300,13 @@ def test_the_samples_requirements_file_is_the_issues_example():
     sec = evaluate(req, sheetaudit.to_contract(pipeline.audit(ROOT / "samples" / "borealis-bx72-rack.pdf")))
     rack = next(r for r in sec["results"] if r["key"] == "rack_power_kw")
     assert rack["result"] == "falls-short" and rack["value"] == 120.0     # its best configuration, still above 60
+
+
+def test_a_requirements_file_that_is_a_pipe_is_one_line_and_exit_2(tmp_path):
+    """Read as every input file is (sheetaudit.validate): a plain read of a FIFO would wait for a writer for ever."""
+    rfp = tmp_path / "rfp.yaml"
+    os.mkfifo(rfp)
+    ran = run_cli("check", ROOT / "samples" / "osprey-o4-inference-server.txt", "--require", rfp)
+    assert ran.returncode == 2, ran.output
+    lines = ran.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"requirements file {rfp}" in lines[0], lines

@@ -10,6 +10,7 @@ import os
 import re
 from html.parser import HTMLParser
 
+from ..errors import UnreadableInput
 from ..model import Document, Segment
 from .layout import FOOTNOTE_MARKERS, split_sentences
 
@@ -506,8 +507,21 @@ def _grid_lines(rows: list[list[dict]]) -> list[str]:
     return _pipe_table([header] + rows, 1) if header else _pipe_table(rows, 0)
 
 
-def _html_lines(text: str) -> tuple[list[str], str]:
+def _parsed(text: str) -> "_HTMLLines":
     p = _HTMLLines()
     p.feed(text)
     p.close()
+    return p
+
+
+def _html_lines(text: str) -> tuple[list[str], str]:
+    try:
+        p = _parsed(text)
+    except AssertionError:
+        # html.parser asserts on a broken marked section ("<![" then no name) and cannot go on: read the page with
+        # such openings as text, so that nothing else on it is lost
+        try:
+            p = _parsed(text.replace("<![", "&lt;!["))
+        except AssertionError as exc:
+            raise UnreadableInput(f"not readable as HTML ({exc})") from None
     return [html.unescape(x) if "&" in x else x for x in p.lines], re.sub(r"\s+", " ", p.title).strip()

@@ -21,16 +21,12 @@ def spec() -> dict:
 def load_requirements(path: str | Path) -> dict:
     """The file as checked data: {'name', 'source', 'facility' (or None), 'keys': {key: normalised wanted}} with
     each bound as {'min' | 'max': number in the key's unit, 'at': ...}, rdma as True, cooling as a list."""
-    import yaml
+    from ..validate import InvalidInput, read_yaml
     where = f"requirements file {describe_path(path)}"
-    try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{where}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" (line {mark.line + 1})" if mark else ""
-        raise UsageError(f"{where}: not valid YAML{at}: {getattr(exc, 'problem', None) or exc}") from None
+    try:     # read as every input file is (sheetaudit.validate): a regular file under a size cap, nesting bounded
+        data = read_yaml(path, what="requirements file")
+    except InvalidInput as exc:
+        raise UsageError(f"{where}: {exc.key + ': ' if exc.key else ''}{exc.problem}") from None
     return check_requirements(data, where, source=Path(path).name)
 
 
