@@ -23,9 +23,9 @@ _NOTES = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹*†‡§].*?(?=\s[¹²³⁴⁵�
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
 ODD_SPACE = re.compile(r"\s\s|[^\S ]")      # what re.sub(r"\s+", " ") would change
 _BY_TOP = attrgetter("top", "x0")
-# A cell that prints a figure ("400 Gb/s", "900ns", "8x"): a row of such cells is data, not a row of model names
 # A variant's name: a short product code with a digit in it ("7050SDX4-48D8", "H100 NVL"), not a bullet
 MODEL_NAME = re.compile(r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9][\w.+/-]*(?: [\w.+/()-]+){0,3}$")
+# A cell that prints a figure ("400 Gb/s", "900ns", "8x"): a row of such cells is data, not a row of model names
 FIGURE_LIKE = re.compile(r"\d\s*(?:[kMGT]?[bB]\b|[kMGT]?[bB]/|[kMGT]?W\b|[nuµμ]s\b|GbE|GE\b|x\b|%)")
 _X0, _TOP, _X1, _BOTTOM = attrgetter("x0"), attrgetter("top"), attrgetter("x1"), attrgetter("bottom")
 
@@ -335,19 +335,19 @@ class PageBuilder:
                 rows[-1][0].append(ln)
         self.block += 1
         header_words = [i for i in right if i.bottom < rows[0][1] - 1]
-        header = _join_lines([_line_text(ln) for ln in _lines(header_words)]) if header_words else ""
-        owner = _block_rows(rlines, rows)
+        header = _text_of(header_words) if header_words else ""
+        owner = _block_rows(blocks, rows)
         # the variants' names: set over the values ("H100 SXM  H100 NVL"), or in the list's first row ("Model")
-        models = _heads([(col, _join_lines([_line_text(ln) for ln in _lines(col)]))
-                         for col in _subcolumns(header_words)]) if header_words else []
+        models = _heads([(col, _text_of(col)) for col in _subcolumns(header_words)]) if header_words else []
         for n, (label_lines, top) in enumerate(rows):
             nxt = rows[n + 1][1] if n + 1 < len(rows) else float("inf")
             label = _join_lines([_line_text(ln) for ln in label_lines])
-            words = [i for i in right if owner.get(id(i), n) == n and top - 0.6 * i.size <= i.top < nxt - 0.6 * i.size
-                     or owner.get(id(i)) == n]
+            # a word whose block tells its row is that row's; any other, the row whose label is above it
+            words = [i for i in right if (owner[id(i)] == n if id(i) in owner
+                                          else top - 0.6 * i.size <= i.top < nxt - 0.6 * i.size)]
             if not words:
                 continue
-            cols = [(col, _join_lines([_line_text(ln) for ln in _lines(col)])) for col in _subcolumns(words)]
+            cols = [(col, _text_of(col)) for col in _subcolumns(words)]
             if n == 0 and not models:
                 models = _heads(cols)      # "Model | 7050SDX4 | 7050SPX4 | ...": the row heads the columns below
             for col, text in cols:
@@ -388,17 +388,22 @@ def _under(heads: list[tuple[float, float, str]], col: list[Item]) -> str:
     return min(spots, key=lambda spot: abs(spot[0] - centre))[1] if spots else ""
 
 
-def _block_rows(rlines: list[list[Item]], rows: list[tuple[list[list[Item]], float]]) -> dict[int, int]:
+def _text_of(words: list[Item]) -> str:
+    """Words as lines top to bottom, joined."""
+    return _join_lines([_line_text(ln) for ln in _lines(words)])
+
+
+def _block_rows(blocks, rows: list[tuple[list[list[Item]], float]]) -> dict[int, int]:
     """Value words whose row is told by their block rather than their top: {id(word): row index}.
 
     A label set beside the middle of a two-line value ("Ports" centred on "48x SFP-DD 100G / 8x QSFP-DD 400G")
     has its first value line above it, where the rule "a value belongs to the label above it" gives it to the row
     before. Value lines set close together (a gap under 0.6 of their size) are one block; a block that spans the
     label lines of exactly one row belongs to that row. Blocks that span no label, or several (a list set with
-    no space between rows), keep the rule."""
+    no space between rows), keep the rule. blocks: _value_blocks of the value lines."""
     spans = [(min(i.top for ln in lines for i in ln), max(i.bottom for ln in lines for i in ln)) for lines, _ in rows]
     owner: dict[int, int] = {}
-    for top, bottom, block in _value_blocks(rlines):
+    for top, bottom, block in blocks:
         hits = [n for n, (a, b) in enumerate(spans) if a < bottom and b > top]
         if len(hits) == 1:
             owner.update((id(i), hits[0]) for ln in block for i in ln)
