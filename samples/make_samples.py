@@ -25,7 +25,6 @@ from reportlab import rl_config
 rl_config.invariant = 1  # fixed creation date and document id: byte-identical output
 
 from reportlab.lib import colors  # noqa: E402
-from reportlab.lib.enums import TA_LEFT  # noqa: E402
 from reportlab.lib.pagesizes import A4, landscape, letter  # noqa: E402
 from reportlab.lib.styles import ParagraphStyle  # noqa: E402
 from reportlab.lib.units import mm  # noqa: E402

@@ -78,7 +78,7 @@ def _opening(bounds) -> str:
                 signs.add(word[0])
             else:
                 return ""      # a bound this reading cannot be sure of: no lookahead (the same matches, slower)
-    starts = [rf"\d"]
+    starts = [r"\d"]
     if signs:
         starts.append(rf"(?i:[{re.escape(''.join(sorted(signs)))}])")
     if firsts:

@@ -10,7 +10,6 @@ import math
 import os
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from .cachedir import user_cache_dir
 from .rules import compiled, load_rules

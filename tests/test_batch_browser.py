@@ -3,7 +3,6 @@ as numbers with blanks last, and the page asks for nothing from the network. Ski
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 

@@ -1,7 +1,6 @@
 """The command line as users run it: formats, exit codes, rules, help text."""
 import json
 
-import pytest
 
 from conftest import ROOT, run_cli
 

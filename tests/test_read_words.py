@@ -3,7 +3,8 @@ that folder is there; a clean clone has none), the words of the reader's segment
 `extract_words()` (x and y tolerance 3, after `dedupe_chars()`, as the reader drops text printed twice in place).
 
 How two readings are compared (AGREEMENT is the share of pdfplumber's words the reader has):
-- words are compared as multisets, after NFKC (ligatures: 'ﬁ' is 'fi'), with soft hyphens and control characters
+- words are compared as multisets, after NFKC (ligatures: 'ﬁ' is 'fi') and case folding (pdfplumber reads small
+  caps by their glyph names: 'pERSONAL' where the text is 'PERSONAL'), with soft hyphens and control characters
   dropped as the reader drops them;
 - a pdfplumber word that ends a line with '-' is found when its two halves are one word in the reader (the reader
   joins a word hyphenated over two lines);
@@ -12,6 +13,9 @@ How two readings are compared (AGREEMENT is the share of pdfplumber's words the 
   the reader glued to its neighbours is missing, which is what this test is for;
 - a word in Chinese or Japanese script is found inside the reader's text of that line (CJK is written without
   spaces, so the reader joins its runs);
+- a piece of one or two characters is found inside any of the reader's words of that page: letters set apart
+  ('N V I D I A') or set on their side reach pdfplumber as pieces in the order of their positions, which the
+  reader joins into the word; a piece that short says nothing about words glued together;
 - the reader's row labels and column headers count once per table (block).
 The reader drops nothing on purpose (no running header or footer is left out); a page the reader keeps as plain
 text (long documents, read.pdf) is read by pdfium's own word breaks and held to the same tolerance.
@@ -33,6 +37,7 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 WORD_GAP = 0.15         # pdfplumber parts words this share of the font size apart (the reader: 0.13)
 AGREEMENT = 0.97         # at least this share of pdfplumber's words is read by the reader, on every PDF
 MIN_WORDS = 20           # PDFs with fewer words than this in pdfplumber are held to every word but two
+PIECE = 2               # a piece of pdfplumber's this short is found inside the reader's words of its page
 CONCAT = 6               # at most this many of the reader's words in a row make one of pdfplumber's
 _DROP = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\ufffe\uffff]|\(cid:\d+\)")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
@@ -51,7 +56,7 @@ def pdfs() -> list[Path]:
 
 
 def norm(word: str) -> str:
-    return _DROP.sub("", unicodedata.normalize("NFKC", word))
+    return _DROP.sub("", unicodedata.normalize("NFKC", word)).casefold()
 
 
 def reference_words(path: Path, max_pages: int | None = None) -> list[list[str]]:
@@ -89,6 +94,7 @@ def missing(reference: list[str], read: list[str]) -> list[str]:
     have = Counter(read)
     joined = {"".join(read[i:i + k]) for i in range(len(read)) for k in range(2, CONCAT + 1) if i + k <= len(read)}
     cjk_text = "".join(w for w in read if _CJK.search(w))
+    page_text = " ".join(read)
     lost: list[str] = []
     skip = False
     for i, w in enumerate(reference):
@@ -104,7 +110,7 @@ def missing(reference: list[str], read: list[str]) -> list[str]:
                 have[whole] -= 1
                 skip = True
                 continue
-        if w in joined or (_CJK.search(w) and w in cjk_text):
+        if w in joined or (_CJK.search(w) and w in cjk_text) or (len(w) <= PIECE and w in page_text):
             continue
         lost.append(w)
     return lost

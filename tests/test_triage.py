@@ -3,7 +3,6 @@ audit is the same as with every page laid out, and the question is asked only wh
 import json
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 

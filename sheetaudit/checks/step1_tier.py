@@ -2,7 +2,6 @@
 over a node, domain or switch divided back to one accelerator (or one port)."""
 from __future__ import annotations
 
-import re
 
 from ..model import Derived
 from ..normalise import same_model

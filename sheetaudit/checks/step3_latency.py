@@ -1,7 +1,6 @@
 """Step 3, latency basis: hardware (ASIC, port-to-port) kept apart from end-to-end (through the stack)."""
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from ..rules import load_rules, rx

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 import struct
 import zlib
 from dataclasses import dataclass, field

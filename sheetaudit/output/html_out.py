@@ -28,8 +28,9 @@ from .json_out import to_contract
 from .message import split_list
 from .verdict import STATUS_TEXT, counts, status, unread, verdict
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
 from ..severity import RANK as SEVERITY_RANK, SEVERITIES
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 MARKS = {"error": ("✖", "Error", "errors"), "warning": ("▲", "Warning", "warnings"),
          "info": ("●", "Note", "notes"), "pass": ("✔", "Passed", "passed")}
 # Text colours and their backgrounds; tests assert WCAG AA (4.5:1) for every pair.

@@ -130,7 +130,7 @@ def assumptions_text(a) -> str:
 COMPACT_WIDTH = 340      # drawn at about a phone's width: 12 px text stays about 12 px
 
 
-def section_html(doc: dict, heading: str = "h2") -> "Markup":
+def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa: F821 - imported when drawn
     """The "What this means at scale" section: the efficiency chart, each system's inputs, points and missing
     inputs, and the assumptions listed. Used by `scale --format html`, a system sheet's report and the batch index."""
     from markupsafe import Markup, escape

@@ -10,7 +10,7 @@ from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import (BaseDocTemplate, Frame, FrameBreak, NextPageTemplate, PageTemplate,
+from reportlab.platypus import (BaseDocTemplate, Frame, FrameBreak, PageTemplate,
                                 Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle)
 
 HERE = Path(__file__).resolve().parent
