@@ -301,6 +301,8 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
         if _in_excluded_context(mm, r):
             continue
         mm.count = _count_before(text[:mm.start]) if mm.count is None else mm.count
+        if _is_breakout(mm, r):
+            continue
         if mm.count is None and mm.quantity == "bandwidth":
             mm.count = _count_around(text[:mm.start], text[mm.end:])
         kept.append(mm)
@@ -429,21 +431,73 @@ def _setup_and_comparators(label: str, text: str) -> tuple[bool, tuple]:
             tuple((c.start(), c.end()) for c in rx(v["comparator_phrase"]).finditer(text)))
 
 
+_SAME_UNIT_JOIN = re.compile(r"\s*(?:/|or|或|to|through|thru|-|–|~|至|到)\s*")
+# A port's supported speeds written out as a list ("400GbE, 200GbE, 100GbE and 10GbE", "from 1.6TbE down to 100GbE",
+# "10G、25G、100G"): the joiners between two bit rates of one list. A count between them ("48 100G and 8 400G
+# ports") ends the list, since each number then counts its own ports.
+_SPEED_LIST_JOIN = re.compile(r"\s*(?:,|，|、|/)?\s*(?:(?:and|or|to|through|thru|down\s+to|up\s+to|和|或|及|至|到)\s+)?"
+                              r"|\s*(?:and|or|to|through|thru|down\s+to)\s*", re.I)
+
+
+def _bit_rate_gbs(m: Mention) -> float | None:
+    """A port speed's rate in GB/s: bits, not bytes, and no transfer or lane rate; None for anything else."""
+    from .units import convert
+    if m.quantity != "bandwidth" or m.unit.endswith(("B/s", "T/s")) or m.unit == "GB" or "signaling" in m.flags:
+        return None
+    try:
+        return convert("bandwidth", m.value, m.unit)
+    except (KeyError, ValueError):
+        return None
+
+
+_OPTION_JOIN = re.compile(r"\s*(?:/|or|或|to|through|thru|down\s+to|up\s+to|-|–|~|至|到)\s*", re.I)
+
+
 def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
     """"16 GT/s / 32GT/s", "100 Gb/s / 200 Gb/s": options of one link, one figure at the highest rate; so is a span
-    of speeds ("from 10Gb/s to 100Gb/s per port", "10GbE through 100GbE")."""
+    of speeds ("from 10Gb/s to 100Gb/s per port", "10GbE through 100GbE") and a list of three or more speeds a port
+    supports ("400GbE, 200GbE, 100GbE and 10GbE", whatever each is spelt in). Two speeds joined by "and" or a comma
+    may be two ports ("1 GbE and 100 GbE"), so they stay two figures."""
     found = sorted(found, key=lambda x: x.start)
     out: list[Mention] = []
+    run: list[Mention] = []      # the speeds of a list being read, merged into its first when it ends
+
+    def close():
+        if len(run) >= 3:
+            head = run[0]
+            top = max(run, key=_bit_rate_gbs)
+            head.value, head.unit, head.marker = top.value, top.unit, top.marker
+            head.text, head.end = text[head.start:run[-1].end], run[-1].end
+            head.flags = set().union(*(r.flags for r in run)) | {"rate-list"}
+            del out[len(out) - len(run) + 1:]
+        run.clear()
+
     for m in found:
         prev = out[-1] if out else None
-        if (prev and prev.quantity == m.quantity == "bandwidth" and prev.unit == m.unit
-                and re.fullmatch(r"\s*(?:/|or|或|to|through|thru|-|–|~|至|到)\s*", text[prev.end:m.start])):
-            prev.value = max(prev.value, m.value)
+        between = text[prev.end:m.start] if prev and prev.end <= m.start else None
+        if (between is not None and prev.quantity == m.quantity == "bandwidth"
+                and (prev.unit == m.unit and _SAME_UNIT_JOIN.fullmatch(between)
+                     or (_bit_rate_gbs(prev) is not None and _bit_rate_gbs(m) is not None
+                         and _OPTION_JOIN.fullmatch(between)))):
+            close()
+            if _bit_rate_gbs(m) is not None and _bit_rate_gbs(prev) is not None and _bit_rate_gbs(m) > _bit_rate_gbs(prev):
+                prev.value, prev.unit, prev.marker = m.value, m.unit, m.marker
+            else:
+                prev.value = max(prev.value, m.value) if prev.unit == m.unit else prev.value
             prev.text = text[prev.start:m.end]
             prev.end = m.end
             prev.flags = prev.flags | m.flags | {"rate-list"}
             continue
+        if (between is not None and run and run[-1] is prev and between.strip()
+                and _SPEED_LIST_JOIN.fullmatch(between) and _bit_rate_gbs(m) is not None):
+            run.append(m)
+            out.append(m)
+            continue
+        close()
         out.append(m)
+        if _bit_rate_gbs(m) is not None:
+            run.append(m)
+    close()
     return out
 
 
@@ -468,6 +522,19 @@ def _in_excluded_context(m: Mention, r) -> bool:
     left = re.split(r"[;；。]|\.\s", text[max(0, m.start - 50):m.start])[-1]
     right = re.split(r"[;；。,，]|\.\s", text[m.end:m.end + 30])[0]
     return bool(rx(pat).search(f"{m.segment.label} {left} {right}"))
+
+
+def _is_breakout(m: Mention, r) -> bool:
+    """A speed a faster port is split into (rules: breakout_before, breakout_after): before it, breakout words in its
+    own clause; after it, "using breakouts" closing the clause of a counted speed ("128 ports of 10GbE ... using
+    breakouts"). A port's own speed printed beside its breakout options ("32 x 400G, breakout to 4 x 100G") stays."""
+    if m.quantity != "bandwidth":
+        return False
+    text = m.segment.text
+    if rx(r.vocab["breakout_before"]).search(text[max(0, m.start - 60):m.start]):
+        return True
+    counted = m.count is not None or re.search(r"\bports?\s+of\s*$", text[max(0, m.start - 30):m.start], re.I)
+    return bool(counted and rx(r.vocab["breakout_after"]).search(text[m.end:m.end + 80]))
 
 
 def _is_power_setting(m: Mention, r) -> bool:
