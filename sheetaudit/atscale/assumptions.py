@@ -9,7 +9,8 @@ from pathlib import Path
 from ..errors import RulesError, UsageError
 from ..rules import load_rules
 
-KINDS = ("fraction", "share", "positive", "count", "choice", "marks", "optional-positive", "optional-count")
+KINDS = ("fraction", "share", "positive", "count", "choice", "marks", "fractions", "optional-positive",
+         "optional-count")
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,11 @@ class Assumptions(dict):
                 raise UsageError(f"{where}: unknown assumption {key!r} (known: {', '.join(sorted(self))}); "
                                  f"'sheetaudit scale --list-assumptions' explains each")
             a = self[key]
-            out[key] = Assumption(key, _check(a, raw, where), a.kind, a.why, a.source, "user", a.choices)
+            value = _check(a, raw, where)
+            if a.kind == "fractions":
+                # one entry changed (--assume matmul_efficiency={h100-bf16: 0.7}) keeps the others
+                value = {**a.value, **value}
+            out[key] = Assumption(key, value, a.kind, a.why, a.source, "user", a.choices)
         return out
 
 
@@ -65,6 +70,8 @@ def _check(a: Assumption, raw, where: str):
     kind = a.kind.removeprefix("optional-")
     if value is None or kind == "choice":
         return value
+    if kind == "fractions":
+        return {str(k): float(v) for k, v in value.items()}
     if kind == "marks":
         return sorted((float(v) for v in (value if isinstance(value, (list, tuple)) else [value])), reverse=True)
     return int(value) if kind == "count" else float(value)

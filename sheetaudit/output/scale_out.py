@@ -112,6 +112,8 @@ def render_text(doc: dict) -> str:
 
 
 def _val(v) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_val(x)}" for k, x in v.items()) + "}"
     if isinstance(v, list):
         return "[" + ", ".join(f"{x:g}" for x in v) + "]"
     return f"{v:g}" if isinstance(v, float) else str(v)
