@@ -94,8 +94,8 @@ def measured_utilisation(p: dict) -> float:
 def eq3_flops(job: Training) -> float:
     """Narayanan et al. 2021, eq. 3: 96 B s l h^2 (1 + s / 6h + V / 16 l h), the FLOPs their % of peak counts."""
     m = job.model
-    B, s, l, h, V = job.global_batch, m.seq_len, m.layers, m.hidden, m.vocab
-    return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h))
+    B, s, L, h, V = job.global_batch, m.seq_len, m.layers, m.hidden, m.vocab
+    return 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h))
 
 
 def predict(p: dict, a=None):
