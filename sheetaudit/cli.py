@@ -288,6 +288,9 @@ def _parsed(name: str):
                    "6 x params x tokens / (TFLOP/s x mfu).")
 @click.option("--tflops", type=click.FloatRange(min=0, min_open=True), help="Peak TFLOP/s of one accelerator.")
 @click.option("--train", is_flag=True, help="Training what-if with the default model size and step time.")
+@click.option("--job", "job_file", type=click.Path(dir_okay=False),
+              help="Training job (YAML: model, batch, parallel, accelerators, precision, recompute; see "
+                   "samples/jobs/): step time, MFU, memory and time to train on each system, the layout chosen.")
 @click.option("--assume", "assume", multiple=True, metavar="KEY=VALUE",
               help="Change one assumption (repeatable); see --list-assumptions.")
 @click.option("--assumptions", "assumptions_file", type=click.Path(exists=True, dir_okay=False),
@@ -304,7 +307,7 @@ def _parsed(name: str):
 @click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
               help="Address-space limit in MB while a sheet is audited (0: no limit).")
 @click.pass_context
-def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tokens, tflops, train, assume,
+def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tokens, tflops, train, job_file, assume,
           assumptions_file, list_assumptions, require, fmt, output, timeout, max_memory):
     """What the figures mean at scale: a model (not a measurement) of collective time and training efficiency.
 
@@ -321,7 +324,16 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
         return
     if not sheets:
         raise click.UsageError("give at least one SHEET (or --list-assumptions)")
-    if (tokens is None) != (tflops is None):
+    job = None
+    if job_file is not None:
+        if any(v is not None for v in (params, compute_s, tokens, message)) or train or collective != "all-reduce":
+            raise click.UsageError("--job models your own job's step; drop --params, --compute-s, --tokens, "
+                                   "--train, --message and --collective")
+        from .atscale.job import read_job
+        job = read_job(job_file)
+        if tflops is not None:       # with a job, --tflops is the accelerator's peak
+            a = a.with_overrides({"peak_tflops": tflops}, "--tflops")
+    elif (tokens is None) != (tflops is None):
         raise click.UsageError("--tokens and --tflops go together (compute time = 6 x params x tokens / FLOP/s)")
     training = train or any(v is not None for v in (params, compute_s, tokens))
     if training and (message is not None or collective != "all-reduce"):
@@ -331,7 +343,8 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
         if output and _same_file(output, sheet):
             raise UsageError(f"-o {describe_path(output)} is an input file; choose another output file")
     req = Request(accelerators=accelerators or DEFAULT_COUNTS, collective=collective,
-                  message_bytes=message or (1 << 30), training=training, tokens=tokens, tflops=tflops)
+                  message_bytes=message or (1 << 30), training=training, tokens=tokens,
+                  tflops=None if job else tflops, job=job)
     requirements = None
     if require:
         from .requirements import load_requirements

@@ -2,7 +2,8 @@
 the ones Megatron-LM and torchtitan users choose: tensor parallelism a power of two that divides the heads and
 stays inside the scale-up domain; context parallelism only for long sequences; pipeline stages no more than the
 layers; data parallelism what is left, dividing the global batch; expert parallelism a power of two dividing the
-experts within the data-parallel ranks; virtual stages and micro-batch size that divide what they split."""
+experts within the data-parallel ranks; virtual stages only when the micro-batches come in whole rounds of the
+stages (Megatron-LM's interleaved schedule); micro-batch size that divides each replica's share of the batch."""
 from __future__ import annotations
 
 from .model import Fabric
@@ -58,6 +59,9 @@ def candidates(job: Training, n: int, domain: int, fixed: dict) -> list[Layout]:
                 for ep in eps:
                     for vp in vps:
                         for b in micros:
+                            # the interleaved schedule needs whole rounds of micro-batches through the stages
+                            if vp > 1 and (per_replica // b) % pp:
+                                continue
                             out.append(Layout(tp, pp, dp, ep, cp, vp, b))
     return out
 

@@ -27,6 +27,7 @@ class Request:
     training: bool = False            # points are the data-parallel gradient all-reduce, with comm_share, efficiency
     tokens: float | None = None       # per accelerator per step: compute time from tokens, --tflops and mfu
     tflops: float | None = None
+    job: object = None                # atscale.job.Job: the training what-if of the buyer's own job
 
 
 def gradient_bytes(a: Assumptions) -> int:
@@ -104,7 +105,7 @@ def curve(f: Fabric | None, a: Assumptions, compute_s: float, upto: int = CURVE_
     return out
 
 
-def system(sheet: str, contract: dict, a: Assumptions, req: Request) -> dict:
+def system(sheet: str, contract: dict, a: Assumptions, req: Request, specs: dict | None = None) -> dict:
     inp = read_inputs(sheet, contract, a)
     f = fabric(inp, a)
     compute_s, compute_how = step_compute_s(a, req)
@@ -126,6 +127,11 @@ def system(sheet: str, contract: dict, a: Assumptions, req: Request) -> dict:
         "points": [_point(f, inp, n, collective, size, a, compute_s if req.training else None)
                    for n in req.accelerators],
     }
+    if req.job is not None:
+        from .training import job_block
+        out["points"] = []
+        out["training"] = job_block(req.job, inp, f, contract, a, specs)
+        return out
     full = curve(f, a, compute_s, SEARCH_UPTO)
     shown = [(n, e) for n, e in full if n <= max(CURVE_UPTO, *req.accelerators)]
     out["training"] = {
@@ -139,9 +145,12 @@ def system(sheet: str, contract: dict, a: Assumptions, req: Request) -> dict:
     return out
 
 
-def whatif(sheets: list[tuple[str, dict]], a: Assumptions, req: Request = Request()) -> dict:
-    """The contract object for (sheet name, audit contract) pairs."""
-    return {
+def whatif(sheets: list[tuple[str, dict]], a: Assumptions, req: Request = Request(),
+           specs: dict | None = None) -> dict:
+    """The contract object for (sheet name, audit contract) pairs; specs: sheet name -> what a reader of its text
+    found of the accelerator (peak compute, memory), for the training what-if."""
+    specs = specs or {}
+    doc = {
         "schema": SCHEMA,
         "note": NOTE,
         "assumptions": a.flat(),
@@ -149,8 +158,26 @@ def whatif(sheets: list[tuple[str, dict]], a: Assumptions, req: Request = Reques
         "request": {"accelerators": list(req.accelerators), "collective": "all-reduce" if req.training
                     else req.collective, "message_bytes": gradient_bytes(a) if req.training else req.message_bytes,
                     "training": req.training},
-        "systems": [system(name, c, a, req) for name, c in sheets],
+        "systems": [system(name, c, a, req, specs.get(name)) for name, c in sheets],
     }
+    if req.job is not None:
+        doc["job"] = req.job.source
+        doc["request"]["job"] = req.job.name
+        doc["ranking"] = ranking(doc["systems"])
+    return doc
+
+
+def ranking(systems: list[dict]) -> list[dict]:
+    """The systems that run the job, fastest first (time to train when the job gives tokens, else step time);
+    one that does not fit or lacks an input comes last, with why."""
+    ok = [s for s in systems if s["training"].get("step_seconds") is not None and s["training"].get("fits") is not False]
+    ok.sort(key=lambda s: s["training"]["step_seconds"])
+    out = [{"sheet": s["sheet"], "rank": i + 1, "step_seconds": s["training"]["step_seconds"],
+            "tokens_per_second": s["training"]["tokens_per_second"], "mfu": s["training"]["mfu"],
+            "time_to_train_days": s["training"].get("time_to_train_days")} for i, s in enumerate(ok)]
+    out += [{"sheet": s["sheet"], "rank": None, "why": s["training"].get("unknown") or s["training"].get("not_fitting")}
+            for s in systems if s not in ok]
+    return out
 
 
 SYSTEM_KINDS = ("server", "rack", "pod")
