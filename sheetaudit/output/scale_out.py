@@ -91,7 +91,10 @@ def render_text(doc: dict) -> str:
     req = doc["request"]
     training = req["training"]
     out = ["What the figures mean at scale (sheetaudit scale)", doc["note"], ""]
-    for s in doc["systems"]:
+    if doc.get("job") is not None:
+        from .train_out import render_text as job_text
+        out = [job_text(doc, _table)]
+    for s in doc["systems"] if doc.get("job") is None else []:
         out.append(f"{s['sheet']} ({s['kind']})")
         out += [f"  {x}" for x in input_lines(s)]
         for m in s["missing"]:
@@ -137,6 +140,9 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
     inputs, and the assumptions listed. Used by `scale --format html`, a system sheet's report and the batch index."""
     from markupsafe import Markup, escape
 
+    if doc.get("job") is not None:
+        from .train_out import section_html as job_section
+        return Markup(job_section(doc, heading) + assumptions_html(doc) + "</section>")
     from .curves import curves_of, efficiency_chart
     marks = doc["assumptions"].get("efficiency_marks") or (0.9, 0.5)
     def draw(width):
@@ -169,6 +175,14 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
         for p in s["points"]:
             h.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in point_row(p, training)) + "</tr>")
         h.append("</tbody></table></div>")
+    h.append(assumptions_html(doc) + "</section>")
+    return Markup("".join(h))
+
+
+def assumptions_html(doc: dict) -> str:
+    """The assumptions of the model, folded: each with its value, why and source."""
+    from markupsafe import escape
+    h = []
     h.append('<details class="assumptions"><summary>Assumptions of the model</summary><div class="table-wrap"><table><thead><tr>'
              '<th scope="col">assumption</th><th scope="col">value</th><th scope="col">why</th>'
              '<th scope="col">source</th></tr></thead><tbody>')
@@ -176,8 +190,8 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
         val = "not assumed" if v["value"] is None else _val(v["value"]) + (" (yours)" if v["origin"] == "user" else "")
         h.append(f"<tr><th scope=\"row\"><code>{escape(k)}</code></th><td>{escape(val)}</td><td>{escape(v['why'])}"
                  f"</td><td>{escape(v['source'])}</td></tr>")
-    h.append("</tbody></table></div></details></section>")
-    return Markup("".join(h))
+    h.append("</tbody></table></div></details>")
+    return "".join(h)
 
 
 PAGE_CSS = """.table-wrap{overflow-x:auto}.chart-compact{display:none}
