@@ -349,8 +349,14 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
     if require:
         from .requirements import load_requirements
         requirements = load_requirements(require)
-    contracts = [(describe_path(s), _contract(ctx, s, timeout, max_memory)) for s in sheets]
-    doc = whatif(contracts, a, req)
+    contracts, specs = [], {}
+    for s in sheets:
+        contract, audit = _contract_and_audit(ctx, s, timeout, max_memory)
+        contracts.append((describe_path(s), contract))
+        if job is not None and audit is not None:
+            from .atscale.specs import read_specs
+            specs[describe_path(s)] = read_specs(audit.document.segments, job.precision)
+    doc = whatif(contracts, a, req, specs)
     if requirements and requirements["keys"]:
         from .requirements import evaluate
         for system, (name, contract) in zip(doc["systems"], contracts):
@@ -367,12 +373,18 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
 
 def _contract(ctx, path: str, timeout: float, max_memory: int) -> dict:
     """A sheet's contract: audited now, or read from a `check --format json` file."""
+    return _contract_and_audit(ctx, path, timeout, max_memory)[0]
+
+
+def _contract_and_audit(ctx, path: str, timeout: float, max_memory: int):
+    """(contract, the audit or None): a `check --format json` file has no text left to read the accelerator from."""
     from .atscale.parse import read_contract
     got = read_contract(path)
     if got is not None:
-        return got
+        return got, None
     from .output.json_out import to_contract
-    return to_contract(_audit_file(ctx, path, timeout, max_memory))
+    audit = _audit_file(ctx, path, timeout, max_memory)
+    return to_contract(audit), audit
 
 
 def _where(step) -> str:

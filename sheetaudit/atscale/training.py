@@ -54,6 +54,8 @@ def hardware(job: Job, contract: dict, a: Assumptions, sheet_specs: dict | None 
             values[key], how[key] = float(specs[key][0]), specs[key][1]
         else:
             why, ask = HARDWARE_QUESTIONS[key]
+            if key == "peak_tflops" and specs.get("flags"):
+                why = "the sheet states compute only as " + "; ".join(specs["flags"])
             missing.append({"input": key, "why": why, "ask": ask, "fill": f"--assume {key}=VALUE or hardware.{key} "
                                                                             f"in the job file"})
     values["generation"] = job.hardware.get("generation") or specs.get("generation", (None, ""))[0]
@@ -135,7 +137,7 @@ def job_block(job: Job, inp: Inputs, f: Fabric | None, contract: dict, a: Assump
                               f"memory needs {r.memory_gb:.0f} GB")
     if job.tokens:
         out["time_to_train_days"] = _sig(job.tokens / out["tokens_per_second"] / 86400)
-    out["notes"] = r.notes
+    out["notes"] = list((sheet_specs or {}).get("flags", [])) + r.notes
     if with_curve:
         free = {k: v for k, v in job.fixed.items() if k != "dp"}
         curve = []

@@ -180,7 +180,9 @@ def ranking(systems: list[dict]) -> list[dict]:
     out = [{"sheet": s["sheet"], "rank": i + 1, "step_seconds": s["training"]["step_seconds"],
             "tokens_per_second": s["training"]["tokens_per_second"], "mfu": s["training"]["mfu"],
             "time_to_train_days": s["training"].get("time_to_train_days")} for i, s in enumerate(ok)]
-    out += [{"sheet": s["sheet"], "rank": None, "why": s["training"].get("unknown") or s["training"].get("not_fitting")}
+    out += [{"sheet": s["sheet"], "rank": None,
+             "why": f"a {s['kind']} sheet, not a system" if s["kind"] in ("switch", "nic") else
+             s["training"].get("unknown") or s["training"].get("not_fitting")}
             for s in systems if s not in ok]
     return out
 

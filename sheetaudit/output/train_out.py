@@ -128,7 +128,7 @@ def _stacked_bars(doc: dict) -> str:
          '<defs>' + "".join(
              f'<pattern id="h-{k}" width="6" height="6" patternUnits="userSpaceOnUse">'
              f'<rect width="6" height="6" fill="{c}"/>'
-             + (f'<path d="M0,6 L6,0" stroke="#fff" stroke-width="1.2"/>' if HATCH[k] else "") + '</pattern>'
+             + ('<path d="M0,6 L6,0" stroke="#fff" stroke-width="1.2"/>' if HATCH[k] else "") + '</pattern>'
              for k, _, c in PARTS) + '</defs>']
     y = 10
     for s in rows:
