@@ -66,6 +66,10 @@ def candidates(job: Training, n: int, domain: int, fixed: dict) -> list[Layout]:
     return out
 
 
+def _key(seconds: float) -> float:
+    return float(f"{seconds:.9g}")
+
+
 def search(job: Training, n: int, f: Fabric, acc: Accelerator, ov: Overlaps, fixed: dict | None = None
            ) -> StepResult | None:
     """The fastest layout that fits (or, when none fits, the one needing least memory, marked as not fitting);
@@ -75,7 +79,8 @@ def search(job: Training, n: int, f: Fabric, acc: Accelerator, ov: Overlaps, fix
     for lay in candidates(job, n, f.domain_size, fixed):
         r = step(job, lay, f, acc, ov)
         if r.fits is not False:
-            if best_fit is None or r.seconds < best_fit.seconds:
+            # equal times (a micro-batch size that changes nothing but memory): the smaller memory
+            if best_fit is None or (_key(r.seconds), r.memory_gb) < (_key(best_fit.seconds), best_fit.memory_gb):
                 best_fit = r
         elif least is None or r.memory_gb < least.memory_gb:
             least = r

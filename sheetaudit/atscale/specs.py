@@ -73,8 +73,7 @@ def read_specs(segments, precision: str = "bf16") -> dict:
         if r["precision"] not in (precision, "other") and r["precision_stated"]:
             continue
         if r["scope"] == "system":
-            out["flags"].append(f"{r['text']} (p{r['page']}) is the whole system's compute, not one accelerator's: "
-                                f"not used")
+            out["flags"].append(f"{r['text']} (p{r['page']}) is the whole system's compute, not one accelerator's")
         elif r["sparse"] and r["precision"] == precision:
             out["flags"].append(f"{r['text']} (p{r['page']}) is sparse throughput: {r['dense_tflops']:g} dense")
     usable = [r for r in readings if r["dense_tflops"] and r["precision"] == precision]

@@ -232,7 +232,9 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
     elif job.sharding == "full":
         states = (job.weight_bytes + 4.0 + 12.0) / dp_group
     act_layer = activation_bytes_per_layer(m, b, int(seq), tp, job.sequence_parallel, job.recompute, unfused)
-    in_flight = min(micro_batches, pp) * (1 + (pp - 1) / (pp * vp)) if pp > 1 else 1
+    # 1F1B keeps pp micro-batches in flight on the first stage; the interleaved schedule's warm-up keeps
+    # (1 + (pp - 1) / (pp vp)) times that (Korthikanti et al. 2022, section 4.2.3)
+    in_flight = min(micro_batches, pp) * (1 + (pp - 1) / (pp * vp) if vp > 1 else 1) if pp > 1 else 1
     layers_local = math.ceil(m.layers / pp)
     acts = act_layer * layers_local * in_flight
     logits_mem = tokens * m.vocab / tp * 4.0                    # fp32 logits of the loss, one micro-batch

@@ -55,7 +55,7 @@ def hardware(job: Job, contract: dict, a: Assumptions, sheet_specs: dict | None 
         else:
             why, ask = HARDWARE_QUESTIONS[key]
             if key == "peak_tflops" and specs.get("flags"):
-                why = "the sheet states compute only as " + "; ".join(specs["flags"])
+                why = f"{why} ({'; '.join(specs['flags'])})"
             missing.append({"input": key, "why": why, "ask": ask, "fill": f"--assume {key}=VALUE or hardware.{key} "
                                                                             f"in the job file"})
     values["generation"] = job.hardware.get("generation") or specs.get("generation", (None, ""))[0]

@@ -1,0 +1,129 @@
+"""`sheetaudit scale SHEET... --job job.yaml` as users run it on the bundled samples: the JSON fields of the issue
+(checked against sheetaudit/schema/sheetaudit-scale-1.json), the systems ranked, the accelerator read from the
+sheet's text, the job file checked like every input, the assumptions listed with their sources."""
+import json
+
+import pytest
+
+from conftest import ROOT, run_cli
+
+SAMPLES = ROOT / "samples"
+JOBS = SAMPLES / "jobs"
+KESTREL = SAMPLES / "kestrel-k8x-gpu-server.pdf"        # 8x H200, "989 TFLOPS of dense FP16", 141 GB, 4.8 TB/s
+XUANWU = SAMPLES / "xuanwu-x8-server-zh.pdf"            # 单卡 FP16 稠密算力 1000 TFLOPS, 96 GB
+BOREALIS = SAMPLES / "borealis-bx72-rack.pdf"           # 72-GPU domain; compute only as the rack's 1.4 exaFLOPS
+FIELDS = {"accelerators", "layout", "step_seconds", "tokens_per_second", "tokens_per_second_per_accelerator",
+          "model_tflops_per_accelerator", "mfu", "hfu", "memory_gb_per_accelerator", "fits", "breakdown_seconds"}
+
+
+@pytest.fixture(scope="module")
+def doc():
+    r = run_cli("scale", "--format", "json", KESTREL, XUANWU, BOREALIS, "--job", JOBS / "llama-70b.yaml")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_each_system_has_the_fields_of_the_issue(doc):
+    k = doc["systems"][0]["training"]
+    assert FIELDS <= set(k)
+    assert set(k["layout"]) == {"tp", "pp", "dp", "ep", "cp", "vp", "micro"}
+    assert set(k["breakdown_seconds"]) == {"compute", "tp", "pp_bubble", "pp_p2p", "dp_exposed", "ep_all_to_all", "cp"}
+    assert sum(k["breakdown_seconds"].values()) == pytest.approx(k["step_seconds"], rel=0.01)
+    assert k["accelerators"] == 1024 and k["fits"] is True and 0 < k["mfu"] <= k["hfu"] < 1
+    assert k["tokens_per_second"] == pytest.approx(512 * 8192 / k["step_seconds"], rel=0.01)
+    assert k["time_to_train_days"] == pytest.approx(15e12 / k["tokens_per_second"] / 86400, rel=0.01)
+
+
+def test_the_json_fits_its_schema(doc):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((ROOT / "sheetaudit" / "schema" / "sheetaudit-scale-1.json").read_text(encoding="utf-8"))
+    jsonschema.validate(doc, schema)
+
+
+def test_the_accelerator_comes_from_the_sheet_text(doc):
+    k, x = doc["systems"][0]["training"], doc["systems"][1]["training"]
+    assert k["hardware"] == {"peak_tflops": 989.0, "memory_gb": 141.0, "memory_gbs": 4800.0}
+    assert k["hardware_how"]["peak_tflops"].startswith("stated: 989 TFLOPS")
+    assert k["matmul_efficiency"]["key"] == "h200-bf16"
+    assert x["hardware"]["peak_tflops"] == 1000.0 and x["hardware"]["memory_gb"] == 96.0
+
+
+def test_a_system_wide_compute_figure_is_not_used_and_the_vendor_is_asked(doc):
+    b = doc["systems"][2]["training"]
+    assert "step_seconds" not in b and "peak_tflops" in b["unknown"]
+    ask = next(m for m in b["missing"] if m["input"] == "peak_tflops")
+    assert "1.4 exaFLOPS" in ask["why"] and "whole system" in ask["why"] and "dense" in ask["ask"]
+
+
+def test_systems_are_ranked_by_time_to_train(doc):
+    ranked = [r for r in doc["ranking"] if r["rank"]]
+    assert [r["rank"] for r in ranked] == [1, 2]
+    assert ranked[0]["time_to_train_days"] <= ranked[1]["time_to_train_days"]
+    assert doc["ranking"][-1]["rank"] is None and "peak_tflops" in doc["ranking"][-1]["why"]
+
+
+def test_efficiency_falls_with_accelerators_at_a_fixed_global_batch(doc):
+    # Below the job's count a smaller memory can force a slower layout (more pipeline stages to fit), so
+    # utilisation may rise at first; from the job's count on it only falls.
+    for s in doc["systems"][:2]:
+        curve = s["training"]["curve"]
+        mfu = [c["mfu"] for c in curve]
+        assert len(curve) >= 5 and mfu[-1] < 0.8 * mfu[0]
+        tail = [c["mfu"] for c in curve if c["accelerators"] >= 1024]
+        assert all(b <= a * 1.01 for a, b in zip(tail, tail[1:])), mfu      # never rises (1 % for layout steps)
+        assert curve[-1]["tokens_per_second"] > curve[0]["tokens_per_second"]
+
+
+def test_text_and_html_show_where_the_step_goes(tmp_path):
+    r = run_cli("scale", KESTREL, "--job", JOBS / "llama-405b.yaml")
+    assert r.returncode == 0, r.stderr
+    assert "where the step goes [" in r.stdout and "pipeline bubble" in r.stdout and "<- knee" in r.stdout
+    out = tmp_path / "t.html"
+    r = run_cli("scale", KESTREL, XUANWU, "--job", JOBS / "moe-671b.yaml", "--format", "html", "-o", out)
+    assert r.returncode == 0, r.stderr
+    html = out.read_text(encoding="utf-8")
+    assert 'class="step-bars"' in html and 'class="mfu-curve"' in html and "expert all-to-all" in html
+
+
+def test_the_job_fixes_what_it_states():
+    r = run_cli("scale", "--format", "json", KESTREL, "--job", JOBS / "llama-405b.yaml")
+    t = json.loads(r.stdout)["systems"][0]["training"]
+    assert {k: t["layout"][k] for k in ("tp", "pp", "dp", "cp")} == {"tp": 8, "pp": 16, "dp": 128, "cp": 1}
+
+
+def test_hardware_can_be_given_where_the_sheet_is_silent():
+    r = run_cli("scale", "--format", "json", BOREALIS, "--job", JOBS / "llama-70b.yaml", "--tflops", "2250")
+    t = json.loads(r.stdout)["systems"][0]["training"]
+    assert t["hardware"]["peak_tflops"] == 2250 and t["hardware_how"]["peak_tflops"].startswith("assumed")
+    assert t["step_seconds"] > 0
+
+
+@pytest.mark.parametrize("text, key", [
+    ("model: {params: 70B, layers: 80, hidden: 8192, heads: 64, seq_len: 8192}\nbatch: {global: 512}\n", "model"),
+    ("model: {params: 70B, layers: 80, hidden: 8192, heads: 64, seq_len: 8192, vocab: 1}\nbatch: {global: 0}\n",
+     "batch.global"),
+    ("model: {params: 70B, layers: 80, hidden: 8192, heads: 64, seq_len: 8192, vocab: 1}\nbatch: {global: 8}\n"
+     "parallel: {tq: 8}\n", "parallel.tq"),
+    ("model: {params: lots, layers: 80, hidden: 8192, heads: 64, seq_len: 8192, vocab: 1}\nbatch: {global: 8}\n",
+     "model.params"),
+    ("model: {params: 70B, layers: 80, hidden: 8192, heads: 64, seq_len: 8192, vocab: 1}\nbatch: {global: 8}\n"
+     "precision: fp4\n", "precision"),
+])
+def test_a_mistake_in_the_job_file_is_one_line_naming_the_key(tmp_path, text, key):
+    job = tmp_path / "job.yaml"
+    job.write_text(text, encoding="utf-8")
+    r = run_cli("scale", KESTREL, "--job", job)
+    assert r.returncode == 2
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and "job.yaml" in lines[0] and f"{key}:" in lines[0], r.stderr
+
+
+def test_assumptions_list_the_matmul_efficiency_with_its_source():
+    r = run_cli("scale", "--list-assumptions")
+    assert "matmul_efficiency = {a100-bf16: 0.65, h100-bf16: 0.6" in r.stdout
+    assert "0.6-0.75 of dense BF16 peak" in r.stdout
+    r = run_cli("scale", "--format", "json", KESTREL, "--job", JOBS / "llama-70b.yaml",
+                "--assume", "matmul_efficiency={h200-bf16: 0.7}")
+    d = json.loads(r.stdout)
+    assert d["assumptions"]["matmul_efficiency"]["h200-bf16"] == 0.7
+    assert d["assumptions"]["matmul_efficiency"]["a100-bf16"] == 0.65        # one entry changed, the rest kept
