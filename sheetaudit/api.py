@@ -220,11 +220,19 @@ def findings(audits):
 
 
 def scale(audits, accelerators=(8, 64, 512, 4096), collective: str = "all-reduce", message="1GiB",
-          training: bool = False, tokens=None, tflops: float | None = None, **assumptions):
+          training: bool = False, tokens=None, tflops: float | None = None, job=None, **assumptions):
     """The what-if of `sheetaudit scale` (a model, not a measurement): one row per system and accelerator count.
     ASSUMPTIONS override rules/scale.yaml by name (overlap=0.5, params=7e9; `sheetaudit scale --list-assumptions`
-    lists them); df.attrs holds the assumptions used and each system's notes."""
+    lists them); df.attrs holds the assumptions used and each system's notes.
+
+    With job (a job file's path, or the same keys as a dict: `scale --job`), one row per system: the layout, step,
+    tokens per second, MFU, memory, fit and breakdown of the job, ranked fastest first; df.attrs["curves"] holds each
+    system's curve at the job's global batch. A contract holds no text to read the accelerator from: give
+    peak_tflops=, memory_gb= (and memory_gbs= where the sheet states no memory bandwidth) as assumptions, or a
+    hardware block in the job."""
     import pandas as pd
+    if job is not None:
+        return _scale_job(audits, job, tflops, assumptions)
 
     from .atscale.assumptions import load_assumptions
     from .atscale.parse import parse_count, parse_size
@@ -252,4 +260,44 @@ def scale(audits, accelerators=(8, 64, 512, 4096), collective: str = "all-reduce
     df = pd.DataFrame(rows)
     df.attrs["assumptions"] = doc["assumptions"]
     df.attrs["notes"] = {s["sheet"]: s["notes"] for s in doc["systems"] if s["notes"]}
+    return df
+
+
+def _scale_job(audits, job, tflops, assumptions):
+    import pandas as pd
+
+    from .atscale.assumptions import load_assumptions
+    from .atscale.job import job_from_data, read_job
+    from .atscale.whatif import Request, whatif
+    if isinstance(job, (str, os.PathLike)):
+        if not Path(job).is_file():
+            raise UsageError(f"job file {job}: no such file")
+        job = read_job(job)
+    elif isinstance(job, dict):
+        job = job_from_data(dict(job), "job")
+    else:
+        raise UsageError(f"job: expected a job file's path or a dict, got {type(job).__name__}")
+    if tflops is not None:
+        assumptions = dict(assumptions, peak_tflops=tflops)
+    a = load_assumptions().with_overrides(assumptions, "sheetaudit.scale()")
+    contracts = [c for c in _contracts(audits) if c.get("figures") is not None and "error" not in c]
+    doc = whatif([(_names(c)[0], c) for c in contracts], a, Request(training=True, job=job))
+    rank = {r["sheet"]: r["rank"] for r in doc["ranking"]}
+    rows = []
+    for s in doc["systems"]:
+        t = s["training"]
+        row = {"sheet": s["sheet"], "kind": s["kind"], "rank": rank.get(s["sheet"])}
+        for k, v in t.items():
+            if k in ("curve", "hardware_how", "missing", "notes", "matmul_efficiency"):
+                continue
+            if isinstance(v, dict):
+                row.update({f"{k}_{x}": y for x, y in v.items()})
+            else:
+                row[k] = v
+        rows.append(row)
+    df = pd.DataFrame(rows).sort_values("rank", na_position="last", kind="stable").reset_index(drop=True)
+    df.attrs["assumptions"] = doc["assumptions"]
+    df.attrs["curves"] = {s["sheet"]: s["training"].get("curve", []) for s in doc["systems"]}
+    df.attrs["missing"] = {s["sheet"]: s["missing"] + s["training"].get("missing", []) for s in doc["systems"]
+                           if s["missing"] or s["training"].get("missing")}
     return df

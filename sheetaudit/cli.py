@@ -360,7 +360,8 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
     if requirements and requirements["keys"]:
         from .requirements import evaluate
         for system, (name, contract) in zip(doc["systems"], contracts):
-            system["requirements"] = evaluate(requirements, contract, sheet=name, assumptions=a)
+            system["requirements"] = evaluate(requirements, contract, sheet=name, assumptions=a,
+                                              training=system["training"] if job is not None else None)
     from .output import scale_out
     text = getattr(scale_out, {"json": "dumps", "html": "render_html", "text": "render_text"}[fmt])(doc)
     if requirements and requirements["keys"] and fmt == "text":

@@ -117,6 +117,8 @@ CASES = [
     ("efficiency", "{min: 0.9, at: 1024}", ALPHA, "meets", None),
     ("efficiency", "{min: 0.9, at: 1024}", BETA, "falls-short", None),
     ("efficiency", "{min: 0.9, at: 1024}", GAMMA, "not-stated", None),
+    ("tokens_per_second", "{min: 1000000}", ALPHA, "not-stated", None),    # judged by scale --job only
+    ("time_to_train_days", "{max: 90}", ALPHA, "not-stated", None),
 ]
 
 

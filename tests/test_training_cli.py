@@ -127,3 +127,31 @@ def test_assumptions_list_the_matmul_efficiency_with_its_source():
     d = json.loads(r.stdout)
     assert d["assumptions"]["matmul_efficiency"]["h200-bf16"] == 0.7
     assert d["assumptions"]["matmul_efficiency"]["a100-bf16"] == 0.65        # one entry changed, the rest kept
+
+
+def test_require_holds_each_system_to_the_jobs_throughput_and_time_to_train(tmp_path):
+    rfp = tmp_path / "rfp.yaml"
+    rfp.write_text("tokens_per_second: {min: 1000000}\ntime_to_train_days: {max: 170}\n", encoding="utf-8")
+    r = run_cli("scale", "--format", "json", KESTREL, XUANWU, BOREALIS, "--job", JOBS / "llama-70b.yaml",
+                "--require", rfp)
+    assert r.returncode == 0, r.stderr
+    got = {s["sheet"].rsplit("/", 1)[-1]: {x["key"]: x for x in s["requirements"]["results"]}
+           for s in json.loads(r.stdout)["systems"]}
+    k, x, b = got["kestrel-k8x-gpu-server.pdf"], got["xuanwu-x8-server-zh.pdf"], got["borealis-bx72-rack.pdf"]
+    assert k["tokens_per_second"]["result"] == "meets" and k["time_to_train_days"]["result"] == "meets"
+    assert x["tokens_per_second"]["result"] == "falls-short" and x["time_to_train_days"]["result"] == "falls-short"
+    assert k["tokens_per_second"]["basis"] == "model" and "not a measurement" in k["tokens_per_second"]["why"]
+    assert b["tokens_per_second"]["result"] == "not-stated" and "TFLOP/s" in b["tokens_per_second"]["question"]
+
+
+def test_the_python_api_returns_one_row_per_system_ranked():
+    import sheetaudit
+    audits = [sheetaudit.audit(KESTREL), sheetaudit.audit(BOREALIS)]
+    df = sheetaudit.scale(audits, job=JOBS / "llama-70b.yaml", peak_tflops=989, memory_gb=141)
+    assert list(df["rank"]) == [1, 2] and df["step_seconds"].is_monotonic_increasing
+    assert {"layout_tp", "mfu", "hfu", "fits", "breakdown_seconds_compute", "time_to_train_days"} <= set(df.columns)
+    assert set(df.attrs["curves"]) == set(df["sheet"])
+    from sheetaudit.errors import UsageError
+    with pytest.raises(UsageError, match="batch.global"):
+        sheetaudit.scale(audits, job={"model": {"params": 7e9, "layers": 32, "hidden": 4096, "heads": 32,
+                                                "seq_len": 4096, "vocab": 32000}, "batch": {"global": 0}})

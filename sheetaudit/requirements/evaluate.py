@@ -16,11 +16,13 @@ RESULTS = ("meets", "falls-short", "uncertain", "not-stated", "not-applicable")
 OPS = {"min": ("≥", lambda v, limit: v >= limit - 1e-9), "max": ("≤", lambda v, limit: v <= limit + 1e-9)}
 
 
-def evaluate(req: dict, contract: dict, sheet: str = "", assumptions=None) -> dict:
-    """The contract's `requirements` section: one result per requirement, in the file's order."""
+def evaluate(req: dict, contract: dict, sheet: str = "", assumptions=None, training: dict | None = None) -> dict:
+    """The contract's `requirements` section: one result per requirement, in the file's order. training: the
+    system's job what-if (`scale --job`), which the requirements on the buyer's own job are judged on."""
     keys = spec()["keys"]
     kind = contract.get("sheet_kind") or "unknown"
     ctx = _Sheet(contract, sheet or (contract.get("source") or {}).get("path", ""), assumptions)
+    ctx.training = training
     results = []
     for key, want in req["keys"].items():
         s = keys[key]
@@ -356,7 +358,37 @@ def _efficiency(want, s, ctx: _Sheet) -> dict:
     return out
 
 
+def _job(field: str, op: str):
+    """A requirement on the buyer's training job: judged on the job what-if of `scale --job` (a model, basis
+    model); without a job it is not stated, and says how to judge it."""
+    def judge(want, s, ctx: _Sheet) -> dict:
+        t = getattr(ctx, "training", None)
+        if t is None or "job" not in t:
+            return {"result": "not-stated", "basis": "model",
+                    "why": "a requirement on your training job: judged by 'sheetaudit scale SHEET --job job.yaml "
+                           "--require FILE'", "question": s["ask"]}
+        if t.get(field) is None:
+            why = t.get("unknown") or ("the job file gives no tokens to train" if field == "time_to_train_days"
+                                       else "the job was not modelled")
+            return {"result": "not-stated", "basis": "model", "why": why, "question": s["ask"]}
+        value, limit = t[field], want[op]
+        result = _decide([value], op, limit)
+        assumed = [k for k, how in (t.get("hardware_how") or {}).items() if how.startswith("assumed")]
+        why = (f"the job what-if at {num(t['accelerators'])} accelerators, layout "
+               f"{' '.join(f'{k} {v}' for k, v in t['layout'].items())}: a model on its stated assumptions, not a "
+               f"measurement" + (f"; rests on assumed {', '.join(assumed)}" if assumed else ""))
+        out = {"result": result, "value": value, "value_text": num(value), "basis": "model", "why": why}
+        if t.get("fits") is False:
+            out.update(result="falls-short", why=t.get("not_fitting") or "no layout fits in memory")
+        elif assumed and result == "meets":
+            out.update(result="uncertain", question=s["ask"])
+        return out
+    return judge
+
+
 EVALUATORS = {
+    "tokens_per_second": _job("tokens_per_second", "min"),
+    "time_to_train_days": _job("time_to_train_days", "max"),
     "scale_up_gbs": _bandwidth("scale_up", "scale_up_gbs"),
     "scale_out_gbs": _bandwidth("scale_out", "scale_out_gbs"),
     "scale_up_domain": _domain,
