@@ -350,12 +350,22 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
         from .requirements import load_requirements
         requirements = load_requirements(require)
     contracts, specs = [], {}
-    for s in sheets:
-        contract, audit = _contract_and_audit(ctx, s, timeout, max_memory)
-        contracts.append((describe_path(s), contract))
-        if job is not None and audit is not None:
-            from .atscale.specs import read_specs
-            specs[describe_path(s)] = read_specs(audit.document.segments, job.precision)
+    import os
+    from .atscale.combine import combine, split
+    for arg in sheets:
+        parts = []
+        for s in split(arg, os.path.exists) if job is not None else [arg]:
+            contract, audit = _contract_and_audit(ctx, s, timeout, max_memory)
+            sp = None
+            if job is not None and audit is not None:
+                from .atscale.specs import read_specs
+                sp = read_specs(audit.document.segments, job.precision)
+            parts.append((describe_path(s), contract, sp))
+        name = "+".join(p[0] for p in parts)
+        contract, sp = combine(parts) if len(parts) > 1 else (parts[0][1], parts[0][2])
+        contracts.append((name, contract))
+        if sp is not None:
+            specs[name] = sp
     doc = whatif(contracts, a, req, specs)
     if requirements and requirements["keys"]:
         from .requirements import evaluate

@@ -155,3 +155,18 @@ def test_the_python_api_returns_one_row_per_system_ranked():
     with pytest.raises(UsageError, match="batch.global"):
         sheetaudit.scale(audits, job={"model": {"params": 7e9, "layers": 32, "hidden": 4096, "heads": 32,
                                                 "seq_len": 4096, "vocab": 32000}, "batch": {"global": 0}})
+
+
+def test_a_gpu_sheet_and_a_server_sheet_make_one_system():
+    h100, hgx = ROOT.parent / "shared" / "corpus" / "real-nvidia-h100-datasheet.pdf", \
+        ROOT.parent / "shared" / "corpus" / "helix-g8-hgx-server.pdf"
+    if not h100.exists():
+        pytest.skip("../shared/corpus is not here")
+    r = run_cli("scale", "--format", "json", f"{h100}+{hgx}", "--job", JOBS / "llama-70b.yaml")
+    assert r.returncode == 0, r.stderr
+    s = json.loads(r.stdout)["systems"][0]
+    t = s["training"]
+    assert s["kind"] == "server" and s["inputs"]["scale_out_gbs_per_accelerator"] == 50       # from the server
+    assert t["hardware"]["peak_tflops"] == pytest.approx(989.5)                                # from the GPU sheet
+    assert "[real-nvidia-h100-datasheet.pdf]" in t["hardware_how"]["peak_tflops"]
+    assert any("sparse" in n for n in t["notes"]) and t["step_seconds"] > 0

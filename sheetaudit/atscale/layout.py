@@ -78,6 +78,8 @@ def search(job: Training, n: int, f: Fabric, acc: Accelerator, ov: Overlaps, fix
     best_fit, least = None, None
     for lay in candidates(job, n, f.domain_size, fixed):
         r = step(job, lay, f, acc, ov)
+        if r.seconds == float("inf"):      # crosses the network and the scale-out bandwidth is unknown
+            continue
         if r.fits is not False:
             # equal times (a micro-batch size that changes nothing but memory): the smaller memory
             if best_fit is None or (_key(r.seconds), r.memory_gb) < (_key(best_fit.seconds), best_fit.memory_gb):

@@ -76,6 +76,7 @@ def read_specs(segments, precision: str = "bf16") -> dict:
             out["flags"].append(f"{r['text']} (p{r['page']}) is the whole system's compute, not one accelerator's")
         elif r["sparse"] and r["precision"] == precision:
             out["flags"].append(f"{r['text']} (p{r['page']}) is sparse throughput: {r['dense_tflops']:g} dense")
+    out["flags"] = list(dict.fromkeys(out["flags"]))      # a figure printed in two rows (BF16, FP16) once
     usable = [r for r in readings if r["dense_tflops"] and r["precision"] == precision]
     if usable:
         first_column = next((r["column"] for r in usable if r["column"]), "")

@@ -24,15 +24,16 @@ MAX_CURVE = 1 << 17
 
 
 def _sheet_memory_gbs(contract: dict) -> tuple[float, str] | None:
-    """The largest memory-tier bandwidth the sheet states for one accelerator (GB/s), with how it was read. A
-    figure with no scope is taken as one accelerator's (HBM bandwidths are printed per device) and says so."""
+    """The first memory-tier bandwidth the sheet states for one accelerator (GB/s), with how it was read: the first
+    column of a table of models, as for compute. A figure with no scope is taken as one accelerator's (HBM
+    bandwidths are printed per device) and says so."""
     from ..basis import norm
     got = [(norm(f), f) for f in contract.get("figures", []) if isinstance(f, dict)
            and f.get("quantity") == "bandwidth" and f.get("tier") == "memory"
            and f.get("scope") in (None, "per-accelerator") and norm(f)]
     if not got:
         return None
-    v, f = max(got, key=lambda x: x[0])
+    v, f = got[0]
     how = "stated" if f.get("scope") == "per-accelerator" else "inferred (no scope printed: read as one accelerator's)"
     return v, f"{how}: {f['text']} (p{f.get('page')})"
 
@@ -128,7 +129,9 @@ def job_block(job: Job, inp: Inputs, f: Fabric | None, contract: dict, a: Assump
     n = job.accelerators or f.domain_size
     r = search(job.training, n, f, acc, ov, job.fixed)
     if r is None:
-        out["unknown"] = (f"no layout of {n} accelerators fits the job's constraints (the global batch of "
+        out["unknown"] = (f"{n} accelerators span more than one scale-up domain and the scale-out bandwidth is "
+                          f"missing" if f.scale_out_gbs is None and n > f.domain_size else
+                          f"no layout of {n} accelerators fits the job's constraints (the global batch of "
                           f"{job.training.global_batch} must divide by the data-parallel degree)")
         return out
     out.update(_row(r, n, job, acc.peak_tflops))

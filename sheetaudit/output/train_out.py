@@ -4,8 +4,8 @@ of throughput against accelerator count at the job's global batch with its knee.
 job file is escaped in HTML; the bars carry their numbers as text, so a grey print reads the same."""
 from __future__ import annotations
 
-from pathlib import PurePath
 
+from ..atscale.combine import short_name
 from ..basis import fmt_num
 from ..numfmt import count, percent, seconds
 
@@ -75,7 +75,7 @@ CURVE_HEADERS = ["accelerators", "layout", "step", "tokens/s", "per accelerator"
 def ranking_lines(doc: dict) -> list[str]:
     out = []
     for r in doc.get("ranking", []):
-        name = PurePath(r["sheet"]).name
+        name = short_name(r["sheet"])
         if r["rank"] is None:
             out.append(f"  -  {name}: {r['why']}")
             continue
@@ -134,7 +134,7 @@ def _stacked_bars(doc: dict) -> str:
     for s in rows:
         t = s["training"]
         h.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end" font-size="12">'
-                 f'{escape(PurePath(s["sheet"]).name[:26])}</text>')
+                 f'{escape(short_name(s["sheet"])[:26])}</text>')
         x = left
         for k, label, _ in PARTS:
             v = t["breakdown_seconds"].get(k) or 0
@@ -205,7 +205,7 @@ def _mfu_chart(doc: dict) -> str:
                          f'stroke-width="2"/>')
         n, v = pts[-1]
         h.append(f'<text x="{x(n) + 8:.1f}" y="{y(v) + 4:.1f}" font-size="12" fill="{colour}" font-weight="700">'
-                 f'{escape(PurePath(s["sheet"]).name[:24])}</text>')
+                 f'{escape(short_name(s["sheet"])[:24])}</text>')
     h.append("</svg>")
     return "".join(h)
 
@@ -227,7 +227,7 @@ def section_html(doc: dict, heading: str = "h2"):
                  f'until pipeline bubbles and exposed communication dominate.</figcaption></figure>')
     for s in doc["systems"]:
         t = s["training"]
-        h.append(f'<h3 title="{escape(s["sheet"])}">{escape(PurePath(s["sheet"]).name)}</h3><p>'
+        h.append(f'<h3 title="{escape(s["sheet"])}">{escape(short_name(s["sheet"]))}</h3><p>'
                  f'{escape(headline(t))}</p>')
         if t.get("not_fitting"):
             h.append(f'<p class="missing">{escape(t["not_fitting"])}</p>')
