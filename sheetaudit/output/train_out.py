@@ -13,7 +13,9 @@ PARTS = [("compute", "compute", "#1f4e79"), ("tp", "tensor-parallel comm.", "#b3
          ("pp_bubble", "pipeline bubble", "#7f7f7f"), ("pp_p2p", "pipeline sends", "#c9a227"),
          ("dp_exposed", "data-parallel comm. (exposed)", "#2d7f3e"), ("ep_all_to_all", "expert all-to-all", "#7b3294"),
          ("cp", "context-parallel comm.", "#d6604d")]
-HATCH = {"compute": "", "tp": "/", "pp_bubble": ".", "pp_p2p": "-", "dp_exposed": "\\", "ep_all_to_all": "x", "cp": "+"}
+# a pattern per part (white strokes on its colour), so the parts stay apart in grey print
+HATCH = {"compute": "", "tp": "M0,6 L6,0", "pp_bubble": "M2,2 h1 M5,5 h1", "pp_p2p": "M0,3 h6",
+         "dp_exposed": "M0,0 L6,6", "ep_all_to_all": "M0,0 L6,6 M0,6 L6,0", "cp": "M3,0 v6 M0,3 h6"}
 
 
 def layout_text(lay: dict) -> str:
@@ -119,7 +121,7 @@ def _stacked_bars(doc: dict) -> str:
     rows = [s for s in doc["systems"] if s["training"].get("step_seconds")]
     if not rows:
         return ""
-    width, left, bar_h, gap = 680, 170, 22, 14
+    width, left, bar_h, gap = 680, 200, 22, 14
     longest = max(s["training"]["step_seconds"] for s in rows)
     plot = width - left - 150
     height = len(rows) * (bar_h + gap) + 70
@@ -128,13 +130,13 @@ def _stacked_bars(doc: dict) -> str:
          '<defs>' + "".join(
              f'<pattern id="h-{k}" width="6" height="6" patternUnits="userSpaceOnUse">'
              f'<rect width="6" height="6" fill="{c}"/>'
-             + ('<path d="M0,6 L6,0" stroke="#fff" stroke-width="1.2"/>' if HATCH[k] else "") + '</pattern>'
+             + (f'<path d="{HATCH[k]}" stroke="#fff" stroke-width="1.2"/>' if HATCH[k] else "") + '</pattern>'
              for k, _, c in PARTS) + '</defs>']
     y = 10
     for s in rows:
         t = s["training"]
         h.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end" font-size="12">'
-                 f'{escape(short_name(s["sheet"])[:26])}</text>')
+                 f'{escape(short_name(s["sheet"])[:27])}</text>')
         x = left
         for k, label, _ in PARTS:
             v = t["breakdown_seconds"].get(k) or 0
