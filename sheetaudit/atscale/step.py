@@ -77,6 +77,7 @@ class Layout:
 @dataclass(frozen=True)
 class Overlaps:
     tp: float = 0.0               # share of tensor-parallel communication hidden under compute
+    ep: float = 0.0               # share of the expert all-to-all hidden under compute
     dp: float = 1.0               # share of the first forward and last backward the dp collectives can run under
     pp_p2p: float = 0.0           # share of the pipeline sends hidden
     optimizer_bytes_per_param: float = 16.0   # bytes the optimizer reads and writes per parameter it updates
@@ -160,7 +161,7 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
         send = tokens / (tp if job.sequence_parallel else 1) * m.moe.top_k * m.hidden * ACT_BYTES
         inside = max(1, per_domain // (tp * cp)) if tp * cp <= per_domain else 1
         a2a = _collective(f, "all-to-all", ep, inside, send)
-        t_ep = a2a * 2 * (3 if full else 2) * m.moe_layers / m.layers     # averaged over the layers
+        t_ep = a2a * 2 * (3 if full else 2) * m.moe_layers / m.layers * (1 - ov.ep)   # averaged over the layers
 
     # -- context parallelism: keys and values gathered forward, their gradients reduce-scattered backward
     t_cp = 0.0

@@ -26,6 +26,6 @@ def accelerator(hw: dict, a: Assumptions) -> Accelerator:
 
 
 def overlaps(a: Assumptions) -> Overlaps:
-    return Overlaps(tp=a.value("tp_overlap"), dp=a.value("dp_overlap"), pp_p2p=a.value("pp_p2p_overlap"),
+    return Overlaps(tp=a.value("tp_overlap"), ep=a.value("ep_overlap"), dp=a.value("dp_overlap"), pp_p2p=a.value("pp_p2p_overlap"),
                     optimizer_bytes_per_param=a.value("optimizer_bytes_per_param"),
                     memory_reserve_gb=a.value("memory_reserve_gb"))
