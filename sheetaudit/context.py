@@ -103,7 +103,8 @@ def sheet_kind(doc: Document) -> tuple[str, str]:
     labels = dict.fromkeys(s.label for s in doc.segments[:30])
     body = " ".join(list(labels) + [s.text for s in doc.segments[:30]])
     kinds = r.vocab["sheet_kinds"]
-    found = {e["kind"]: rx(e["pattern"]).findall(doc.title) for e in kinds}
+    # in a title even a generic word names the product ("Accelerator Platform", "a system description")
+    found = {e["kind"]: rx(e["pattern"] + (f"|{e['weak']}" if e.get("weak") else "")).findall(doc.title) for e in kinds}
     titled = [k for k, hits in found.items() if hits]
     if len(titled) > 1 and set(titled) & {"server", "rack", "pod"}:
         titled = [k for k in titled if k != "accelerator"]
@@ -115,6 +116,10 @@ def sheet_kind(doc: Document) -> tuple[str, str]:
             continue
         hits = rx(e["pattern"]).findall(head), rx(e["pattern"]).findall(body)
         score = 2 * min(len(hits[0]), 6) + min(len(hits[1]), 6)
+        if e.get("weak"):      # a generic word: enough to name a kind where nothing else does, never to outvote one
+            weak = rx(e["weak"]).findall(f"{head} {body}")
+            score += 0.25 * min(len(weak), 3)
+            hits = (hits[0] + weak, hits[1])
         if score > best_score:
             best, best_score, best_hits = e["kind"], score, hits[0] + hits[1]
     why = f"its headings and text name {_words(best_hits)} most" if best != "unknown" else "no kind named"
