@@ -331,6 +331,12 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
                                    "--train, --message and --collective")
         from .atscale.job import read_job
         job = read_job(job_file)
+        if accelerators:
+            if len(accelerators) > 1:
+                raise click.UsageError("with --job, --accelerators takes one count (the curve covers the others)")
+            # another count for the same job: its data-parallel degree follows
+            from dataclasses import replace
+            job = replace(job, accelerators=accelerators[0], fixed=dict(job.fixed, dp=None))
         if tflops is not None:       # with a job, --tflops is the accelerator's peak
             a = a.with_overrides({"peak_tflops": tflops}, "--tflops")
     elif (tokens is None) != (tflops is None):

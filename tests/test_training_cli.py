@@ -170,3 +170,12 @@ def test_a_gpu_sheet_and_a_server_sheet_make_one_system():
     assert t["hardware"]["peak_tflops"] == pytest.approx(989.5)                                # from the GPU sheet
     assert "[real-nvidia-h100-datasheet.pdf]" in t["hardware_how"]["peak_tflops"]
     assert any("sparse" in n for n in t["notes"]) and t["step_seconds"] > 0
+
+
+def test_another_count_for_the_same_job():
+    r = run_cli("scale", "--format", "json", KESTREL, "--job", JOBS / "llama-405b.yaml", "--accelerators", "8192")
+    assert r.returncode == 0, r.stderr
+    t = json.loads(r.stdout)["systems"][0]["training"]
+    assert t["accelerators"] == 8192 and t["layout"]["dp"] == 64 and t["layout"]["tp"] == 8
+    r = run_cli("scale", KESTREL, "--job", JOBS / "llama-405b.yaml", "--accelerators", "8,16")
+    assert r.returncode == 2 and "one count" in r.stderr
