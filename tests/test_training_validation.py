@@ -58,3 +58,12 @@ def test_no_point_has_its_own_efficiency():
     # the efficiencies are per generation and precision in rules/scale.yaml, nowhere else
     text = (ROOT / "benchmarks" / "bench_training.py").read_text(encoding="utf-8")
     assert "matmul_efficiency" not in text and "memory_efficiency" not in text
+
+
+def test_the_readme_quotes_the_benchmark(rows):
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    errors = [abs(r["error"]) for r in rows.values()]
+    line = f"median |error| {statistics.median(errors):.1%}, largest {max(errors):.1%}, {len(errors)} points"
+    assert line in text, f"README.md should quote the benchmark: {line}"
+    for r in rows.values():
+        assert f"| {r['id']} | {r['gpus']:,} | {r['measured']:.1%} | {r['predicted']:.1%} | {r['error']:+.1%} |" in text

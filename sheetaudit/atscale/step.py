@@ -201,7 +201,8 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
         t_p2p = 2 * t_send * (micro_batches * vp + pp - 1) * (1 - ov.pp_p2p)
 
     # -- parameters per accelerator, data parallelism, optimizer
-    dense_local = (m.dense_params - m.embedding_params) / (tp * pp) + m.embedding_params / tp / (2 if pp > 1 else 1)
+    # the embedding (and the output layer) sit on the first (last) stage, split by tp: the first stage's memory
+    dense_local = (m.dense_params - m.embedding_params) / (tp * pp) + m.embedding_params / tp
     expert_local = m.expert_params / (tp * pp * ep) if m.moe is not None else 0.0
     params_local = dense_local + expert_local
     dp_group = dp * cp
