@@ -101,3 +101,11 @@ def test_fewer_sequences_per_accelerator_lower_utilisation_at_a_fixed_batch():
     got = [search(job, n, fab(), accelerator(H100, A), overlaps(A), {"tp": 8, "pp": 12}) for n in (384, 768, 1536)]
     tput = [r.model_flops / r.seconds / n for r, n in zip(got, (384, 768, 1536))]
     assert tput[0] > tput[1] > tput[2]
+
+
+def test_hardware_flops_of_megatron_2021_are_narayanans_eq_3():
+    # full recomputation and unfused attention: every FLOP eq. 3 counts is executed
+    r = run(GPT175, Layout(tp=8, pp=12, dp=16), recompute="full", attention="unfused", sequence_parallel=False)
+    B, s, L, h, V = 1536, 2048, 96, 12288, 51200
+    eq3 = 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h))
+    assert r.hardware_flops == pytest.approx(eq3, rel=0.02)

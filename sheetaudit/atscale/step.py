@@ -250,6 +250,9 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
         recomputed = (2.0 * m.layer_matmul_params() + attention_flops_per_token(m, True)) * m.layers
     elif job.recompute == "selective":
         recomputed = attention_flops_per_token(m, True) * m.layers
+    if unfused:     # the 2021 kernels compute the masked half of the scores too: executed, not needed
+        masked = (attention_flops_per_token(m, False) - attention_flops_per_token(m, True)) * m.layers
+        recomputed += masked * (4.0 if full else 3.0)
     hflops = mflops + recomputed * job.global_batch * m.seq_len
     breakdown = {"compute": compute, "tp": comm_tp, "pp_bubble": bubble, "pp_p2p": t_p2p, "dp_exposed": dp_exposed,
                  "ep_all_to_all": comm_ep, "cp": comm_cp}
