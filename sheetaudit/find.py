@@ -140,10 +140,11 @@ def _patterns():
     nouns = r.vocab["accelerator_nouns"]
     # A count, then up to six words of product name or marks, then an accelerator noun: "8 GPUs",
     # "four Acme Volt accelerators", "8x Nova™ cards", "a 128-chip slice"; or a product name written plural
-    # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s".
+    # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s". A word of the name is taken
+    # whole (possessive): a part number such as "1F1CSNA80900J" could otherwise be cut into words in every way.
     domain = compiled(
         rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-–])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
-        rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
+        rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*+|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
     # "8 颗曜石 OAM 模组", "单机8卡", "十六卡": a count of cards or chips in Chinese (a round 万卡 alone is skipped in _domain)
     zh_count = compiled(rf"(?:(?<![\d,.\u4e00-\u9fff])|(?<=[单每机台载备置成含])(?=\d))(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"

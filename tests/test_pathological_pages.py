@@ -48,3 +48,21 @@ def test_a_long_run_of_digits_costs_about_linear_time():
     small = cpu_seconds_to_audit_a_digit_run(5_000)
     large = cpu_seconds_to_audit_a_digit_run(40_000)
     assert large < 24 * max(small, 0.01), (small, large)
+
+
+def cpu_seconds_to_find(line: str, copies: int = 40) -> float:
+    doc = Document(path="lines", sha256="", pages=1, kind="text",
+                   segments=[Segment(line, 1, "sentence") for _ in range(copies)])
+    start = time.process_time()
+    find_mentions(doc)
+    return time.process_time() - start
+
+
+@pytest.mark.timing
+def test_a_table_of_part_numbers_costs_what_prose_of_its_length_costs():
+    """An optics inventory ("REV 01  740-150875  1F1CSNA80900J  QSFP-DD800-800G-AOC-15M"): the count-of-accelerators
+    pattern once cut each long part number into words in every possible way, about a second per line."""
+    parts = "REV 01   740-150875   1F1CSNA80900J       QSFP-DD800-800G-AOC-15M"
+    prose = ("The system has 64 ports of 800 Gb/s and draws 2.2 kW at full load in its rack. ")[:len(parts)]
+    cpu_seconds_to_find(prose)                               # warm the rule and pattern caches
+    assert cpu_seconds_to_find(parts) < 20 * max(cpu_seconds_to_find(prose), 0.01)
