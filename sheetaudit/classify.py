@@ -18,7 +18,7 @@ from .model import Figure, Mention
 from .rules import load_rules, rx
 from .technologies import technology
 
-PORT_UNITS = {"GbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
+PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
 
 def is_bytes(unit: str) -> bool:

@@ -1,0 +1,55 @@
+"""Phrasings found in real documents nobody had tuned for (tests/real/dev), each case in our own words and in at
+least two vendors' styles: a port's supported speeds written as a list, breakout options, units written out in the
+singular, cooling said by its fans, and the kind of product named by what it routes."""
+import pytest
+
+from test_real_phrasings import figure, values
+
+
+@pytest.mark.parametrize("line", [
+    "Each OSFP port supports 800GbE, 400GbE, 200GbE and 100GbE modes.",
+    "Interface speeds: 1.6TbE down to 100GbE, configurable per port",
+    "支持 400G、200G、100G 多种速率",
+])
+def test_a_ports_list_of_speeds_is_one_figure_at_its_highest_rate(sheet, line):
+    a = sheet(f"# Tern T9 Ethernet switch\n\n{line}\n")
+    rates = [f for f in a.figures if f.quantity == "bandwidth"]
+    assert len(rates) == 1 and "rate-list" in rates[0].flags
+
+
+def test_two_speeds_joined_by_and_stay_two_ports(sheet):
+    a = sheet("# Wren W2 server\n\nNetworking: one 1 GbE and one 100 GbE port for management and data\n")
+    assert values(a, "bandwidth") == [0.125, 12.5]
+
+
+@pytest.mark.parametrize("line", [
+    "64 ports of 800GbE that break out to 128 ports of 400GbE or 256 ports of 200GbE",
+    "64 x 800GbE; (breakouts) 128 x 400GbE, 256 x 200GbE",
+    "Up to 64 ports of 800GbE, or up to 256 ports of 200GbE using breakouts",
+])
+def test_speeds_reached_by_breaking_a_port_out_are_not_figures(sheet, line):
+    a = sheet(f"# Tern T9 Ethernet switch\n\nPorts: {line}\n")
+    assert values(a, "bandwidth") == [100.0]
+
+
+@pytest.mark.parametrize("line, ns", [
+    ("Latency is less than 1 microsecond.", 1000.0),
+    ("Port-to-port latency: 600 nanosecond typical", 600.0),
+    ("latency as low as 1 µsec between two adapters", 1000.0),
+])
+def test_units_written_out_in_the_singular(sheet, line, ns):
+    a = sheet(f"# Tern T9 Ethernet switch\n\n{line}\n")
+    assert figure(a, "latency").normalized["value"] == ns
+
+
+@pytest.mark.parametrize("line", ["Front-to-back cooling with redundant fans", "The chassis is equipped with 7 fan drawers."])
+def test_cooling_said_by_its_airflow_or_fans_is_air(sheet, line):
+    a = sheet(f"# Tern T9 Ethernet switch\n\n64 ports of 400GbE.\n\n{line}\n")
+    assert figure(a, "cooling").normalized["value"] == "air"
+
+
+@pytest.mark.parametrize("title", ["Kite K5 core router", "Kite FI-64 fabric interconnect", "Kite LC-36 line card"])
+def test_a_product_named_by_what_it_routes_is_a_switch_sheet(sheet, title):
+    a = sheet(f"# {title}\n\nThe platform offers 36 ports of 400GbE and a system capacity of 14.4 Tbps.\n")
+    assert a.sheet_kind == "switch"
+    assert figure(a, "bandwidth", "14.4 Tbps").scope == "per-switch"
