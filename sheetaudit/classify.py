@@ -18,6 +18,14 @@ from .model import Figure, Mention
 from .rules import load_rules, rx
 from .technologies import technology
 
+# Scopes a sheet states in words right beside a figure ("per compute node", "per rack", "for 8 compute nodes", "to
+# the server"): they win over the conventions of port speeds and sheet kinds. Per-accelerator is left out: "one
+# 400G NIC per GPU" states the NIC's port speed, and the port is its scope.
+SUMS_SAID = {"per-node", "per-rack", "per-domain", "per-switch", "per-device"}
+STATED_SCOPE_REACH = 30
+# a port speed ("1 GbE per blade") names the port each device has; only a sum word makes it the device's total
+_SUM_WORD = re.compile(r"aggregate|total|combined|bandwidth|throughput|capacity|合计|总", re.I)
+_PORT_AFTER = re.compile(r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA|SuperNIC|link|lane|interface)s?\b", re.I)
 PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
 
@@ -47,15 +55,16 @@ def _first_in(table: tuple, text: str) -> str | None:
     return None
 
 
-def _nearest(entries: list[dict], key: str, c: Clause) -> str | None:
+def _nearest(entries: list[dict], key: str, c: Clause, within: int | None = None) -> str | None:
     """The entry whose words stand closest to the figure in its clause: in "Each node holds eight GPUs ...,
-    900 GB/s per GPU" the figure's own "per GPU" beats the sentence's opening "Each node". Ties: list order."""
+    900 GB/s per GPU" the figure's own "per GPU" beats the sentence's opening "Each node". Ties: list order.
+    `within`: only words that many characters from the figure or closer."""
     best, best_d = None, None
     for e in entries:
         pat = rx(e["pattern"])
         d = min([len(c.left) - m.end() for m in pat.finditer(c.left)]
                 + [m.start() for m in pat.finditer(c.right)], default=None)
-        if d is not None and (best_d is None or d < best_d):
+        if d is not None and (best_d is None or d < best_d) and (within is None or d <= within):
             best, best_d = e[key], d
     return best
 
@@ -307,7 +316,7 @@ def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tie
             return "front-end"
         if m.count is None and rx(r"Ethernet NIC|\bNIC\b$").search(c.right.strip()) and rx(r"InfiniBand|\bIB\b").search(seg.text):
             return "front-end"
-    return "scale-out"
+    return ctx.network_role
 
 
 def _gbps(m: Mention) -> float | None:
@@ -332,6 +341,10 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if ctx.kind == "nic" and rx(r"\btotal\b|\bmax(?:imum|\.)?\s+(?:total\s+)?bandwidth").search(
             f"{seg.label} {seg.text[max(0, m.start - 30):m.start]}"):
         return "per-device"  # "Maximum total bandwidth: 800Gb/s": the adapter's, over all its ports
+    said = _nearest(v["scope"], "scope", c, within=STATED_SCOPE_REACH)
+    if said in SUMS_SAID and m.count is None and not _PORT_AFTER.match(c.right) and (
+            m.unit not in PORT_UNITS or _SUM_WORD.search(c.text)):
+        return said          # "200G aggregate bandwidth per compute node", "7.42 Tbps per FI": words beat conventions
     if m.unit in PORT_UNITS or "rate-name" in m.flags or (not is_bytes(m.unit) and re.match(
             r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC)s?\b", c.right, re.I)):
         return "per-port"    # "one 200 Gb/s NIC per GPU": the NIC's port speed, whatever it serves

@@ -40,8 +40,11 @@ class SheetContext:
     footnotes: dict[str, str] = field(default_factory=dict)
     scale_up_technology: str = ""
     kind_reason: str = ""
-    edge_device: bool = False
-    scale_up_in_node: bool = False  # the sheet says its scale-up links join the accelerators of one box       # a board with its own peripherals (USB, HDMI, SD): power is the device's
+    edge_device: bool = False       # a board with its own peripherals (USB, HDMI, SD): power is the device's
+    scale_up_in_node: bool = False  # the sheet says its scale-up links join the accelerators of one box
+    # what a switch's or adapter's ports carry when nothing beside a figure says: the AI back-end fabric
+    # ("scale-out"), or the general data-centre, storage or WAN network the sheet describes ("front-end")
+    network_role: str = "scale-out"
 
     block_models: dict[int, list[str]] = field(default_factory=dict)
     model_accelerators: dict[tuple[int, str], int] = field(default_factory=dict)
@@ -187,4 +190,17 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
                         block_accelerators=block_acc, edge_device=edge >= 3,
                         block_models=models, model_accelerators=model_acc,
                         scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),
-                        footnotes=doc.footnotes, scale_up_technology=_most_common(up) or "")
+                        footnotes=doc.footnotes, scale_up_technology=_most_common(up) or "",
+                        network_role=_network_role(kind, block_text, r))
+
+
+def _network_role(kind: str, block_text: dict[int, str], r) -> str:
+    """A switch or adapter sheet that speaks of LAN and SAN, unified fabric, Fibre Channel, WAN, peering or the
+    campus far more than of AI, GPUs, RDMA or a back-end fabric (rules: front_end_network, ai_fabric_words) sells
+    ports for the general network: its port speeds are front-end unless a figure's own words say otherwise."""
+    if kind not in ("switch", "nic"):
+        return "scale-out"
+    text = " ".join(block_text.values())
+    general = len(rx(r.vocab["front_end_network"]).findall(text))
+    ai = len(rx(r.vocab["ai_fabric_words"]).findall(text))
+    return "front-end" if general >= 3 and general > 2 * ai else "scale-out"

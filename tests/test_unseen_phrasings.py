@@ -53,3 +53,18 @@ def test_a_product_named_by_what_it_routes_is_a_switch_sheet(sheet, title):
     a = sheet(f"# {title}\n\nThe platform offers 36 ports of 400GbE and a system capacity of 14.4 Tbps.\n")
     assert a.sheet_kind == "switch"
     assert figure(a, "bandwidth", "14.4 Tbps").scope == "per-switch"
+
+
+UNIFIED = ("# Kite FI-64 fabric interconnect\n\nThe FI-64 joins blade servers to the LAN and the SAN over one unified "
+           "fabric: Ethernet, FCoE and Fibre Channel on the same ports, for enterprise and edge data centres.\n\n"
+           "Ports: 36 x 100GbE\n")
+ROUTER = ("# Kite K9 core router\n\nBuilt for WAN peering, metro aggregation and the service provider edge, with "
+          "internet-scale routing tables.\n\n| Interfaces | 24 x 400GbE |\n")
+AI_FABRIC = ("# Kite K9-AI switch\n\nA leaf and spine switch for AI back-end fabrics with RoCE, for GPU training "
+             "clusters; also at home in enterprise LAN and the edge.\n\nPorts: 64 x 800GbE\n")
+
+
+@pytest.mark.parametrize("text, tier", [(UNIFIED, "front-end"), (ROUTER, "front-end"), (AI_FABRIC, "scale-out")])
+def test_a_switch_serving_the_general_network_has_front_end_ports(sheet, text, tier):
+    a = sheet(text)
+    assert {f.tier for f in a.figures if f.quantity == "bandwidth"} == {tier}
