@@ -119,13 +119,19 @@ def sheet_kind(doc: Document) -> tuple[str, str]:
             continue
         hits = rx(e["pattern"]).findall(head), rx(e["pattern"]).findall(body)
         score = 2 * min(len(hits[0]), 6) + min(len(hits[1]), 6)
-        if e.get("weak"):      # a generic word: enough to name a kind where nothing else does, never to outvote one
-            weak = rx(e["weak"]).findall(f"{head} {body}")
-            score += 0.25 * min(len(weak), 3)
-            hits = (hits[0] + weak, hits[1])
+        if e.get("weak"):      # a generic word: a heading's ("SYSTEM SPECIFICATIONS") counts; the body's only a little
+            weak_head, weak_body = rx(e["weak"]).findall(head), rx(e["weak"]).findall(body)
+            score += min(len(weak_head), 6) + 0.25 * min(len(weak_body), 3)
+            hits = (hits[0] + weak_head + weak_body, hits[1])
         if score > best_score:
             best, best_score, best_hits = e["kind"], score, hits[0] + hits[1]
     why = f"its headings and text name {_words(best_hits)} most" if best != "unknown" else "no kind named"
+    if best == "accelerator" and not titled:
+        server = next(e for e in kinds if e["kind"] == "server")
+        several = rx(r.vocab["accelerators_in_a_box"]).search(f"{head} {body}")
+        if several and (rx(server["pattern"]).search(f"{head} {body}") or rx(server["weak"]).search(head)):
+            # "8X Vega V2" under "SYSTEM SPECIFICATIONS": a box of several accelerators is what is sold
+            return "server", f"it counts several accelerators in one system ({several.group(0)!r})"
     report = rx(r.vocab["test_report_evidence"]).search(f"{doc.title} {head} {body}")
     if report and best in ("unknown", "accelerator", "server"):
         return "server", f"a vendor's test report of a system ({report.group(0)!r}): read as a system sheet"

@@ -41,7 +41,48 @@ def normalise(figs: list[Figure]) -> list[Figure]:
             f.normalized = {"value": float(f.value), "unit": "accelerators"}
         elif f.quantity == "cooling":
             f.normalized = {"value": f.value, "unit": None}
+    _one_reading(figs)
     return figs
+
+
+# Above this a rate is a total (a switch's capacity, a node's or a domain's sum), not one port's speed: printed
+# twice, it is the same figure. Port speeds repeat on a sheet for different ports and keep their own readings.
+TOTAL_ABOVE_GBS = 200.0
+
+
+def _evidence(f: Figure) -> int:
+    """How much the sheet itself says about this printing of a figure: a stated direction, a cross-check
+    against the ports, a stated scope and tier."""
+    return (4 * (f.direction in ("bidirectional", "unidirectional") and "direction-from-twin" not in f.flags)
+            + 2 * (getattr(f, "direction_by", "") == "ports") + (f.scope not in ("unspecified", None))
+            + (f.tier not in ("unknown", None)))
+
+
+def _one_reading(figs: list[Figure]) -> None:
+    """One printed figure gets one reading in one audit: a total printed twice ("throughput of 6.4Tb/s" in the
+    text and "6.4Tb/s" in a sidebar list) takes the reading of the printing the sheet says most about (the first
+    printed of equals), so it is not 400 GB/s per direction in one place and 800 in another. A printing that states
+    its own direction keeps it: two stated readings that disagree are the sheet's contradiction, not ours."""
+    from .classify import PORT_UNITS
+    groups: dict[tuple, list[Figure]] = {}
+    for f in figs:
+        if (f.quantity != "bandwidth" or f.tier == "memory" or f.unit in PORT_UNITS or not f.normalized
+                or {"comparison", "measured", "rate-name"} & f.flags):
+            continue
+        gbs = convert("bandwidth", f.value, f.unit)
+        if gbs > TOTAL_ABOVE_GBS:
+            groups.setdefault((_round(float(f.value)), f.unit, f.model), []).append(f)
+    for group in groups.values():
+        if len({(g.tier, g.scope, g.normalized["value"]) for g in group}) < 2:
+            continue
+        best = max(group, key=_evidence)
+        for g in group:
+            if g is best or g.direction in ("bidirectional", "unidirectional"):
+                continue
+            g.tier, g.scope, g.direction = best.tier, best.scope, best.direction
+            g.normalized, g.arithmetic = dict(best.normalized), best.arithmetic
+            g.reading = f"{best.reading} (read as where it is printed on page {best.page})"
+            g.flags.add("one-reading")
 
 
 def base_gbs(f: Figure, conv: dict | None = None) -> tuple[float, str]:
