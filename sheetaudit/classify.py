@@ -412,31 +412,122 @@ def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
 def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
-    tdp = rx(r"\bTDP\b|热设计功耗").search(f"{seg.label} {c.text}")
-    if tdp and rx(v["host_cpu"]).search(f"{seg.label} {c.text}"):
+    own = _power_clause(c)
+    lead, before = _lead_in(seg, ctx)
+    sentence = _power_sentence(m, before)
+    tdp = rx(r"\bTDP\b|热设计功耗").search(f"{seg.label} {own}")
+    if tdp and rx(v["host_cpu"]).search(f"{seg.label} {own}"):
         scope = "per-device"       # a host CPU's TDP (its row may be headed "Processors", as an AI processor's is)
+    elif rx(v["power_each_of_counted"]).search(c.left[-120:]) and rx(v["accelerator_nouns"]).search(
+            f"{seg.label} {_item_of(m)}"):
+        scope = "per-accelerator"  # "up to three RTX PRO 6000 at 450W Max power": each accelerator's
+    elif rx(v["power_group_racks"]).search(own) and _group_sum(seg, own, v):
+        scope = "per-cluster"      # "sixteen servers in two racks draw 9200 W": over the racks, whatever "rack" says
     else:
-        scope = _first(v["power_scope"], "scope", c.text, seg.label, seg.column)
+        scope = _first(v["power_scope"], "scope", own, seg.label, seg.column, lead)
+    if scope is None:     # a total over counted systems in its own clause ("a rack holds four nodes (42 kW)")
+        scope = _group_sum(seg, f"{before} {own}", v)
     if scope is None:
-        scope = _first(v["power_scope"], "scope", seg.text)
+        scope = _first(v["power_scope"], "scope", sentence)
+    if scope is None:
+        scope = _group_sum(seg, sentence, v)
     if scope is None and tdp:
         # a TDP is a component's: the accelerator's under an accelerator heading, else the device's
         scope = "per-accelerator" if rx(rf"{v['accelerator_nouns']}|单卡|每卡").search(
             f"{seg.section or seg.heading} {seg.label}") or ctx.kind == "accelerator" else "per-device"
     if scope is None:
-        powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b").search(f"{seg.label} {seg.text}")
+        # the heading it sits under names a component ("MX304 LMIC (FRU)", "Fan trays")
+        scope = _first(v["power_scope_heading"], "scope", seg.heading, seg.section)
+    if scope is None:
+        powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b").search(f"{seg.label} {lead} {seg.text}")
         default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
                    "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
         if ctx.edge_device and ctx.kind == "accelerator":
             default = "per-device"
         scope = default if (powerish and default) else "unspecified"
     if ctx.kind == "accelerator" and scope in ("per-device", "unspecified") and not ctx.edge_device and not rx(
-            r"\bCPU|\bNIC|adapter").search(f"{seg.label} {c.text}"):
+            r"\bCPU|\bNIC|adapter").search(f"{seg.label} {own}") and not rx(v["power_component"]).search(
+            f"{seg.label} {own} {sentence} {seg.heading}"):
         scope = "per-accelerator"   # a GPU datasheet's TDP is the accelerator's
-    # "整机功耗" (whole-unit power) on a switch or NIC sheet is the device's own power, not a server node's.
-    if scope == "per-node" and ctx.kind in ("switch", "nic"):
+    # "整机功耗" (whole-unit power) on a switch or NIC sheet is the device's own power, not a server node's; a
+    # server named in the figure's own header ("2U机架式服务器") keeps its node.
+    if scope == "per-node" and ctx.kind in ("switch", "nic") and not rx(v["power_names_server"]).search(
+            f"{seg.label} {seg.column} {own}"):
         scope = "per-switch" if ctx.kind == "switch" else "per-device"
     f.scope = scope
+
+
+def _power_clause(c: Clause) -> str:
+    """The figure's clause cut at a flattened table's cell rules: in "Power supplies | 1100W (AC) Typical operating
+    power | 348W Maximum power (AC) | 800W", the 800W's own words are its label cell and its own cell."""
+    # a clause that opens inside a bracket ("eight GPUs at rated TGP); 11.6 kW typical"): its close ends an aside
+    left = re.sub(r"^[^()（）]*[)）]", " ", c.left)
+    left, right = BRACKETED_COUNT.sub(" ", left), BRACKETED_COUNT.sub(" ", c.right)
+    if "|" in left:
+        left = "|".join(left.split("|")[-2:])
+    if "|" in right:
+        right = right.split("|")[0]
+    return f"{left} {right}"
+
+
+# A bracketed aside that counts things is the figure's condition, not its owner: "fully loaded (16 line cards,
+# 6 fabrics)", "max (full load, eight GPUs at rated TGP)".
+BRACKETED_COUNT = re.compile(r"[(（][^()（）]*?(?:\d+|two|three|four|five|six|eight|sixteen)\s+[\w-]+s\b[^()（）]*[)）]?")
+SENTENCE_END = re.compile(r"[.;!?。；！？]\s|\s\|\s")
+BRACKETED = re.compile(r"[(（][^()（）]*[)）]")
+
+
+def _lead_in(seg, ctx: SheetContext) -> tuple[str, str]:
+    """What the text before a segment lends it: a lead-in that labels it ("System power" then ": 14.3 kW max",
+    "Power requirement:" then "Approximately 410 W at 46°C"), or the start of its sentence where a line break split
+    it ("a standard rack holds" then "four nodes (42 kW)"). Returns (label-like lead, sentence start)."""
+    if seg.kind not in ("sentence", "line"):
+        return "", ""
+    prev = ctx.block_text.get(seg.block - 1, "").strip()
+    if not prev:
+        return "", ""
+    text = seg.text.lstrip()
+    if text[:1] in (":", "：") or (prev[-1:] in (":", "：") and len(prev) <= 60):
+        return prev.rstrip(":： "), ""
+    if text[:1].islower():
+        return "", re.split(r"[.;!?。；！？]\s", prev)[-1]
+    return "", ""
+
+
+def _power_sentence(m: Mention, before: str = "") -> str:
+    """The sentence (or flattened table cell) around the figure, at most 200 characters either side, with its
+    bracketed asides blanked: "14.3 kW max (full load, eight GPUs at rated TGP)" is the node's, whatever the
+    bracket names; the whole segment would lend a long page's every word to each of its figures. `before`: the
+    start of the sentence on the line before."""
+    text = m.segment.text
+    left = before[-200:] + " " + text[max(0, m.start - 200):m.start]
+    right = text[m.end:m.end + 200]
+    cut = None
+    for cut in SENTENCE_END.finditer(left):
+        pass
+    if cut is not None:
+        left = left[cut.end():]
+    nxt = SENTENCE_END.search(right)
+    right = right[:nxt.start()] if nxt else right
+    return BRACKETED.sub(" ", f"{left}{text[m.start:m.end]}{right}")
+
+
+def _item_of(m: Mention) -> str:
+    """The figure's own item: the words before it back to an inline bullet or a table rule, within 200 characters."""
+    left = m.segment.text[max(0, m.start - 200):m.start]
+    return re.split(r"\s[•▪●◦■►]\s|\s\|\s", left)[-1]
+
+
+def _group_sum(seg, sentence: str, v) -> str | None:
+    """A total over a group of systems, printed in a row or sentence that counts them ("24*2U服务器 | 2个42U标准机柜 |
+    8400W", "three servers, 24 cards and a switch draw 3390 W in all"): the cluster's. Where one rack is named and its
+    count is of the nodes it holds ("a rack holds four nodes (42 kW)"), the rack's."""
+    words = f"{seg.row} {sentence}"
+    if not rx(v["power_group_count"]).search(words):
+        return None
+    if rx(v["power_group_racks"]).search(words):
+        return "per-cluster"
+    return "per-rack" if rx(v["power_group_one_rack"]).search(words) else "per-cluster"
 
 
 def _distance(pat, text: str, m: Mention) -> int:

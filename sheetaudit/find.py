@@ -105,6 +105,9 @@ def _unit_alt(spellings) -> str:
 
 # What follows a figure's unit and its footnote marker: no letter or digit ("16 GB" is not "16 G", "400G-ZR" no rate)
 FIGURE_END = r"(?![A-Za-z0-9])(?!-[A-Za-z0-9])"
+# ... or, for a wattage, a short word glued to its unit where a converter dropped the space ("705Wfor 15% Traffic
+# Load", "350Wmax"): the word is the figure's condition, not part of its unit.
+GLUED_WORD_END = r"(?<=W)(?=(?:for|at|max|typ|typical|per|with|under|when|in)\b)"
 
 
 @lru_cache(maxsize=1)
@@ -127,12 +130,14 @@ def _patterns():
     unit_q.update({s: "bandwidth" for s in canonical_rates()})
     # A number glued to a part number ("SYS-821GE", "T8A-...-400G") is not a figure; a wattage at the end of
     # a model name ("MI300X-...-750W") is, so "-" may precede a number only when its unit is power.
-    pre = r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
+    # A sentence glued to the next one's wattage ("w/o MACSEC.1211Wfor 100% Traffic Load") starts a figure too.
+    pre = (r"(?<![A-WYZa-wyz0-9_.\-/])|(?<=\d[xX×])|(?<=/(?=\d))|(?<=-(?=\d{3,4}\s?(?:W|kW)\b))"
+           r"|(?<=[A-Za-z]{3}\.(?=\d{2,5}(?:\.\d+)?\s?k?W))")
     # "4 x 10-Gbps", "40-Gigabit": a hyphen may join a number to a rate (never to a watt or a second)
     hyphen = r"-(?=(?:[KMGTkmgt]i?(?:b|B|bit|byte)(?:ps|/s|it/s)|Gigabit|GbE)(?![A-Za-z]))"
     figure = compiled(
         rf"{_FIGURE_OPENING}(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*{RANGE})(?:\s?|{hyphen})"
-        rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?){FIGURE_END}")
+        rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?)(?:{FIGURE_END}|{GLUED_WORD_END})")
     unit_list = compiled(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
     bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
     rate_name = compiled(r.conventions["rate_names"])
@@ -308,7 +313,28 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
             mm.count = _count_around(text[:mm.start], text[mm.end:])
         kept.append(mm)
     kept.sort(key=lambda x: x.start)
-    return kept
+    return _power_ranges(kept, text)
+
+
+# "from 90W to 146W", "between 350 W and 400 W", "300 W – 450 W": a range printed with its unit twice is one
+# figure, its upper end (what the product may reach), as "350-400W" is.
+RANGE_JOIN = re.compile(r"\s*(?:to|-|–|—|~|～|至|and)\s*")
+RANGE_OPEN = re.compile(r"(?:\bfrom|\bbetween|\branging|\branges|\bvaries|从|介于)\s*$", re.I)
+
+
+def _power_ranges(kept: list[Mention], text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for mm in kept:
+        low = out[-1] if out else None
+        if (low is not None and mm.quantity == "power" and low.quantity == "power" and low.unit == mm.unit
+                and RANGE_JOIN.fullmatch(text[low.end:mm.start])
+                and (RANGE_OPEN.search(text[max(0, low.start - 12):low.start]) or "and" not in text[low.end:mm.start])
+                and not (low.bound or mm.bound) and low.value < mm.value):
+            out[-1] = Mention("power", text[low.start:mm.end], mm.value, mm.unit, mm.segment, low.start, mm.end,
+                              marker=mm.marker, flags=mm.flags | {"range"})
+            continue
+        out.append(mm)
+    return out
 
 
 # A bare number (or a list of options, "800/400/200/100"), perhaps counted ("8 x 400": eight of them), bounded,
@@ -540,10 +566,20 @@ def _is_breakout(m: Mention, r) -> bool:
 
 def _is_power_setting(m: Mention, r) -> bool:
     """A wattage that names a setting or a connector's level, not a draw: "16-pin 450 W or 600 W power mode",
-    "200 W minimum", "the 301 W-450 W power sense option" (rules: power_setting_after / _before)."""
+    "200 W minimum", "the 301 W-450 W power sense option" (rules: power_setting_after / _before); an efficiency
+    or a supply's rating at an input voltage ("0.05 W per Gbps", "1400 W @100-127 VAC": power_not_draw_after);
+    a pluggable's own power ("each transceiver at 5 W": power_module_before, _label); a monitoring tool's
+    reading ("37C 74W 0MiB": power_reading_before, _after)."""
     text = m.segment.text
-    return bool(rx(r.vocab["power_setting_after"]).search(text[m.end:m.end + 40])
-                or rx(r.vocab["power_setting_before"]).search(text[max(0, m.start - 30):m.start]))
+    after, before = text[m.end:m.end + 40], text[max(0, m.start - 30):m.start]
+    v = r.vocab
+    return bool(rx(v["power_setting_after"]).search(after) or rx(v["power_setting_before"]).search(before)
+                or rx(v["power_not_draw_after"]).search(after)
+                or rx(v["power_module_before"]).search(
+                    rx(v["power_excluded_left_out"]).sub(" ", text[max(0, m.start - 50):m.start]))
+                or rx(v["power_module_label"]).search(m.segment.label or "")
+                or rx(v["power_reading_before"]).search(before[-14:])
+                or rx(v["power_reading_after"]).search(after))
 
 
 # Bullets set inline ("BENEFITS – Zero packet loss – Throughput • 6.4Tb/s • 9.52B packets – Storage and server
