@@ -107,7 +107,7 @@ def _unit_alt(spellings) -> str:
 FIGURE_END = r"(?![A-Za-z0-9])(?!-[A-Za-z0-9])"
 # ... or, for a wattage, a short word glued to its unit where a converter dropped the space ("705Wfor 15% Traffic
 # Load", "350Wmax"): the word is the figure's condition, not part of its unit.
-GLUED_WORD_END = r"(?<=W)(?=(?:for|at|max|typ|typical|per|with|under|when|in)\b)"
+GLUED_WORD_END = r"(?<=W)(?=(?:for|at|max|typ|typical|per|with|under|when)\b)"
 
 
 @lru_cache(maxsize=1)
