@@ -102,6 +102,7 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
             continue
         figs.append(f)
     _direction_from_twins(figs)
+    _power_beyond_accelerator(figs, ctx)
     for i, f in enumerate(figs, start=1):
         f.id = f"f{i}"
     return figs
@@ -415,13 +416,14 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     own = _power_clause(c)
     lead, before = _lead_in(seg, ctx)
     sentence = _power_sentence(m, before)
-    tdp = rx(r"\bTDP\b|热设计功耗").search(f"{seg.label} {own}")
+    tdp = rx(r"\bTDP\b|thermal design|热设计功耗").search(f"{seg.label} {seg.column} {own}")
     if tdp and rx(v["host_cpu"]).search(f"{seg.label} {own}"):
         scope = "per-device"       # a host CPU's TDP (its row may be headed "Processors", as an AI processor's is)
     elif rx(v["power_each_of_counted"]).search(c.left[-120:]) and rx(v["accelerator_nouns"]).search(
             f"{seg.label} {_item_of(m)}"):
         scope = "per-accelerator"  # "up to three RTX PRO 6000 at 450W Max power": each accelerator's
-    elif rx(v["power_group_racks"]).search(own) and _group_sum(seg, own, v):
+    elif rx(v["power_group_racks"]).search(own) and not rx(v["power_group_one_rack"]).search(own) \
+            and _group_sum(seg, own, v):
         scope = "per-cluster"      # "sixteen servers in two racks draw 9200 W": over the racks, whatever "rack" says
     else:
         scope = _first(v["power_scope"], "scope", own, seg.label, seg.column, lead)
@@ -439,22 +441,45 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
         # the heading it sits under names a component ("MX304 LMIC (FRU)", "Fan trays")
         scope = _first(v["power_scope_heading"], "scope", seg.heading, seg.section)
     if scope is None:
-        powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b").search(f"{seg.label} {lead} {seg.text}")
+        powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b|thermal design").search(
+            f"{seg.label} {seg.column} {lead} {seg.text}")
         default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
                    "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
         if ctx.edge_device and ctx.kind == "accelerator":
             default = "per-device"
         scope = default if (powerish and default) else "unspecified"
+        if scope != "unspecified":
+            f.flags.add("power-scope-by-kind")
     if ctx.kind == "accelerator" and scope in ("per-device", "unspecified") and not ctx.edge_device and not rx(
             r"\bCPU|\bNIC|adapter").search(f"{seg.label} {own}") and not rx(v["power_component"]).search(
             f"{seg.label} {own} {sentence} {seg.heading}"):
         scope = "per-accelerator"   # a GPU datasheet's TDP is the accelerator's
+        f.flags.add("power-scope-by-kind")
     # "整机功耗" (whole-unit power) on a switch or NIC sheet is the device's own power, not a server node's; a
     # server named in the figure's own header ("2U机架式服务器") keeps its node.
     if scope == "per-node" and ctx.kind in ("switch", "nic") and not rx(v["power_names_server"]).search(
             f"{seg.label} {seg.column} {own}"):
         scope = "per-switch" if ctx.kind == "switch" else "per-device"
     f.scope = scope
+
+
+KW = {"W": 0.001, "w": 0.001, "watts": 0.001, "Watts": 0.001, "瓦": 0.001, "kW": 1.0, "KW": 1.0, "kw": 1.0,
+      "Kw": 1.0, "kilowatts": 1.0, "千瓦": 1.0, "MW": 1000.0}
+
+
+def _power_beyond_accelerator(figs: list[Figure], ctx: SheetContext) -> None:
+    """On an accelerator's sheet, a wattage read as the accelerator's only by the sheet's kind, at twice or more the
+    power the sheet states for one accelerator, is the system's that holds them (a workstation's "Peak Power
+    Consumption 1.5 kW" beside its cards' "Total Board Power 600W")."""
+    if ctx.kind != "accelerator":
+        return
+    power = [f for f in figs if f.quantity == "power" and f.unit in KW]
+    stated = [f.value * KW[f.unit] for f in power if f.scope == "per-accelerator" and "power-scope-by-kind" not in f.flags]
+    if not stated:
+        return
+    for f in power:
+        if "power-scope-by-kind" in f.flags and f.scope == "per-accelerator" and f.value * KW[f.unit] >= 2 * max(stated):
+            f.scope = "per-node"
 
 
 def _power_clause(c: Clause) -> str:

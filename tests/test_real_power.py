@@ -136,3 +136,23 @@ def test_scope_in_the_figures_own_words(sheet, text, want):
 def test_a_sum_over_a_group_of_systems_is_the_clusters(sheet, text, want):
     a = sheet(text)
     assert {f.text: f.scope for f in a.figures if f.quantity == "power"} == want
+
+
+def test_explicit_per_rack_beats_a_count_of_racks_and_a_thermal_design_cell_is_a_draw(sheet):
+    a = sheet("# Orion O8 GPU server\n\nThe O8 holds 8 GPUs. Power: 700 W for each GPU, 10.2 kW per node, 5.1 kW per "
+              "chassis.\n\nA build-out in two racks at 31 kW per rack; the whole cluster of sixteen nodes draws 160 kW.\n"
+              "\n| Model | O8-S | O8-N |\n|---|---|---|\n| Max Thermal Design | Up to 700W | 350-400W (configurable) |\n")
+    got = {f.text: f.scope for f in a.figures if f.quantity == "power"}
+    assert got == {"700 W": "per-accelerator", "10.2 kW": "per-node", "5.1 kW": "per-node", "31 kW": "per-rack",
+                   "160 kW": "per-cluster", "Up to 700W": "per-accelerator", "350-400W": "per-accelerator"}
+
+
+@pytest.mark.parametrize("text", [
+    "# Nimbus N2 accelerator cards\n\n| Spec | Nimbus N2 card |\n|---|---|\n| Total Board Power | 450W |\n\n"
+    "## Power and Operating Conditions\n\n| Topic | Specification |\n|---|---|\n| Peak Power Consumption | 1.2kW |\n",
+    "# Vireo V4 chips\n\nEach V4 chip: TGP 300 W.\n\nThe desk-side box has demonstrated drawing 900W of power under load.\n",
+])
+def test_on_an_accelerators_sheet_a_wattage_twice_the_accelerators_is_the_systems(sheet, text):
+    a = sheet(text)
+    scopes = sorted((f.normalized["value"], f.scope) for f in a.figures if f.quantity == "power")
+    assert scopes[0][1] == "per-accelerator" and scopes[-1][1] == "per-node"
