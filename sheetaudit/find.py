@@ -610,7 +610,8 @@ def _is_supply_rating(m: Mention, r) -> bool:
 
 def _count_before(left: str) -> int | None:
     """'8x 400 Gb/s', '8 × 200GE', '64x NDR 400 Gb/s', '2 x 25 Gb/s': the count of ports or devices."""
-    m = re.search(r"(?<![\w.])(\d{1,4})\s*(?:[xX×]|个|路|口)\s*(?:[A-Za-z][\w\-()]*\s+){0,5}$", left[-80:])
+    m = re.search(r"(?<![\w.])(\d{1,4})\s*(?:(?:links?|ports?|lanes?)\s*)?(?:[xX×]|个|路|口)\s*(?:[A-Za-z][\w\-()]*\s+){0,5}$",
+                  left[-80:])       # "7 links x 128 GB/s" too
     if m:
         return int(m.group(1))
     # "32 ports of", "32 ports running at 100GbE", "a 32-port 100GbE switch"

@@ -68,3 +68,26 @@ AI_FABRIC = ("# Kite K9-AI switch\n\nA leaf and spine switch for AI back-end fab
 def test_a_switch_serving_the_general_network_has_front_end_ports(sheet, text, tier):
     a = sheet(text)
     assert {f.tier for f in a.figures if f.quantity == "bandwidth"} == {tier}
+
+
+def checks(audit, code):
+    return [x for x in audit.findings if x.check == code]
+
+
+@pytest.mark.parametrize("text", [
+    "# Vega V2 PCIe card\n\nTwo Vega V2 cards joined by NVLink bridges deliver 900 GB/s bidirectional bandwidth.\n\n"
+    "Table 6. Board specifications\n\n| Parameter | Value |\n|---|---|\n| Total maximum NVLink bandwidth | 600 Gbytes per second |\n",
+    "# Orca O4 module\n\nO4 modules talk over Infinity Fabric at 800 GB/s per accelerator.\n\n"
+    "Peer bandwidth per OAM (Infinity Fabric): 448 GB/s in each direction\n",
+])
+def test_a_sheet_that_gives_one_link_two_bandwidths_is_asked_which_holds(sheet, text):
+    a = sheet(text)
+    [x] = checks(a, "bandwidth.self-contradiction")
+    assert x.severity == "warning" and len(x.figures) == 2 and "?" in x.question
+
+
+def test_counted_groups_of_links_and_twins_are_no_contradiction(sheet):
+    a = sheet("# Kite K3 chip\n\nEach K3 chip provides five PCIe Gen6 x8 links to the server switch, 320 GB/s of "
+              "bidirectional bandwidth per chip.\n\nEach chip provides two PCIe Gen6 x8 links between racks, 128 GB/s "
+              "of bidirectional bandwidth per chip.\n\nNVLink: 25 GB/s per link, or 50 GB/s bidirectional.\n")
+    assert not checks(a, "bandwidth.self-contradiction")

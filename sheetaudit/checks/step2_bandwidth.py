@@ -15,7 +15,7 @@ LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
 
 
 def run(figs, sheet, doc, facility):
-    out = []
+    out = _contradictions(figs)
     links = bw(figs, *LINK_TIERS)
     unspecified = [f for f in links if f.direction == "unspecified"]
     # a port speed read by the Ethernet/InfiniBand standard, or a measured bus bandwidth, raises no question
@@ -58,6 +58,47 @@ def run(figs, sheet, doc, facility):
                            data={"items": [shown(f, arithmetic=f.arithmetic, gbs=f.normalized["value"])
                                            for f in _unique(signalling)]}))
     out.extend(_ratio(figs, sheet))
+    return out
+
+
+# Tiers where one product has one figure per link, per accelerator or per node: two different values for the same
+# fabric and scope are the sheet disagreeing with itself. (Network ports come in several speeds on one sheet.)
+CONTRADICTION_TIERS = ("scale-up", "host")
+CONTRADICTION_SCOPES = ("per-accelerator", "per-link", "per-node", "per-device")
+CONTRADICTION_GAP = 0.10
+LINK_GROUP = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|eighteen)\s+"
+                        r"(?:[\w-]+\s+){0,4}links\b", re.I)
+
+
+def _contradictions(figs):
+    """The same link given two readings the sheet cannot both mean: "900 GB/s bidirectional" NVLink per GPU in
+    the text and "600 Gbytes per second" in a table are 450 and 300 GB/s per direction. A warning naming both
+    places and asking which holds; both figures stay, so requirements see both readings."""
+    groups: dict[tuple, list] = {}
+    for f in bw(figs, *CONTRADICTION_TIERS):
+        if (not f.technology or f.scope not in CONTRADICTION_SCOPES or f.count
+                or {"comparison", "measured", "rate-list", "signaling"} & f.flags):
+            continue
+        groups.setdefault((f.technology, f.tier, f.scope, f.model), []).append(f)
+    out = []
+    for (tech, tier, scope, model), group in groups.items():
+        values = sorted({round(f.normalized["value"], 3) for f in group})
+        if len(values) != 2 or values[1] - values[0] <= CONTRADICTION_GAP * values[1]:
+            continue
+        low = next(f for f in group if round(f.normalized["value"], 3) == values[0])
+        high = next(f for f in group if round(f.normalized["value"], 3) == values[1])
+        if low.segment is high.segment or any(LINK_GROUP.search(f.segment.text) for f in (low, high) if f.segment):
+            continue        # one sentence's twin ("25 GB/s per link, 50 GB/s bidirectional"), or a counted group
+            # of links each ("five PCIe Gen6 x8 links ... 320 GB/s", "two ... links for inter-rack ... 128 GB/s")
+        items = [shown(f, gbs=f.normalized["value"]) for f in (high, low)]
+        out.append(finding("bandwidth.self-contradiction",
+                           "The sheet gives {tech} bandwidth {scope} two ways: {items}. Both are kept; which holds?",
+                           [high, low], models=[model] if model else [],
+                           question=(f"{ask_where(high)[0].upper()}{ask_where(high)[1:]} and {ask_where(low)} describe the same "
+                                     f"{tech} link {scope.replace('-', ' ')} but differ. Which is right, and per direction "
+                                     "or both directions added?"),
+                           each="{figure} ({pages}) read as {gbs} GB/s per direction",
+                           data={"tech": tech, "scope": scope.replace("-", " "), "items": items}))
     return out
 
 
