@@ -45,7 +45,8 @@ def load_facility(path: str | Path) -> dict:
     """A facility profile (YAML): rack_power_kw, cooling (air | liquid | immersion, or a list), floor_load_kg_m2,
     checked against rules/inputs/facility.yaml before any sheet is read."""
     from .validate import load_schema, read_yaml
-    return read_yaml(path, load_schema("facility"), what="facility profile")
+    data = read_yaml(path, load_schema("facility"), what="facility profile")
+    return {**data, "source": Path(path).name}      # the file's name, which every output records
 
 
 def load_requirements(path: str | Path, facility: dict | None = None) -> tuple[dict, dict | None]:
@@ -57,6 +58,7 @@ def load_requirements(path: str | Path, facility: dict | None = None) -> tuple[d
     if facility is None and req.get("facility") is not None:
         facility = validate(req["facility"], load_schema("facility"), source=f"requirements file {path}",
                             key="facility")
+        facility = {**facility, "source": Path(path).name}
     return req, facility
 
 

@@ -74,7 +74,7 @@ def test_every_check_the_code_raises_is_declared():
     from conftest import ROOT
     used = set()
     for path in (ROOT / "sheetaudit").rglob("*.py"):
-        used |= set(re.findall(r"""(?:finding|_finding)\(\s*["']([a-z]+\.[a-z-]+)["']""", path.read_text("utf-8")))
+        used |= set(re.findall(r"""(?:finding|_finding)\(\s*["']([^"'\s]+)["']""", path.read_text("utf-8")))
     assert used and used <= set(REGISTRY), used - set(REGISTRY)
     assert set(REGISTRY) <= used, f"declared but never raised: {set(REGISTRY) - used}"
 
@@ -99,3 +99,75 @@ def test_a_scanned_page_is_named_and_nothing_is_guessed():
     a = pipeline.audit(ROOT / "tests" / "hostile" / "files" / "mixed-scanned.pdf")
     f = finding(a, "sheet.no-text")
     assert f.pages == [2]
+
+
+CODE = r"[a-z][a-z0-9]*\.[a-z0-9]+(?:-[a-z0-9]+)*"
+
+
+@pytest.mark.parametrize("code", sorted(REGISTRY))
+def test_every_code_is_one_the_scanner_reads(code):
+    """A code the scanner above could not read would be a check no test sees raised: codes are lower-case words
+    and digits, a dot, then words joined by hyphens (`tier.domain-size-missing`, `bandwidth.pcie5-bottleneck`)."""
+    import re
+    assert re.fullmatch(CODE, code), f"{code}: not a code the tests can find in the source"
+
+
+def _severities(c: dict):
+    """(case, severity, its entry) for the check and each of its cases."""
+    yield "", c["severity"], c
+    for name, case in (c.get("cases") or {}).items():
+        yield name, case.get("severity", c["severity"]), {**c, **case}
+
+
+def unasked(registry: dict) -> list[str]:
+    """The checks (and cases) of REGISTRY at severity warning or error with no question for the vendor."""
+    out = []
+    for code, entry in registry.items():
+        for case, severity, c in _severities(entry):
+            assert severity in ("error", "warning", "info"), f"{code} {case}: severity {severity}"
+            if severity in ("error", "warning") and not (c.get("question") or "").strip():
+                out.append(f"{code}{' case ' + case if case else ''}: a {severity} needs a question")
+    return out
+
+
+@pytest.mark.parametrize("code", sorted(REGISTRY))
+def test_every_warning_or_error_has_a_question_for_the_vendor(code):
+    """The README's recipe for a check at severity warning or error is complete only with its question: the
+    'Ask the vendor' list would otherwise skip it."""
+    assert not unasked({code: REGISTRY[code]})
+
+
+@pytest.mark.parametrize("code", sorted(RULES.checks))
+def test_every_question_names_only_values_ask_supplies(code):
+    """A question's {names} are values checks/ask.py works out (the header of rules/checks.yaml lists them)."""
+    import string
+
+    from sheetaudit.checks.ask import values
+    from sheetaudit.model import Finding
+    known = set(values(Finding(check=code, step=1, severity="warning", message=""), [], None).makers)
+    for case, _, c in _severities(REGISTRY[code]):
+        for key in ("question", "buyer"):
+            names = {n for _, n, _, _ in string.Formatter().parse(c.get(key) or "") if n}
+            assert names <= known, f"{code} {case} {key}: {names - known} unknown"
+
+
+def test_a_new_check_by_the_recipe_without_a_question_is_caught():
+    """The README's recipe followed for an error check, its question left out: the registry test names it; with
+    the question written, it passes."""
+    import copy
+    registry = copy.deepcopy(REGISTRY)
+    registry["power.pdu-overload"] = {"step": 4, "severity": "error", "title": "t", "why": "w", "fix": "f",
+                                      "fires_on": ["x"], "passes": ["y"]}
+    assert unasked(registry) == ["power.pdu-overload: a error needs a question"]
+    registry["power.pdu-overload"]["question"] = "Which PDU feeds {figure}?"
+    assert not unasked(registry)
+
+
+def test_every_warning_or_error_raised_on_the_samples_asks_something():
+    from conftest import SAMPLES
+    from sheetaudit import pipeline
+    for p in sorted(SAMPLES.iterdir()):
+        if p.suffix in (".pdf", ".md", ".txt", ".html"):
+            for f in pipeline.audit(p).findings:
+                if f.severity in ("error", "warning"):
+                    assert f.question.strip(), f"{p.name}: {f.check} asks nothing"

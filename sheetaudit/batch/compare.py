@@ -131,7 +131,8 @@ def _finding(code, message, rows):
         if code not in r["compare"]:
             r["compare"].append(code)
     return {"check": code, "step": c["step"], "severity": c["severity"], "title": c["title"],
-            "sheets": [r["sheet"] for r in rows], "message": message, "why": c["why"], "fix": c["fix"]}
+            "sheets": [r["sheet"] for r in rows], "message": message, "why": c["why"], "fix": c["fix"],
+            "question": c.get("question", "")}
 
 
 def compare(items: list[tuple[dict, dict]]) -> list[dict]:

@@ -210,7 +210,9 @@ def render_index(ctx: dict) -> str:
         r.setdefault("html_error", None)
         r["report_href"] = report_href(r["report"]) if r.get("report") else None
         rows.append(r)
+    facility = next((c["facility"]["text"] for _, c in ctx.get("systems", ()) if (c.get("facility") or {}).get("text")),
+                    "")
     return template_env().get_template("index.html.j2").render(
-        **{**ctx, "rows": rows}, matrix=compliance_matrix(rows, ctx.get("systems", ())), cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio,
+        **{**ctx, "rows": rows}, facility_text=facility, matrix=compliance_matrix(rows, ctx.get("systems", ())), cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio,
         fmt_num=fmt_num, bases=BASES, status_text=STATUS_TEXT, status_order=STATUS_ORDER, script=SORT_JS,
         script_hash=script_hash())

@@ -25,16 +25,24 @@ def words(name: str) -> re.Pattern:
 
 def finding(code: str, template: str, figures: list[Figure] = (), derived: list[Derived] = (),
             models: list[str] = (), question: str = "", doubt: str = "", buyer: str = "", data: dict | None = None,
-            each: str = "") -> Finding:
+            each: str = "", case: str = "") -> Finding:
     """A finding of CODE (rules/checks.yaml gives its severity, why and fix), its message rendered from TEMPLATE
     over DATA, the values it speaks of (checks.wording; EACH words one of data["items"]). question: what to ask
     the vendor, in the vendor's words (checks/ask.py words the rest); doubt: the check's own reason its
-    conclusion is not certain (an error becomes a warning: checks/certainty.py)."""
+    conclusion is not certain (an error becomes a warning: checks/certainty.py). case: one of the check's
+    `cases` (what the sheet says decides the severity; kept in data["case"])."""
     c = load_rules().check(code)
+    data = dict(data or {})
+    if case:
+        try:
+            c = {**c, **c["cases"][case]}
+        except KeyError:
+            raise RulesError(f"rules/checks.yaml: {code}: cases: {case} is missing") from None
+        data["case"] = case
     return word(Finding(check=code, step=c["step"], severity=c["severity"], message="", why=c["why"],
                         fix=c["fix"], figures=[f.id for f in figures],
                         pages=sorted({f.page for f in figures}), derived=list(derived), models=list(models),
-                        title=c["title"], question=question, doubt=doubt, buyer=buyer, data=dict(data or {}),
+                        title=c["title"], question=question, doubt=doubt, buyer=buyer, data=data,
                         template=template, each=each))
 
 

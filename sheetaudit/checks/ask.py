@@ -1,17 +1,26 @@
 """What to ask the vendor about each finding, in words a vendor's engineer can answer from their own data ("Is the
 900 GB/s on page 5 per GPU or per pair of cards, and per direction or both directions added?"), and apart from it
-what the buyer should check themselves. A check may word its own question (it knows the arithmetic); the others
-are worded here from the finding's figures. No question names a command of this tool: the vendor does not run it.
+what the buyer should check themselves. The words are each check's `question` and `buyer` in rules/checks.yaml
+(a `cases` entry may word its own); this module supplies the values they name, from the finding's figures:
+
+    question: "Is {figure} the total for the whole {total_of}? What is it per {one_of}, and per direction?"
+
+A check may word its own question (it knows the arithmetic): that one is kept. No question names a command of this
+tool: the vendor does not run it.
 """
 from __future__ import annotations
 
+from ..errors import RulesError
 from ..model import Figure, Finding
+from ..rules import load_rules
 from . import ask_where, fmt
 
 SCOPE_WORD = {"per-accelerator": "accelerator", "per-node": "server", "per-domain": "domain", "per-rack": "rack",
               "per-switch": "switch", "per-port": "port", "per-link": "link", "per-device": "device",
               "per-cluster": "cluster", "per-lane": "lane"}
 ACCELERATOR = {"NVLink": "GPU", "NVSwitch": "GPU"}
+PRODUCT = {"server": "server", "rack": "rack", "pod": "system", "switch": "switch", "nic": "adapter",
+           "accelerator": "accelerator"}
 
 
 def _list(figs: list[Figure], most: int = 3) -> str:
@@ -30,8 +39,8 @@ def _unique(figs: list[Figure]) -> list[Figure]:
     return out
 
 
-def _acc(f: Figure) -> str:
-    return ACCELERATOR.get(f.technology, "accelerator")
+def _acc(f: Figure | None) -> str:
+    return ACCELERATOR.get(f.technology, "accelerator") if f else "accelerator"
 
 
 def _direction(figs: list[Figure]) -> str:
@@ -51,85 +60,70 @@ def _direction(figs: list[Figure]) -> str:
     return " ".join(out)
 
 
-def _question(x: Finding, figs: list[Figure], sheet, doc) -> tuple[str, str]:
-    """(question for the vendor, what the buyer checks themselves) for one finding."""
-    c = x.check
-    f = figs[0] if figs else None
+def _top(figs: list[Figure]) -> Figure | None:
+    """The figure with the highest normalised value (the highest rack power a finding names)."""
+    valued = [g for g in figs if isinstance((g.normalized or {}).get("value"), (int, float))]
+    return max(valued, key=lambda g: g.normalized["value"]) if valued else (figs[0] if figs else None)
+
+
+class _Values(dict):
+    """The values a question may name, each worked out only when named."""
+
+    def __init__(self, makers: dict, code: str):
+        super().__init__()
+        self.makers, self.code = makers, code
+
+    def __missing__(self, key):
+        if key not in self.makers:
+            raise RulesError(f"rules/checks.yaml: {self.code}: the question names {{{key}}}, which is none of "
+                             f"{', '.join(sorted(self.makers))}")
+        self[key] = value = self.makers[key]()
+        return value
+
+
+def values(x: Finding, figs: list[Figure], sheet) -> dict:
+    """Every value a check's question or buyer line may name (rules/checks.yaml header lists them)."""
     kind = getattr(sheet, "kind", "") or "system"
-    product = {"server": "server", "rack": "rack", "pod": "system", "switch": "switch", "nic": "adapter",
-               "accelerator": "accelerator"}.get(kind, "system")
-    if c == "tier.unclassified":
-        return (f"Which network do {_list(figs)} belong to: the accelerator-to-accelerator (scale-up) fabric, the "
-                "cluster (scale-out) network between servers, or the front-end / storage network?", "")
-    if c == "tier.domain-size-missing":
-        tech = next((g.technology for g in figs if g.technology), "scale-up")
-        return (f"How many accelerators share one {tech} domain (all connected to each other at the stated "
-                f"bandwidth), and does that domain reach beyond one {product}?", "")
-    if c == "tier.aggregate-figure" and f:
-        where = SCOPE_WORD.get(f.scope, "system")
-        what = "port" if kind in ("switch", "nic") else _acc(f)
-        return (f"Is {ask_where(f)} the total for the whole {where}? What is it per {what}, and per direction?", "")
-    if c == "tier.mixed-sum" and f:
-        return (f"Which links make up {ask_where(f)}? Please give the scale-up and scale-out bandwidth separately, "
-                "each per direction.", "")
-    if c == "bandwidth.direction-unspecified":
-        doubtful = [g for g in figs if "direction" in g.inferred] or figs
-        return _direction(_unique(doubtful)), ""
-    if c == "bandwidth.unit-ambiguous":
-        return (f"Is {_list(_unique(figs))} in gigabits or in gigabytes per second?", "")
-    if c == "bandwidth.aggregate-mismatch" and f:
-        return (f"How is {ask_where(f)} computed: which ports, at which speed, and are both directions added?", "")
-    if c == "bandwidth.exceeds-technology" and f:
-        return (f"Is {ask_where(f)} per link, per port or per accelerator, per direction or both directions added, "
-                "and at which generation does the link run?", "")
-    if c == "bandwidth.host-bottleneck" and f:
-        return (f"Which PCIe generation and width connect {ask_where(f)} to the host, and what throughput does the "
-                "port reach between host memory and the network?", "")
-    if c == "latency.basis-unspecified":
-        return (f"Is {_list(_unique(figs))} measured inside the {('switch' if kind == 'switch' else 'device')} (port "
-                "to port), or host to host through the software stack? At which message size?", "")
-    if c == "latency.hardware-only":
-        return ("What is the end-to-end latency, host to host through the network adapter and software stack, and "
-                "at which message size and with which benchmark was it measured?", "")
-    if c == "latency.conditions-missing":
-        return (f"At which message size, with which benchmark and software stack (library and version) was "
-                f"{_list(_unique(figs))} measured?", "")
-    if c == "latency.mixed-basis":
-        return (f"Of {_list(_unique(figs))}, which are measured port to port in the hardware and which host to "
-                "host through the software stack?", "")
-    if c == "latency.no-rdma":
-        return ("Does the scale-out network run an RDMA transport (RoCE v2 with PFC/ECN, InfiniBand, or another), "
-                "and what end-to-end latency does it reach?", "")
-    if c == "power.rack-density" and f:
-        f = max(figs, key=lambda g: (g.normalized or {}).get("value") or 0)    # the highest rack power it names
-        kw = f.normalized["value"] if f.normalized else None
-        return (f"What does one rack need at {ask_where(f)}: cooling (liquid loop, supply temperature, flow), power "
-                "feeds and distribution? Is a lower-density configuration offered?",
-                f"Check that your hall can feed and cool {fmt(kw)} kW in one rack; air removes about 40 kW per rack."
-                if isinstance(kw, (int, float)) else "Check that your hall can feed and cool the rack.")
-    if c == "power.liquid-cooling-required":
-        return ("What does the liquid cooling need from the facility (coolant distribution unit, supply temperature, "
-                "flow rate, connections), and is an air-cooled version offered?",
-                "Check that the hall has liquid cooling (CDU, facility water) before ordering.")
-    if c == "power.per-node-only":
-        return (f"What is the power of a full rack of these {product}s, and how many fit in one rack?",
-                "Check the derived rack power against your rack budget.")
-    if c == "power.missing":
-        return (f"What is the maximum and typical power consumption of one {product} (and of a full rack)?", "")
-    if c == "power.facility-exceeded":
-        return ("Is a configuration offered that fits a hall with the power and cooling of ours?",
-                "This sheet exceeds your facility profile: choose another hall or configuration.")
-    if c == "tier.domain-exceeds-technology" and f:
-        return (f"Which system joins {ask_where(f)} in one scale-up domain at full bandwidth? Does part of it run "
-                "over the scale-out network?", "")
-    if c == "sheet.no-text":
-        pages = ", ".join(map(str, x.pages)) if x.pages else "some pages"
-        return (f"Could you send the document with a text layer? Page{'s' if len(x.pages) > 1 else ''} {pages} "
-                "are images only.", "Figures on image-only pages were not audited: read them yourself.")
-    if c == "sheet.no-figures":
-        return ("Could you send the product's specification sheet with its bandwidth, latency and power figures?",
-                "Check that the file is the product's specification sheet.")
-    return "", ""
+    f = figs[0] if figs else None
+    unique = _unique(figs)
+    top = _top(figs)
+    d = x.data or {}
+    makers = {
+        "figure": lambda: ask_where(f) if f else "the figure",
+        "figures": lambda: _list(unique),
+        "top_figure": lambda: ask_where(top) if top else "the figure",
+        "top_kw": lambda: fmt(top.normalized["value"]) if top and isinstance(
+            (top.normalized or {}).get("value"), (int, float)) else "that many",
+        "directions": lambda: _direction(_unique([g for g in figs if "direction" in g.inferred] or figs)),
+        "product": lambda: PRODUCT.get(kind, "system"),
+        "tech": lambda: next((g.technology for g in figs if g.technology), "scale-up"),
+        "total_of": lambda: SCOPE_WORD.get(f.scope, "system") if f else "system",
+        "one_of": lambda: "port" if kind in ("switch", "nic") else _acc(f),
+        "inside": lambda: "switch" if kind == "switch" else "device",
+        "pages": lambda: ", ".join(map(str, x.pages)) if x.pages else "some",
+        "pages_s": lambda: "s" if len(x.pages) > 1 else "",
+        "limit_kw": lambda: fmt(d["limit_kw"]) if isinstance(d.get("limit_kw"), (int, float)) else "40",
+        "hall": lambda: str(d.get("hall") or "your hall"),
+        "fabric": lambda: str(d.get("fabric") or "the fabric"),
+        "tier": lambda: str(d.get("tier") or "scale-up"),
+    }
+    return _Values(makers, x.check)
+
+
+def entry(code: str, case: str = "") -> dict:
+    """The check's entry in rules/checks.yaml (a cross-sheet one too), with its CASE's words over its own."""
+    r = load_rules()
+    c = r.explain(code) or {}
+    if case:
+        c = {**c, **((c.get("cases") or {}).get(case) or {})}
+    return c
+
+
+def question(x: Finding, figs: list[Figure], sheet) -> tuple[str, str]:
+    """(question for the vendor, what the buyer checks themselves) for one finding, from its check's entry."""
+    c = entry(x.check, (x.data or {}).get("case", ""))
+    v = values(x, figs, sheet)
+    return (c.get("question") or "").format_map(v), (c.get("buyer") or "").format_map(v)
 
 
 def word(findings: list[Finding], figs: list[Figure], sheet, doc) -> None:
@@ -137,7 +131,7 @@ def word(findings: list[Finding], figs: list[Figure], sheet, doc) -> None:
     by_id = {f.id: f for f in figs}
     for x in findings:
         own = [by_id[i] for i in x.figures if i in by_id]
-        q, buyer = _question(x, own, sheet, doc)
+        q, buyer = question(x, own, sheet)
         if not x.question:
             x.question = q
         if not x.buyer:

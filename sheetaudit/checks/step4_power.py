@@ -7,6 +7,21 @@ from ..rules import load_rules, rx
 from . import finding, fmt, shown, words
 
 
+LIQUID = ("liquid", "immersion")
+
+
+def hall_of(facility: dict | None) -> dict | None:
+    """What the buyer's hall says of rack power and cooling: {'name', 'kw' (or None), 'offers' (a set, or None)}, or
+    None when the profile says neither (a floor load alone)."""
+    if not facility or (facility.get("rack_power_kw") is None and not facility.get("cooling")):
+        return None
+    offers = facility.get("cooling")
+    offers = None if not offers else {offers} if isinstance(offers, str) else set(offers)
+    cap = facility.get("rack_power_kw")
+    return {"name": str(facility.get("name") or "your hall"), "kw": None if cap is None else float(cap),
+            "offers": offers}
+
+
 def run(figs, sheet, doc, facility):
     r = load_rules()
     limit = r.threshold("air_cooling_limit_kw")
@@ -14,21 +29,28 @@ def run(figs, sheet, doc, facility):
     power = [f for f in figs if f.quantity == "power"]
     rack = [f for f in power if f.scope == "per-rack"]
     node = [f for f in power if f.scope == "per-node"]
-    cooling = {f.normalized["value"] for f in figs if f.quantity == "cooling"}
     cooling_figs = [f for f in figs if f.quantity == "cooling"]
+    hall = hall_of(facility)
     dense = [f for f in rack if f.normalized["value"] > limit]
-    if dense:
-        top = max(dense, key=lambda f: f.normalized["value"])
-        out.append(finding("power.rack-density", "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack "
-                           "that air cooling can remove.", dense,
-                           data=shown(top, rack_kw=top.normalized["value"], limit_kw=limit)))
-    liquid = [f for f in cooling_figs if f.normalized["value"] in ("liquid", "immersion")]
+    if hall is None:        # with a hall, the hall decides (_facility): the air limit is the hall's, not a guess
+        cases: dict[str, list] = {}
+        for f in dense:
+            cases.setdefault(cooled_by(f, cooling_figs, r), []).append(f)
+        for case in ("air", "unstated", "either", "liquid"):
+            if cases.get(case):
+                out.append(_density(case, cases[case], cooling_figs, limit))
+    liquid = [f for f in cooling_figs if f.normalized["value"] in LIQUID]
     if not dense:
         liquid = [f for f in liquid if not _liquid_is_an_option(f, cooling_figs, r)]
     if liquid or dense:
         data = ({"stated": list(dict.fromkeys(f.text for f in liquid))} if liquid else
                 {"rack_kw": max(f.normalized["value"] for f in dense), "limit_kw": limit})
         why = "the sheet states {stated}" if liquid else "its rack power ({rack_kw} kW) is above the air-cooling limit"
+        case = ""
+        if hall and hall["offers"] and hall["offers"] & set(LIQUID):
+            why += "; {hall} offers {offered} cooling"
+            data.update(hall=hall["name"], offered=sorted(hall["offers"] & set(LIQUID)))
+            case = "hall"
         # a family where only some models need liquid: say which, and which can be air-cooled
         need = list(dict.fromkeys(f.model for f in liquid + dense if f.model))
         air = [m for m in dict.fromkeys(f.model for f in cooling_figs if f.model and f.normalized["value"] == "air")
@@ -37,10 +59,10 @@ def run(figs, sheet, doc, facility):
             out.append(finding("power.liquid-cooling-required",
                                "{models}: liquid cooling is required: " + why + "; {air_cooled} "
                                f"{'is' if len(air) == 1 else 'are'} air-cooled.", liquid + dense, models=need,
-                               data={**data, "air_cooled": air}))
+                               data={**data, "air_cooled": air}, case=case))
         else:
             out.append(finding("power.liquid-cooling-required", "Liquid cooling is required: " + why + ".",
-                               liquid + dense, data=data))
+                               liquid + dense, data=data, case=case))
     derived_rack = None
     if node and not rack and sheet.kind in ("server", "pod", "unknown", "rack"):
         n = int(r.threshold("typical_nodes_per_rack"))
@@ -58,8 +80,50 @@ def run(figs, sheet, doc, facility):
         out.append(finding("power.missing", "The sheet gives no power consumption for the node, rack or accelerators."))
     if facility:
         weight = [f for f in figs if f.quantity == "weight" and f.scope == "per-rack"]
-        out.extend(_facility(facility, rack, derived_rack, cooling, liquid, weight, footprint_m(doc)))
+        out.extend(_facility(facility, hall, rack, derived_rack, liquid, limit, weight, footprint_m(doc)))
     return out
+
+
+def cooled_by(f, cooling_figs, r) -> str:
+    """How the sheet says the rack of F is cooled: air (only air is stated for it), liquid (liquid or immersion is),
+    either (air as standard, liquid only as an option) or unstated. The cooling of F's own model when the sheet
+    gives one, else what the sheet states for no model in particular, else anything it states."""
+    own = ([c for c in cooling_figs if c.model == f.model] if f.model else []) or \
+        [c for c in cooling_figs if not c.model] or cooling_figs
+    said = {c.normalized["value"] for c in own}
+    if said & set(LIQUID):
+        wet = [c for c in own if c.normalized["value"] in LIQUID]
+        return "either" if all(_offered_as_option(c, r) for c in wet) else "liquid"
+    return "air" if "air" in said else "unstated"
+
+
+DENSITY = {
+    "air": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove, and the "
+           "sheet states air cooling ({cooling}).",
+    "unstated": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove; the "
+                "sheet does not say how the rack is cooled.",
+    "either": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove; the "
+              "sheet offers air cooling ({cooling}) with liquid cooling as an option, and does not say which the "
+              "rack needs.",
+    "liquid": "Rack power {figure} ({pages}) needs liquid cooling: it is above the {limit_kw} kW per rack that air "
+              "can remove, and the sheet states liquid cooling ({cooling}).",
+}
+
+
+def _density(case: str, dense: list, cooling_figs: list, limit: float):
+    """power.rack-density for the racks above the air limit that the sheet cools alike (CASE, rules/checks.yaml)."""
+    top = max(dense, key=lambda f: f.normalized["value"])
+    said = [c for c in cooling_figs if (case != "liquid" or c.normalized["value"] in LIQUID)
+            and (case not in ("air", "either") or c.normalized["value"] == "air")]
+    cooling = list(dict.fromkeys(c.text for c in said))[:3]
+    return finding("power.rack-density", DENSITY[case], dense, case=case,
+                   data=shown(top, rack_kw=top.normalized["value"], limit_kw=limit, cooling=cooling))
+
+
+def _offered_as_option(f, r) -> bool:
+    """Liquid cooling the sheet offers as an option ('optional DLC kit', '可选'), with no word that requires it."""
+    said = f"{f.label} {f.segment.text if f.segment else f.context}"
+    return bool(words("cooling_option").search(said)) and not rx(r.vocab["cooling_required_cue"]).search(said)
 
 
 def _liquid_is_an_option(f, cooling_figs, r) -> bool:
@@ -100,27 +164,46 @@ def footprint_m(doc) -> tuple[float, float] | None:
     return None
 
 
-def _facility(fac, rack, derived_rack, cooling, liquid, weight=(), footprint=None):
+def _facility(fac, hall, rack, derived_rack, liquid, limit, weight=(), footprint=None):
+    """The hall decides: power.facility-exceeded when it cannot feed or cool the rack (naming the rack and the
+    hall), nothing when it can."""
     out = []
-    cap = fac.get("rack_power_kw")
-    if cap is not None:
-        for f in rack:
-            if f.normalized["value"] > float(cap):
-                out.append(finding("power.facility-exceeded", "Rack power {figure} ({pages}) exceeds the facility's "
-                                   "{limit_kw} kW per rack.", [f],
-                                   data=shown(f, rack_kw=f.normalized["value"], limit_kw=float(cap))))
-        if not rack and derived_rack and derived_rack > float(cap):
-            out.append(finding("power.facility-exceeded", "Derived rack power {rack_kw} kW exceeds the facility's "
-                               "{limit_kw} kW per rack (reduce nodes per rack).",
-                               data={"rack_kw": derived_rack, "limit_kw": float(cap)}))
+    if hall:
+        cap, offers = hall["kw"], hall["offers"]
+        need = {f.normalized["value"] for f in liquid}
+        cooling_short = bool(offers is not None and need and not need & offers)
+        if rack:
+            top = max(rack, key=lambda f: f.normalized["value"])
+            kw = top.normalized["value"]
+            air_only = offers is not None and not offers & set(LIQUID)
+            cooling_short = cooling_short or (air_only and cap is None and kw > limit)
+            over = cap is not None and kw > cap
+            if over or cooling_short:
+                head = "Rack power {figure} ({pages})"
+                if over:
+                    head += " exceeds the {limit_kw} kW per rack of {hall}"
+                    tail = (", and the sheet requires {needs} cooling, which {hall} does not offer (it offers "
+                            "{offers})" if cooling_short and need else
+                            ", and is above the {air_kw} kW per rack that air can remove while {hall} offers "
+                            "{offers} cooling only" if cooling_short else "")
+                else:
+                    tail = (" needs {needs} cooling, which {hall} does not offer (it offers {offers})" if need else
+                            " is above the {air_kw} kW per rack that air can remove, and {hall} offers {offers} "
+                            "cooling only")
+                parts = [head, tail]
+                out.append(finding("power.facility-exceeded", "".join(parts) + ".", [top] + (liquid if need else []),
+                                   data=shown(top, rack_kw=kw, limit_kw=cap, hall=hall["name"], air_kw=limit,
+                                              needs=sorted(need), offers=sorted(offers or ()))))
+                cooling_short = False
+        elif derived_rack and cap is not None and derived_rack > cap:
+            out.append(finding("power.facility-exceeded", "Derived rack power {rack_kw} kW exceeds the {limit_kw} kW "
+                               "per rack of {hall} (fewer nodes per rack would fit).", case="derived",
+                               data={"rack_kw": derived_rack, "limit_kw": cap, "hall": hall["name"]}))
+        if cooling_short:
+            out.append(finding("power.facility-exceeded", "The sheet requires {needs} cooling; {hall} offers "
+                               "{offers}.", liquid, data={"needs": sorted(need), "offers": sorted(offers),
+                                                          "hall": hall["name"]}))
     floor = fac.get("floor_load_kg_m2")
     if floor is not None and weight:
         out.extend(_floor(float(floor), weight, footprint))
-    avail = fac.get("cooling")
-    if avail:
-        avail = {avail} if isinstance(avail, str) else set(avail)
-        need = {f.normalized["value"] for f in liquid}
-        if need and not need & avail:
-            out.append(finding("power.facility-exceeded", "The sheet requires {needs} cooling; the facility offers "
-                               "{offers}.", liquid, data={"needs": sorted(need), "offers": sorted(avail)}))
     return out

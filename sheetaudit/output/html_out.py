@@ -26,7 +26,7 @@ from ..numfmt import num, ratio
 from . import charts
 from .json_out import to_contract
 from .message import split_list
-from .verdict import STATUS_TEXT, counts, status, unread, verdict
+from .verdict import STATUS_TEXT, counts, facility_json, status, unread, verdict
 
 from ..severity import RANK as SEVERITY_RANK, SEVERITIES
 
@@ -230,7 +230,7 @@ def buyer_list(views: list[FindingView]) -> list[tuple[str, FindingView]]:
     """What the buyer checks themselves (the hall's power and cooling, pages not read): not for the vendor."""
     out: dict[str, FindingView] = {}
     for v in sorted(views, key=lambda v: SEVERITY_RANK[v.f.severity]):
-        if v.f.buyer and v.f.severity in ("error", "warning"):
+        if v.f.buyer:           # an info finding too: "check that your hall can feed 135 kW per rack"
             out.setdefault(v.f.buyer, v)
     return list(out.items())
 
@@ -374,6 +374,7 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
         "quantities": sorted({f.quantity for f in a.figures}), "css": Markup(asset("report.css")), "script": Markup(script),
         "script_hash": csp_hash(script), "image_note": image_note, "n_images": n_images, "resolution": resolution,
         "steps_by_n": {s["n"]: s for s in steps}, "facility": a.facility, "air_limit": limit,
+        "facility_text": (facility_json(a.facility) or {}).get("text", ""),
         "scale": section_html(scale_doc) if scale_doc else None, "back_href": back_href, "passed_total": len(a.passed),
         "requirements": a.requirements, "req_words": _requirement_words() if a.requirements else None,
         "cited": {i for f in a.findings for i in f.figures} | {i for r in (a.requirements or {}).get("results", [])

@@ -8,7 +8,7 @@ from pathlib import Path
 from .. import __version__
 from ..model import Audit
 from ..textsafe import safe_data
-from .verdict import counts, status, unread
+from .verdict import counts, facility_json, status, unread
 
 SCHEMA = "sheetaudit/1"
 
@@ -31,6 +31,8 @@ def to_contract(a: Audit) -> dict:
         "passed": a.passed,
         "summary": summary(a),
     }
+    if a.facility:
+        out["facility"] = facility_json(a.facility)
     if a.requirements is not None:
         out["requirements"] = a.requirements
     return safe_data(out)

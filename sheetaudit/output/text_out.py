@@ -6,7 +6,7 @@ from ..model import Audit
 from ..numfmt import num
 from .message import split_list
 from .termtext import columns, pad, width, wrap
-from .verdict import SEVERITY_RANK, STATUS_TEXT, counts, status, unread, verdict
+from .verdict import SEVERITY_RANK, STATUS_TEXT, counts, facility_json, status, unread, verdict
 
 MARK = {"error": "✖ error", "warning": "▲ warning", "info": "● info"}
 # (header, columns) of the figure table; the last column takes what the terminal has left
@@ -87,6 +87,8 @@ def render(a: Audit, cols: int | None = None, all_figures: bool = False) -> str:
                   f"{c['info']} info)", cols)
     lines.append("")
     lines += wrap(verdict(a), cols)
+    if a.facility:
+        lines += wrap(f"Checked against: {facility_json(a.facility)['text']}.", cols, rest="  ")
     for what in unread(a):
         lines += wrap(f"Not read: {what}.", cols, rest="  ")
     lines.append("")

@@ -11,9 +11,12 @@ from ..numfmt import num, ratio
 from ..severity import RANK, zero_counts
 
 SEVERITY_RANK = RANK    # noqa: F401  (text_out imports it from here)
-# findings whose substance the sentence already states
-COVERED = {"power.rack-density", "power.liquid-cooling-required", "bandwidth.scale-ratio", "power.per-node-only",
-           "power.facility-exceeded", "power.missing", "sheet.no-text", "sheet.no-figures"}
+
+
+def covered() -> set[str]:
+    """The checks whose substance the sentence already states (rules/checks.yaml `verdict_clause`)."""
+    from ..rules import load_rules
+    return {code for code, c in load_rules().checks.items() if c.get("verdict_clause")}
 
 
 # The audit's status (the `status` of sheetaudit/schema/sheetaudit-1.json; README, "Use"): one word a script or a buyer can act on, and how a
@@ -24,6 +27,31 @@ STATUS_TEXT = {
     "pass": ("PASS", "no warning or error"),
     "incomplete": ("INCOMPLETE", "the audit could not read the whole sheet; what it did not read was not checked"),
 }
+
+
+def facility_json(fac: dict | None) -> dict | None:
+    """The facility profile the audit was checked against, as the contract records it (`facility`): its keys, the
+    file it came from (`source`) and `text`, the line every output prints ("Hall B (hall.yaml): 140 kW per rack,
+    air + liquid cooling")."""
+    if not fac:
+        return None
+    out = {k: fac[k] for k in ("source", "name", "rack_power_kw", "cooling", "floor_load_kg_m2") if fac.get(k) is not None}
+    if isinstance(out.get("cooling"), str):
+        out["cooling"] = [out["cooling"]]
+    if "name" in out:
+        out["name"] = str(out["name"])
+    said = []
+    if "rack_power_kw" in out:
+        said.append(f"{num(float(out['rack_power_kw']))} kW per rack")
+    if out.get("cooling"):
+        said.append(" + ".join(out["cooling"]) + " cooling")
+    if "floor_load_kg_m2" in out:
+        said.append(f"floor {num(float(out['floor_load_kg_m2']))} kg/m²")
+    name = out.get("name") or out.get("source") or "your facility profile"
+    if out.get("name") and out.get("source"):
+        name += f" ({out['source']})"
+    out["text"] = name + (": " + ", ".join(said) if said else "")
+    return out
 
 
 def unread(a: Audit) -> list[str]:
@@ -85,9 +113,15 @@ def _power_clause(a: Audit, limit: float) -> str:
                 else "", f"{fac['cooling']} cooling" if isinstance(fac.get("cooling"), str) else ""]
         what = ", ".join(w for w in what if w)
         facility = f"; it exceeds {fac.get('name') or 'your facility'}" + (f" ({what})" if what else "")
+    if not facility and a.facility and (a.facility.get("rack_power_kw") or a.facility.get("cooling")):
+        facility = f"; {a.facility.get('name') or 'your hall'} can take it"
     if rack:
         kw = max(f.normalized["value"] for f in rack)
         need = "needs liquid cooling" if (liquid or kw > limit) else "can be air-cooled"
+        density = sorted((f for f in a.findings if f.check == "power.rack-density"),
+                         key=lambda f: SEVERITY_RANK[f.severity])
+        if density:
+            need = _says(density[0]) or need
         return f"the rack draws up to {num(kw)} kW and {need}{facility}"
     if derived:
         over = f", above the {num(limit)} kW air-cooling limit" if derived.value > limit else ""
@@ -99,6 +133,14 @@ def _power_clause(a: Audit, limit: float) -> str:
     if "power.missing" in codes:
         return "the sheet states no power consumption"
     return ""
+
+
+def _says(f) -> str:
+    """What the finding means for the purchase, in a few words: its check's (or its case's) `verdict` in
+    rules/checks.yaml, else its title."""
+    from ..checks.ask import entry
+    said = entry(f.check, (f.data or {}).get("case", "")).get("verdict") or ""
+    return said
 
 
 def verdict(a: Audit) -> str:
@@ -113,11 +155,11 @@ def verdict(a: Audit) -> str:
     if "sheet.no-figures" in codes:
         return "No bandwidth, latency or power figure could be read from this sheet, so nothing in it was checked."
     parts = [p for p in (_ratio_clause(a), _power_clause(a, limit)) if p]
-    rest = sorted((f for f in a.findings if f.check not in COVERED and f.severity != "info"),
+    rest = sorted((f for f in a.findings if f.check not in covered() and f.severity != "info"),
                   key=lambda f: SEVERITY_RANK[f.severity])
     if rest and (rest[0].severity == "error" or len(parts) < 2):
         top = rest[0]
-        title = top.title or load_rules().checks.get(top.check, {}).get("title", top.check)
+        title = _says(top) or top.title or load_rules().checks.get(top.check, {}).get("title", top.check)
         n = sum(1 for f in a.findings if f.check == top.check)
         more = f" ({n} times)" if n > 1 else ""
         lead = "the main problem" if top.severity == "error" else "the main caveat"
