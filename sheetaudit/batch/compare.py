@@ -113,8 +113,14 @@ def _max_cell(figs):
 
 
 def _is_system(row, contract) -> bool:
+    """A server, rack or pod sheet; a sheet of unknown kind with a scale-up domain or per-accelerator scale-up
+    bandwidth. An accelerator card, a switch or a NIC is none: no rack power or cooling is asked of it."""
+    if row["kind"] in SYSTEM_KINDS:
+        return True
+    if row["kind"] != "unknown":
+        return False
     figs = contract.get("figures", [])
-    return row["kind"] in SYSTEM_KINDS or any(
+    return any(
         f["quantity"] == "domain_size" and f.get("tier") == "scale-up" for f in figs) or any(
         f["quantity"] == "bandwidth" and f.get("tier") == "scale-up" and f.get("scope") == "per-accelerator"
         for f in figs)

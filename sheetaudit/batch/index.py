@@ -157,7 +157,8 @@ def compliance_matrix(rows: list[dict], systems) -> dict | None:
     # Systems first (a switch or NIC sheet, to which most requirements do not apply, after them), then those that
     # meet every requirement, those with questions open, those that fall short.
     for x in sheets:
-        x["component"] = is_component(x["counts"])
+        x["kind"] = (contracts.get(x["sheet"]) or {}).get("sheet_kind") or "unknown"
+        x["component"] = is_component(x["counts"], x["kind"])
     sheets.sort(key=lambda x: (x["component"], OUTCOME_ORDER.get(x["outcome"], 9), x["sheet"]))
     first = contracts[sheets[0]["sheet"]]["requirements"]["results"]
     from ..requirements import spec
@@ -166,8 +167,16 @@ def compliance_matrix(rows: list[dict], systems) -> dict | None:
             "verdict": requirements_verdict(sheets)}
 
 
-def is_component(counts: dict) -> bool:
-    """A sheet most of the requirements do not apply to (a switch or NIC in a folder of systems)."""
+COMPONENT_KINDS = {"switch": "switch or NIC", "nic": "switch or NIC", "accelerator": "accelerator"}
+
+
+def is_component(counts: dict, kind: str = "unknown") -> bool:
+    """A sheet of a part, not a system (a switch, NIC or accelerator card in a folder of systems): by its kind,
+    else when most of the requirements do not apply to it."""
+    if kind in COMPONENT_KINDS:
+        return True
+    if kind in ("server", "rack", "pod"):
+        return False
     return counts.get("not-applicable", 0) * 2 > sum(counts.values())
 
 
@@ -175,18 +184,19 @@ def requirements_verdict(sheets: list[dict]) -> str:
     """One sentence over sheets' requirement sections ({'outcome', 'counts'}): how the systems stand, and the
     component sheets (switches, NICs) apart, since most requirements do not apply to them and 'meets' would
     flatter them. The index's matrix and the batch's terminal summary both say it."""
-    sheets = [dict(x, component=is_component(x["counts"])) for x in sheets]
+    sheets = [dict(x, component=is_component(x["counts"], x.get("kind") or "unknown")) for x in sheets]
     systems = [x for x in sheets if not x["component"]]
     parts = []
     if systems:
         n = {o: sum(1 for x in systems if x["outcome"] == o) for o in OUTCOME_ORDER}
         parts.append(f"{n['meets']} of {len(systems)} system sheet{'s' if len(systems) != 1 else ''} meet every "
                      f"requirement, {n['open']} need answers from the vendor, {n['falls-short']} fall short")
-    comps = [x for x in sheets if x["component"]]
-    if comps:
-        short = sum(1 for x in comps if x["outcome"] == "falls-short")
-        parts.append(f"{len(comps)} switch or NIC sheet{'s' if len(comps) != 1 else ''} (most requirements do not "
-                     f"apply): {len(comps) - short} without a shortfall, {short} falling short")
+    for what in dict.fromkeys(COMPONENT_KINDS.values()):
+        comps = [x for x in sheets if x["component"] and COMPONENT_KINDS.get(x.get("kind"), "switch or NIC") == what]
+        if comps:
+            short = sum(1 for x in comps if x["outcome"] == "falls-short")
+            parts.append(f"{len(comps)} {what} sheet{'s' if len(comps) != 1 else ''} (most requirements do not "
+                         f"apply): {len(comps) - short} without a shortfall, {short} falling short")
     return "; ".join(parts) + "."
 
 

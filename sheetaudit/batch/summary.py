@@ -42,7 +42,9 @@ def summary_lines(res, fail_on: str) -> list[str]:
     if sections:
         from .index import requirements_verdict
         short = [name for name, sec in sections if sec["outcome"] == "falls-short"]
-        lines.append(printable("requirements: " + requirements_verdict([sec for _, sec in sections])
+        kinds = {s["sheet"]: s["contract"].get("sheet_kind") or "unknown" for s in res.ok}
+        lines.append(printable("requirements: " + requirements_verdict([dict(sec, kind=kinds.get(name, "unknown"))
+                                                                       for name, sec in sections])
                                + (f" Short: {', '.join(short[:4])}{', …' if len(short) > 4 else ''}." if short else "")
                                + " See compliance.csv."))
     reports = sum(1 for s in res.ok if s.get("report"))     # a sheet whose report failed has none

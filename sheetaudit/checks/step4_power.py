@@ -88,6 +88,9 @@ def cooled_by(f, cooling_figs, r) -> str:
     """How the sheet says the rack of F is cooled: air (only air is stated for it), liquid (liquid or immersion is),
     either (air as standard, liquid only as an option) or unstated. The cooling of F's own model when the sheet
     gives one, else what the sheet states for no model in particular, else anything it states."""
+    said = _own_words(f, r)
+    if said:
+        return said
     own = ([c for c in cooling_figs if c.model == f.model] if f.model else []) or \
         [c for c in cooling_figs if not c.model] or cooling_figs
     said = {c.normalized["value"] for c in own}
@@ -95,6 +98,23 @@ def cooled_by(f, cooling_figs, r) -> str:
         wet = [c for c in own if c.normalized["value"] in LIQUID]
         return "either" if all(_offered_as_option(c, r) for c in wet) else "liquid"
     return "air" if "air" in said else "unstated"
+
+
+def _phrases(f, r) -> list[str]:
+    """The cooling methods the figure's own label names (rules/vocabulary.yaml cooling_phrase). Its label only:
+    the prose around a figure speaks of other halls too ('well beyond what an air-cooled hall can remove')."""
+    return list(dict.fromkeys(m.group(0) for m in rx(r.vocab["cooling_phrase"]).finditer(f.label or "")))
+
+
+def _own_words(f, r) -> str:
+    """The cooling the rack figure's own label states ('Air-cooled: four servers per rack at ~44 kW', 'Rack power,
+    liquid-cooled build: 94 kW'): air or liquid, or '' when its label names none or both."""
+    values = {next((c["value"] for c in r.vocab["cooling"] if rx(c["pattern"]).search(n)), "") for n in _phrases(f, r)}
+    values.discard("")
+    if len(values) != 1:
+        return ""
+    (v,) = values
+    return "liquid" if v in LIQUID else "air"
 
 
 DENSITY = {
@@ -115,7 +135,8 @@ def _density(case: str, dense: list, cooling_figs: list, limit: float):
     top = max(dense, key=lambda f: f.normalized["value"])
     said = [c for c in cooling_figs if (case != "liquid" or c.normalized["value"] in LIQUID)
             and (case not in ("air", "either") or c.normalized["value"] == "air")]
-    cooling = list(dict.fromkeys(c.text for c in said))[:3]
+    own = _phrases(top, load_rules())
+    cooling = own or list(dict.fromkeys(c.text for c in said))[:3]
     return finding("power.rack-density", DENSITY[case], dense, case=case,
                    data=shown(top, rack_kw=top.normalized["value"], limit_kw=limit, cooling=cooling))
 

@@ -49,12 +49,18 @@ class _Values(dict):
         raise KeyError(f"the template names {{{key}}}, which the finding's data does not hold")
 
 
+IN_PARENTHESES = 3     # items a message lists inside parentheses; the finding's figures hold every one
+
+
 def render(template: str, data: dict, each: str = "", models=()) -> str:
     """TEMPLATE filled from DATA (and the finding's MODELS); {items} is DATA's items, each rendered by EACH."""
     values = _Values({k: _Shown(k, v) for k, v in data.items()})
     values["models"] = _Shown("models", list(models))
     if each:
-        values["items"] = _Shown("items", "; ".join(render(each, item) for item in data.get("items", ())))
+        items = [render(each, item) for item in data.get("items", ())]
+        if "({items})" in template and len(items) > IN_PARENTHESES:    # a list inside a sentence stays short
+            items = items[:IN_PARENTHESES - 1] + [f"{items[IN_PARENTHESES - 1]} and {len(items) - IN_PARENTHESES} more"]
+        values["items"] = _Shown("items", "; ".join(items))
     return template.format_map(values)
 
 

@@ -15,9 +15,24 @@ class Parts(NamedTuple):
     tail: str = ""
 
 
+def _top_level(message: str, sep: str = "; ") -> list[str]:
+    """MESSAGE cut at SEP where it stands outside parentheses: a list inside '(...)' is part of its sentence."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(message):
+        c = message[i]
+        depth += c in "([" and 1 or (-1 if c in ")]" and depth else 0)
+        if depth == 0 and message.startswith(sep, i):
+            parts.append(message[start:i])
+            start = i = i + len(sep)
+            continue
+        i += 1
+    return parts + [message[start:]]
+
+
 def split_list(message: str) -> Parts:
-    """The figures a message lists, one item each; no items when it lists fewer than two."""
-    parts = message.split("; ")
+    """The figures a message lists, one item each; no items when it lists fewer than two (a list inside
+    parentheses stays in its sentence)."""
+    parts = _top_level(message)
     if len(parts) < 2 or not all(_FIGURE_REF.search(p) for p in parts):
         return Parts(message, [])
     first = parts[0]

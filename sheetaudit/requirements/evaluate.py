@@ -134,6 +134,9 @@ def _bandwidth(tier: str, question_key: str):
             return {"result": "not-stated", "why": QUESTIONS[question_key][0], "question": q}
         values, f = direction_readings(cell, ctx.byid)
         result = _decide(values, "min", limit)
+        doubt = _doubt(f)
+        if result == "falls-short" and doubt:
+            result = "uncertain"
         out = {"result": result, "value": cell["value"], "value_text": _range_text(values),
                "readings": values if len(values) > 1 else None, "text": f.get("text") or cell.get("text"),
                "page": f.get("page"), "figures": cell.get("figures") or []}
@@ -148,8 +151,19 @@ def _bandwidth(tier: str, question_key: str):
                                    f"gives {num(lo)} GB/s each way.")
         else:
             out["why"] = how or f"{_where(f)} = {num(cell['value'])} GB/s per direction"
+        if doubt and result == "uncertain" and not out.get("question"):
+            out["why"] += f"; read by inference ({doubt})"
+            out["question"] = (f"Is {_where(f)} per accelerator and per direction? Read that way it gives "
+                               f"{_range_text(values)} GB/s, short of {num(limit)} GB/s; {doubt}.")
         return out
     return run
+
+
+def _doubt(f: dict) -> str:
+    """Why a figure's reading is not the sheet's own, in the aspects a shortfall rests on (its tier, scope, value
+    or model; a direction the sheet does not state is tried both ways already): '' when it is stated."""
+    inferred = {k: v for k, v in (f.get("inferred") or {}).items() if k != "direction"}
+    return "; ".join(f"{k}: {v}" for k, v in inferred.items())
 
 
 KEY_OF_INPUT = {"scale_up_gbs": "scale_up_gbs", "domain_size": "scale_up_domain", "scale_out_gbs": "scale_out_gbs"}
@@ -162,9 +176,15 @@ def _domain(want, s, ctx: _Sheet) -> dict:
         return {"result": "not-stated", "why": QUESTIONS["domain_size"][0], "question": s["ask"]}
     f = ctx.byid.get((cell.get("figures") or [None])[0]) or {}
     v = float(cell["value"])
-    return {"result": _decide([v], "min", want["min"]), "value": v, "value_text": num(v),
-            "text": f.get("text"), "page": f.get("page"), "figures": cell.get("figures") or [],
-            "why": f"{_where(f)}: {num(v)} accelerators share one scale-up domain"}
+    out = {"result": _decide([v], "min", want["min"]), "value": v, "value_text": num(v),
+           "text": f.get("text"), "page": f.get("page"), "figures": cell.get("figures") or [],
+           "why": f"{_where(f)}: {num(v)} accelerators share one scale-up domain"}
+    doubt = _doubt(f)
+    if out["result"] == "falls-short" and doubt:
+        out.update(result="uncertain", why=out["why"] + f"; read by inference ({doubt})",
+                   question=f"How many accelerators share one scale-up domain? The sheet's {_where(f)} reads as "
+                            f"{num(v)}, fewer than {num(want['min'])}; {doubt}.")
+    return out
 
 
 def _latency(want, s, ctx: _Sheet) -> dict:
@@ -222,12 +242,15 @@ def _rdma(want, s, ctx: _Sheet) -> dict:
     from ..technologies import load
     kb = load()
     no = ctx.finding("latency.no-rdma")
-    if no:
+    if no:      # silence is not a shortfall: the sheet never says the network has no RDMA
         figs = [ctx.byid[i] for i in no.get("figures") or [] if i in ctx.byid]
         f = figs[0] if figs else {}
-        return {"result": "falls-short", "value": "none named", "text": f.get("text"), "page": f.get("page"),
+        return {"result": "not-stated", "text": f.get("text"), "page": f.get("page"),
                 "figures": no.get("figures") or [],
-                "why": "the scale-out network is Ethernet and the sheet names no RDMA transport"}
+                "why": "the scale-out network is Ethernet and the sheet names no RDMA transport",
+                "question": (f"The sheet gives Ethernet ports ({_where(f)}) but names no RDMA transport: does the "
+                             "network run RoCE v2 (with PFC/ECN) or another RDMA transport, with GPUDirect RDMA to "
+                             "the accelerators?" if f else s.get("ask") or "")}
     for f in ctx.figures:
         t = kb.get(f.get("technology") or "")
         if t is not None and t.rdma:
