@@ -621,12 +621,17 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     if _in(up, own) or _in(up_sentence, own) or (record and _in(up, record)):
         f.tier = "scale-up"
         return True
+    joined = None if from_record else _joined_by(seg.text, m, ctx)
+    if joined:
+        f.tier = joined    # "4个昇腾AI处理器通过HCCS互联", "72 GPUs through NVLink": the sheet names what joins them
+        return True
     node_rx = rx(v["node_count_phrase"])
     if ctx.scale_up_in_node and (node_rx.search(seg.text[max(0, m.start - 60):m.start])
                                  or node_rx.search(seg.text[m.end:m.end + 40])):
         f.tier = "scale-up"    # the box's accelerators, which the sheet says its scale-up links join
         return True
-    if (ctx.kind in ("server", "accelerator") and ctx.scale_up_technology and m.value <= 16 and not _in(out, own)
+    if (ctx.kind in ("server", "accelerator") and (ctx.scale_up_technology or ctx.scale_up_named) and m.value <= 16
+            and not _in(out, own)
             and (not from_record or re.match(r"\s*\d+\s*[xX×]\s*[A-Za-z]", seg.text))
             and (node_rx.search(seg.text[max(0, m.start - 60):m.start]) or m.start == 0 or (
                 seg.kind == "cell" and rx(v["accelerator_count_label"]).search(seg.label)))):
@@ -641,3 +646,53 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         f.tier = "scale-out"
         return True
     return False
+
+
+_SENTENCE_END = re.compile(r"[。；;!?！？\n]|\.\s")
+_CLAUSE_CUT = re.compile(r"[,，、:：(（]")
+_CLAUSE_END = re.compile(r"[,，、；;。]|\.\s")
+_JOIN_BETWEEN = re.compile(r"间|之间|between|across|nodes?\b|servers?\b|服务器|节点|机柜|机架", re.I)
+
+
+def _sentence_around(text: str, start: int, end: int, reach: int = 100) -> tuple[str, str]:
+    """The words of the count's own sentence before and after it, at most `reach` characters each way."""
+    left = text[max(0, start - reach):start]
+    cuts = list(_SENTENCE_END.finditer(left))
+    if cuts:
+        left = left[cuts[-1].end():]
+    right = text[end:end + reach]
+    cut = _SENTENCE_END.search(right)
+    return left, right[:cut.start()] if cut else right
+
+
+def _joined_by(text: str, m: Mention, ctx: SheetContext) -> str | None:
+    """The tier of the link the sheet names as joining a counted group of accelerators (rules: domain_join,
+    domain_network): a join phrase right after the count ("通过HCCS互联", "connected by NVLink"), or a scale-up
+    technology named in the count's sentence ("每个HCCS存在4颗处理器"). None where nothing joins them."""
+    v = load_rules().vocab
+    left, right = _sentence_around(text, m.start, m.end)
+    if rx(v["domain_to_host"]).match(right):
+        return None    # "connects two B200 GPUs to the Grace CPU over NVLink-C2C": a superchip's host link
+    join = rx(v["domain_join"]).search(right[:60])
+    if join and join.start() <= 24 and not _JOIN_BETWEEN.search(right[:join.start()]) and not _CLAUSE_CUT.search(
+            right[:join.start()]):
+        tail = right[join.start():]
+        cut = _CLAUSE_END.search(tail, join.end() - join.start())
+        tail = tail[:cut.start()] if cut else tail[:join.end() - join.start() + 30]
+        if rx(v["domain_host_link"]).search(tail):
+            return None
+        if _scale_up_named(tail, ctx):
+            return "scale-up"
+        return "scale-out" if rx(v["domain_network"]).search(tail) else "scale-up"
+    up = _scale_up_named(f"{left} {right}", ctx)
+    if up and not rx(v["domain_network"]).search(f"{left} {right}"):
+        return "scale-up"
+    return None
+
+
+def _scale_up_named(text: str, ctx: SheetContext) -> bool:
+    """Whether text names a scale-up link: a known technology (rules: tier_technology) or the sheet's own."""
+    v = load_rules().vocab
+    pattern = next(e["pattern"] for e in v["tier_technology"] if e["tier"] == "scale-up")
+    text = rx(v["domain_host_link"]).sub(" ", text)       # "NVLink-C2C" is a host link, not NVLink's domain
+    return bool(rx(pattern).search(text)) or any(n in text for n in ctx.scale_up_links)

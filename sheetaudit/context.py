@@ -49,6 +49,7 @@ class SheetContext:
     block_models: dict[int, list[str]] = field(default_factory=dict)
     model_accelerators: dict[tuple[int, str], int] = field(default_factory=dict)
     scale_up_links: tuple[str, ...] = ()   # link names the sheet itself says join its scale-up domain ("CumuloLink")
+    scale_up_named: bool = False   # the sheet says its accelerators are joined ("芯片间互联", "chip-to-chip links")
 
     def accelerators_for(self, block: int, model: str = "") -> int | None:
         return self.model_accelerators.get((block, model)) or self.block_accelerators.get(block, self.accelerators)
@@ -156,6 +157,20 @@ def _scale_up_links(doc: Document, r) -> tuple[str, ...]:
     return tuple(found)
 
 
+_NEGATED = re.compile(r"(?:\bno\b|\bnot\b|\bwithout\b|\bnon-|不|无|未|没有)[^.;。；]{0,16}$", re.I)
+
+
+def _says_joined(texts, r) -> bool:
+    """Whether the sheet says its accelerators are joined to one another (rules: scale_up_sheet_words), and not that
+    they are not ("there is no accelerator-to-accelerator bridge", "推理卡间不互联")."""
+    words = rx(r.vocab["scale_up_sheet_words"])
+    for t in texts:
+        for m in words.finditer(t):
+            if not _NEGATED.search(t[max(0, m.start() - 24):m.start()]) and not re.match(r"\s*(?:不|无)", t[m.end():]):
+                return True
+    return False
+
+
 def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     r = load_rules()
     kind, kind_reason = sheet_kind(doc)
@@ -193,6 +208,7 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
     return SheetContext(kind=kind, kind_reason=kind_reason, accelerators=acc, block_text=block_text, record_text=record_text,
                         scale_up_links=_scale_up_links(doc, r),
+                        scale_up_named=_says_joined(block_text.values(), r),
                         block_accelerators=block_acc, edge_device=edge >= 3,
                         block_models=models, model_accelerators=model_acc,
                         scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),

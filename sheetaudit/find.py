@@ -149,11 +149,16 @@ def _patterns():
     # whole (possessive): a part number such as "1F1CSNA80900J" could otherwise be cut into words in every way.
     domain = compiled(
         rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-–])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
-        rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*+|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
+        rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*+|[a-z]{{1,3}}\d[\w\-]*+|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
-    # "8 颗曜石 OAM 模组", "单机8卡", "十六卡": a count of cards or chips in Chinese (a round 万卡 alone is skipped in _domain)
-    zh_count = compiled(rf"(?:(?<![\d,.\u4e00-\u9fff])|(?<=[单每机台载备置成含])(?=\d))(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{ZH_NUM})\s*(?:(?P<cls>[颗张块枚])\s*(?:[\u4e00-\u9fffA-Za-z0-9\- ]{{0,20}}?)(?:处理器|NPU|GPU|加速卡|加速模组|模组|芯片|卡)|卡(?![槽位]))"
-                          rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
+    # "8 颗曜石 OAM 模组", "单机8卡", "十六卡", "4个昇腾AI处理器", "搭载8颗昆仑芯AI加速模块R300": a count of cards or chips in
+    # Chinese (a round 万卡 alone is skipped in _domain). Between the classifier and the noun, a product name but no
+    # other count ("8个OS共64个昇腾AI处理器": the OSes are not processors).
+    zh_nouns = r.vocab["accelerator_nouns_zh"]
+    zh_mid = r"(?:(?![个颗张块枚台共和与及或，,。；;、])[\u4e00-\u9fffA-Za-z0-9\- ]){0,20}?"
+    zh_count = compiled(rf"(?:(?<![\d,.\u4e00-\u9fff])(?P<zn>{ZH_NUM})|(?<![\d,.第号])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+))\s*"
+                        rf"(?:(?P<cls>[颗张块枚个])\s*(?P<mid>{zh_mid})(?P<noun>{zh_nouns})|卡(?![槽位]))"
+                        rf"|(?<=[单每机台])(?P<n2>{ZH_NUM})卡(?![槽位])")
     return unit_q, figure, unit_list, bare_gb, rate_name, domain, zh_count
 
 
@@ -548,7 +553,12 @@ def _in_excluded_context(m: Mention, r) -> bool:
     text = m.segment.text
     left = re.split(r"[;；。]|\.\s", text[max(0, m.start - 50):m.start])[-1]
     right = re.split(r"[;；。,，]|\.\s", text[m.end:m.end + 30])[0]
+    if m.quantity == "bandwidth" and OWN_NETWORK_PORT.match(right):
+        return False    # "1*Console Micro USB，1*GE RJ45管理网口": the rate names its own network port
     return bool(rx(pat).search(f"{m.segment.label} {left} {right}"))
+
+
+OWN_NETWORK_PORT = re.compile(r"\s*(?:RJ-?45|Q?SFP|OSFP|网口|电口|光口|以太网|Ethernet|LAN\b)", re.I)
 
 
 def _is_breakout(m: Mention, r) -> bool:
@@ -656,9 +666,13 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
             continue    # "one NIC per two cards": a ratio, not a group of accelerators
         if m.group("way") and rx(r.vocab["way_not_domain"]).search(seg.text[m.end():m.end() + 40]):
             continue    # "128-way ECMP", "64-way MLAG": routing and link aggregation, not accelerators
+        if re.search(r"\d\s*[个颗张块枚]", mid):
+            continue    # "350 标卡中包含1个昇腾AI处理器": a run of Chinese holding its own count; that one is read below
+        if _restated(seg.text, m.start(), out):
+            continue    # "two p300c cards for a total of four Blackhole chips": the same accelerators by their dies
         if re.search(r"\d(?:G|T|GbE|GE|Gb|Gbps)\b", mid):
             continue    # "a 32 x 400G device": a port configuration
-        if re.search(r"\b(?:CPUs?|cores|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
+        if re.search(r"\b(?:CPUs?|cores?|x86|arm64|aarch64|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
                      r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes|"
                      r"[KMGT]i?B|GDDR\w*|LPDDR\w*)\b",
                      mid, re.I):
@@ -668,14 +682,30 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
                            flags={"from-label-row"} if label_rx.search(seg.label or "") else set()))
     if not prefilter(zh_count.pattern)(seg.text):
         return out      # no 卡, 颗, 张, 块, 枚: no Chinese count
+    host = rx(r.vocab["host_cpu"])
     for m in zh_count.finditer(seg.text):
-        n = m.group("n") or m.group("n2")
+        n = m.group("n") or m.group("zn") or m.group("n2")
         if ZH_ROUND.fullmatch(n):
             continue    # "万卡集群", "十万卡级": a scale class in marketing, not a count of a product's accelerators
+        noun_at = m.start("noun") if m.group("noun") else m.end() - 1
+        if seg.text[noun_at - 1:noun_at] in ("网", "线", "声", "光") or (m.group("mid") and host.search(m.group("mid"))):
+            continue    # "2张网卡" (NICs), "4块线卡" (line cards), "2个CPU芯片": not accelerators
+        if m.group("noun") and re.match(r"\s*(?:cores?\b|核|内核|计算单元|units?\b)", seg.text[m.end():m.end() + 8], re.I):
+            continue    # "64 个 MLU Core": the cores of one chip
         val = int(n.replace(",", "")) if n.replace(",", "").isdigit() else zh_number(n)
         if val and not any(o.start <= m.start() < o.end for o in out):
             out.append(Mention("domain_size", m.group(0), float(val), "accelerators", seg, m.start(), m.end()))
     return out
+
+
+_RESTATED = re.compile(r"(?:\bfor a total of|\bi\.e\.|\btotaling|\btotalling|\(|（|，共|,\s*共)\s*$", re.I)
+
+
+def _restated(text: str, start: int, found: list[Mention]) -> bool:
+    """A count that restates the count just before it in other units: "2x p300c cards (4 Blackhole chips)", "two cards
+    for a total of four chips". CONTRACT: the accelerator is the unit the sheet sells and counts, so the first stands."""
+    prev = found[-1] if found and found[-1].segment.text is text else None
+    return bool(prev and start - prev.end <= 24 and _RESTATED.search(text[prev.end:start]))
 
 
 def _cooling(seg: Segment) -> list[Mention]:

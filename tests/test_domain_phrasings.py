@@ -1,0 +1,143 @@
+"""Counts of accelerators as vendors print them, in prose, tables and product names, English and Chinese: a count is a
+domain where the sheet names what joins the accelerators (a scale-up link, a cluster network), and only then. Each
+case is written in our own words, in at least two vendors' styles, and read through the whole audit."""
+import pytest
+
+
+def domains(audit):
+    return sorted((f.normalized["value"], f.tier) for f in audit.figures if f.quantity == "domain_size")
+
+
+# -- English: counts in prose and product names, joined by a named link ------------------------------------------
+
+@pytest.mark.parametrize("text, size", [
+    ("The Orca rack combines 36 superchips, which include 72 Zephyr GPUs and 36 host CPUs interconnected by "
+     "fifth-generation NVLink.", 72),
+    ("The Kestrel HGX board links eight K200 GPUs through NVLink to serve x86 platforms.", 8),
+    ("Each Lumen node packs 8x Lumen Blackfin p150b Tensix Processors, connected with NVLink Switch trays.", 8),
+    ("Hyperion fabric: the switch system connects up to 576 GPUs in one NVLink domain.", 576),
+])
+def test_an_english_count_joined_by_a_named_link_is_the_scale_up_domain(sheet, text, size):
+    assert (float(size), "scale-up") in domains(sheet(f"# Accelerator system\n\n{text}\n"))
+
+
+def test_a_lower_case_model_number_in_a_product_name_still_counts(sheet):
+    """"8x Tenstorrent Blackhole p150b Tensix Processors": a model number in lower case between count and noun."""
+    a = sheet("# Box\n\n| Spec | Value |\n|--|--|\n| Processors | 4x Vireo Blackfin p300c cards, fully connected |\n")
+    assert domains(a) == [(4.0, "scale-up")]
+
+
+@pytest.mark.parametrize("text", [
+    "TT-Box 2 is powered by two p300c cards for a total of four Blackfin chips, fully connected.",
+    "Accelerators: 2x Blackfin p300c cards (4 Blackfin chips), fully connected",
+])
+def test_chips_restating_the_cards_are_not_a_second_domain(sheet, text):
+    """CONTRACT: the accelerator is the unit the sheet sells; its dies counted again are the same accelerators."""
+    assert 4.0 not in [v for v, _ in domains(sheet(f"# Workstation\n\n{text}\n"))]
+
+
+@pytest.mark.parametrize("text", [
+    "Each sled contains 4 Trion chips connected through an intra-server PCIe switch.",
+    "The superchip connects two Zephyr GPUs to the host CPU over a 900GB/s NVLink-C2C interconnect.",
+])
+def test_accelerators_joined_to_their_host_are_no_domain(sheet, text):
+    assert domains(sheet(f"# Server\n\n{text}\n")) == []
+
+
+def test_a_count_the_sheet_does_not_join_is_no_domain(sheet):
+    assert domains(sheet("# Workstation\n\nThe workstation takes eight Zephyr GPUs and two host CPUs.\n")) == []
+
+
+def test_the_factors_of_a_product_are_not_domains(sheet):
+    a = sheet("# Cluster\n\nThe cluster: 8 nodes x 8 GPUs = 64 GPUs, joined over a 400G InfiniBand fabric.\n")
+    assert 8.0 not in [v for v, _ in domains(a)]
+
+
+# -- Chinese: 个 / 颗 / 张 with the product's name, joined by a named link ---------------------------------------
+
+@pytest.mark.parametrize("text, size", [
+    ("Atlas 训练系列产品：4个昇腾AI处理器通过HCCS互联；HCCS环间通过PCIe互联。", 4),
+    ("每个HCCS存在4颗处理器，HCCS 带宽 56 GB/s。", 4),
+    ("服务器搭载8颗昆仑芯AI加速模块R300，卡间通过XPU Link 全互联，互联带宽 200 GB/s。", 8),
+    ("机架内8个OS共64个昇腾AI处理器通过LRS实现2D全互联。", 64),
+    ("每2个曜石AI处理器通过SIO互联，组成一个模组。", 2),
+    ("青鸾 X8 整机：8张青鸾加速卡经由星链总线全互联。", 8),
+])
+def test_a_chinese_count_joined_by_a_named_link_is_the_scale_up_domain(sheet, text, size):
+    assert (float(size), "scale-up") in domains(sheet(f"# 产品说明\n\n{text}\n"))
+
+
+def test_a_chinese_count_of_oses_servers_or_cores_is_no_domain(sheet):
+    """"8个OS共64个…": the OSes are not processors; "16个服务器" counts servers; "64 个 MLU Core" one chip's cores."""
+    a = sheet("# 超节点\n\n机架内8个OS共64个昇腾AI处理器通过LRS实现2D全互联。每个交换机下最多连接16个服务器。\n\n"
+              "思元加速卡具备 64 个 MLU Core，2张网卡。\n")
+    assert domains(a) == [(64.0, "scale-up")]
+
+
+@pytest.mark.parametrize("text", [
+    "集群通过RoCE网络互联的1024张加速卡组成训练集群。",
+    "训练集群：1024张青鸾加速卡通过以太网互联。",
+])
+def test_a_chinese_count_joined_by_a_cluster_network_is_scale_out(sheet, text):
+    assert (1024.0, "scale-out") in domains(sheet(f"# 集群方案\n\n{text}\n"))
+
+
+def test_a_chinese_count_joined_by_pcie_is_no_domain(sheet):
+    assert domains(sheet("# 服务器\n\n每台服务器内4颗曜石处理器通过PCIe交换芯片连接。\n")) == []
+
+
+def test_a_sheet_that_says_its_chips_are_joined_makes_the_boxs_count_its_domain(sheet):
+    """No technology the knowledge base knows, but the sheet says the chips are joined ("芯片间互联"): the box's count is
+    the scale-up domain, and no tier.domain-size-missing is raised."""
+    a = sheet("# 玄鸟 R8 AI 服务器\n\nR8 服务器搭载8颗玄鸟AI加速模块R3，可基于通用基板实现芯片间互联，提供200GB/s片间互联双向聚合带宽。\n")
+    assert (8.0, "scale-up") in domains(a)
+    assert "tier.domain-size-missing" not in {x.check for x in a.findings}
+    b = sheet("# Vireo V8 server\n\nThe V8 server packs 8x Vireo V3 modules; chip-to-chip links run at 200 GB/s per "
+              "module.\n")
+    assert (8.0, "scale-up") in domains(b)
+    assert "tier.domain-size-missing" not in {x.check for x in b.findings}
+
+
+# -- Chinese vocabulary of ports, tiers, scopes, power and latency -----------------------------------------------
+
+def _fig(audit, quantity, value):
+    found = [f for f in audit.figures if f.quantity == quantity and f.normalized["value"] == value]
+    assert found, [(f.quantity, f.text, f.normalized) for f in audit.figures]
+    return found[0]
+
+
+@pytest.mark.parametrize("cell", ["1\\*Console Micro USB，1*GE RJ45管理网口", "后：2 * USB3.0,1 * VGA,2 x GE 管理口（RJ45）"])
+def test_a_counted_ge_port_is_a_gigabit_front_end_port(sheet, cell):
+    """"1*GE RJ45管理网口", "2 x GE 管理口": Chinese vendors print GE (gigabit Ethernet) with a count and no speed."""
+    a = sheet(f"# 服务器规格\n\n| 项目 | 规格 |\n|--|--|\n| 接口 | {cell} |\n| 整机功耗 | 2 kW |\n")
+    f = _fig(a, "bandwidth", 0.125)
+    assert (f.tier, f.scope) == ("front-end", "per-port")
+
+
+@pytest.mark.parametrize("label, tier", [("参数面网络", "scale-out"), ("业务面网络", "front-end"),
+                                         ("存储面网络", "front-end"), ("管理网口", "front-end")])
+def test_chinese_network_planes_set_the_tier(sheet, label, tier):
+    a = sheet(f"# 训练服务器\n\n| 项目 | 规格 |\n|--|--|\n| 加速卡 | 8张青鸾加速卡，卡间全互联 |\n| {label} | 2 x 200GE |\n")
+    assert _fig(a, "bandwidth", 25.0).tier == tier
+
+
+@pytest.mark.parametrize("text", ["每节点功耗 5.6 kW（典型），最大功耗 6.5 kW。", "单台功耗：典型 5.6 kW；最大 6.5 kW。"])
+def test_chinese_node_power_is_per_node(sheet, text):
+    a = sheet(f"# 赤兔 X8\n\n单机8卡，卡间 HCCS 互联。\n\n{text}\n")
+    assert _fig(a, "power", 5.6).scope == "per-node"
+
+
+@pytest.mark.parametrize("text, basis", [("交换芯片硬件时延 600 ns", "hardware"), ("静态时延 600 ns", "hardware"),
+                                         ("端到端时延 2 us", "end-to-end"), ("含软件栈的时延 2 us", "end-to-end")])
+def test_chinese_latency_basis(sheet, text, basis):
+    a = sheet(f"# 交换机\n\n交换容量 51.2 Tbps，{text}。\n")
+    assert [f.basis for f in a.figures if f.quantity == "latency"] == [basis]
+
+
+@pytest.mark.parametrize("text", [
+    "The O9 is a 2U server with four PCIe accelerator cards; there is no accelerator-to-accelerator bridge.\n\n"
+    "Accelerators: 4x PCIe Gen5 x16 cards, 350 W each",
+    "推理服务器搭载4张推理卡，推理卡间不互联，卡间数据经主机 PCIe 交换。\n\n加速卡：4张推理卡",
+])
+def test_a_sheet_that_says_its_cards_are_not_joined_has_no_domain(sheet, text):
+    assert domains(sheet(f"# Inference server\n\n{text}\n")) == []
