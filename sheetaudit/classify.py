@@ -581,6 +581,7 @@ def _label_and_text(label: str, text: str) -> str:
     return f"{label} {text}"
 
 
+_RESTATING = re.compile(r"\bfor a total of\b|\btotall?ing\b|，共|,\s*共", re.I)
 _TIMES_BEFORE = re.compile(r"[x×]\s*$")
 _EQUALS_AFTER = re.compile(r"\s*=")
 
@@ -599,8 +600,16 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     seg = m.segment
     if m.value < 2:
         return False
+    if "model-count" in m.flags:
+        # "PowerEdge XE9680 (8)" in a table of GPUs: the server's count, a domain where its row names the scale-up link
+        if _scale_up_named(f"{seg.label} {seg.row} {seg.column}", ctx):
+            f.tier = "scale-up"
+            return True
+        return False
     if _factor(seg.text, m.start, m.end):
         return False   # "8 nodes x 8 GPUs = 64 GPUs total": the factors are not domains
+    if "restated" in m.flags:     # "two cards for a total of four chips": that total is the chips', not a cluster's
+        seg = replace(seg, text=_RESTATING.sub(lambda x: " " * len(x.group(0)), seg.text))
     up = rx(v["scale_up_domain"])
     out = rx(v["scale_out_domain"])
     own = _label_and_text(seg.label, seg.text)
@@ -610,7 +619,10 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     if from_record and any(int(n) != int(m.value) for n in spans):
         return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it
     if from_record and rx(v["count_label_container"]).search(seg.label) and not _in(up, seg.text):
-        f.tier = "scale-out"   # "GPUs per cabinet: 512": the cabinet's count, joined by its network
+        # "GPUs per cabinet: 512": the cabinet's count, joined by its network; but "TPU Pod size: 256 chips" in a
+        # table of ICI links and a torus is the chips' own fabric (rules: pod_label, pod_fabric)
+        pod = _in(rx(v["pod_label"]), seg.label) and _in(rx(v["pod_fabric"]), record)
+        f.tier = "scale-up" if pod else "scale-out"
         return True
     up_sentence = rx(v["scale_up_domain_sentence"])
     if (_in(up, own) or _in(up_sentence, own)) and _in(out, seg.text) and not from_record:

@@ -24,7 +24,8 @@ NUM = (r"(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|(?<![\d,])\d+,\d{1,2}(?![\d,])"
 RANGE = rf"(?:\s?(?:-|–|~|～|to)\s?{NUM})?"
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty-four": 24, "thirty-two": 32,
-                "forty-eight": 48, "sixty-four": 64, "seventy-two": 72, "a hundred": 100}
+                "forty-eight": 48, "sixty-four": 64, "seventy-two": 72, "a hundred": 100,
+                "one million": 1_000_000, "a million": 1_000_000}
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
 ZH_NUM = "[零〇一二两三四五六七八九十百千万萬亿]+"
@@ -148,7 +149,7 @@ def _patterns():
     # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s". A word of the name is taken
     # whole (possessive): a part number such as "1F1CSNA80900J" could otherwise be cut into words in every way.
     domain = compiled(
-        rf"(?:(?P<bound>up to|as many as|最多)\s+)?(?<![\w.,\-–])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
+        rf"(?:(?P<bound>up to|as many as|more than|over|最多)\s+)?(?<![\w.,\-–])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*+|[a-z]{{1,3}}\d[\w\-]*+|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
     # "8 颗曜石 OAM 模组", "单机8卡", "十六卡", "4个昇腾AI处理器", "搭载8颗昆仑芯AI加速模块R300": a count of cards or chips in
@@ -669,6 +670,7 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         if re.search(r"\d\s*[个颗张块枚]", mid):
             continue    # "350 标卡中包含1个昇腾AI处理器": a run of Chinese holding its own count; that one is read below
         if _restated(seg.text, m.start(), out):
+            out[-1].flags.add("restated")
             continue    # "two p300c cards for a total of four Blackhole chips": the same accelerators by their dies
         if re.search(r"\d(?:G|T|GbE|GE|Gb|Gbps)\b", mid):
             continue    # "a 32 x 400G device": a port configuration
@@ -678,8 +680,13 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
                      mid, re.I):
             continue
         out.append(Mention("domain_size", m.group(0).strip(), float(val), "accelerators", seg, m.start(), m.end(),
-                           bound="up-to" if m.group("bound") else "",
+                           bound=(_bound(m.group("bound")) or "up-to") if m.group("bound") else "",
                            flags={"from-label-row"} if label_rx.search(seg.label or "") else set()))
+    if seg.kind == "cell" and "(" in seg.text and rx(r.vocab["model_count_header"]).search(f"{seg.column} {seg.label}"):
+        for m in MODEL_COUNT.finditer(seg.text):   # "PowerEdge XE9680 (8)" under a header of GPUs: the model's count
+            if not any(o.start <= m.start("n") < o.end for o in out):
+                out.append(Mention("domain_size", m.group(0), float(m.group("n")), "accelerators", seg, m.start(),
+                                   m.end(), flags={"model-count"}))
     if not prefilter(zh_count.pattern)(seg.text):
         return out      # no 卡, 颗, 张, 块, 枚: no Chinese count
     host = rx(r.vocab["host_cpu"])
@@ -698,6 +705,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
     return out
 
 
+# A product model named with its count of accelerators in brackets: "PowerEdge XE9680 (8)", "SYS-821GE-TNHR (8)"
+MODEL_COUNT = re.compile(r"(?<![\w.])[A-Z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,3}?\s+[\w-]*\d[\w-]*\s*\((?P<n>\d{1,3})\)")
 _RESTATED = re.compile(r"(?:\bfor a total of|\bi\.e\.|\btotaling|\btotalling|\(|（|，共|,\s*共)\s*$", re.I)
 
 

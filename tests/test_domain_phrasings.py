@@ -141,3 +141,35 @@ def test_chinese_latency_basis(sheet, text, basis):
 ])
 def test_a_sheet_that_says_its_cards_are_not_joined_has_no_domain(sheet, text):
     assert domains(sheet(f"# Inference server\n\n{text}\n")) == []
+
+
+@pytest.mark.parametrize("table, size", [
+    ("| GPU | Interconnect | Servers (GPUs per server) |\n|--|--|--|\n| H100 SXM5 | NVLink 900 GB/s | PowerEdge "
+     "XE9680 (8) |\n| L40S PCIe | PCIe Gen4 | PowerEdge R760xa (4) |\n", 8),
+    ("| Accelerator | Fabric | Systems |\n|--|--|--|\n| Instinct MI300X OAM | Infinity Fabric | Gigabyte G593-ZX1 (8), "
+     "Supermicro AS-8125GS (8) |\n", 8),
+])
+def test_a_servers_count_in_brackets_is_a_domain_where_its_row_names_the_link(sheet, table, size):
+    """"PowerEdge XE9680 (8)" in a table of GPUs: the server's count, a domain where the row names NVLink; the PCIe
+    server's "(4)" is no domain."""
+    assert set(domains(sheet(f"# GPU platforms\n\n{table}"))) == {(float(size), "scale-up")}
+
+
+@pytest.mark.parametrize("rows", [
+    "| TPU Pod size | 256 chips |\n| Interconnect topology | 2D torus |\n",
+    "| Pod size (chips) | 256 |\n| Bidirectional ICI bandwidth per chip (GBps) | 400 |\n",
+])
+def test_a_pod_joined_by_ici_or_a_torus_is_the_scale_up_domain(sheet, rows):
+    a = sheet(f"# Tensor processor\n\n| Key specification | Value |\n|--|--|\n{rows}")
+    assert (256.0, "scale-up") in domains(a)
+
+
+def test_a_cabinets_count_stays_a_cluster(sheet):
+    a = sheet("# Cabinet\n\n| Spec | Value |\n|--|--|\n| GPUs per cabinet | 512 |\n| Fabric | 2D torus of switches |\n")
+    assert domains(a) == [(512.0, "scale-out")]
+
+
+@pytest.mark.parametrize("text", ["designed for AI clusters with more than one million XPUs.",
+                                  "The fabric scales to clusters of a million accelerators."])
+def test_a_million_accelerators_in_a_cluster_is_scale_out(sheet, text):
+    assert domains(sheet(f"# Switch\n\nThe switch delivers 102.4 Tb/s, {text}\n")) == [(1e6, "scale-out")]
