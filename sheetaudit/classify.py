@@ -606,6 +606,15 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
             f.tier = "scale-up"
             return True
         return False
+    before = re.split(r"[,，;；。:：]", seg.text[max(0, m.start - 30):m.start])[-1]
+    total = rx(v["multi_domain_total"]).search(seg.text[max(0, m.start - 40):m.start])
+    if total and int(re.sub(r"\D", "", total.group("n")) or 0) >= 2:
+        f.tier = "scale-out"   # "432 个超节点、共 165,888 颗 NPU": the sum over many domains, joined by the network
+        return True
+    if rx(v["comparison_cue"]).search(before):
+        return False   # "以 64 卡互联域替代传统 8 卡服务器": the product it replaces
+    if ctx.kind in ("rack", "pod") and rx(v["per_node_count"]).search(before):
+        return False   # "48 个计算节点（每节点 8 颗 NPU）": one node's share of a rack's or pod's domain
     if _factor(seg.text, m.start, m.end):
         return False   # "8 nodes x 8 GPUs = 64 GPUs total": the factors are not domains
     if "restated" in m.flags:     # "two cards for a total of four chips": that total is the chips', not a cluster's
@@ -654,7 +663,10 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         f.flags.add("domain-by-sheet")
         return True
     fabric = rx(r"NVLink|NVSwitch|HCCS|xGMI|Infinity Fabric|UALink|\bICI\b")
-    if _in(out, own) and not from_record and not (_in(fabric, own) and not _in(rx(r"pod|cluster|集群"), own)):
+    if (_in(out, own) and not from_record and not (_in(fabric, own) and not _in(rx(r"pod|cluster|集群"), own))
+            and (_distance(out, seg.text, m) <= 120 or _in(out, seg.label))):
+        # the cluster's words near the count ("a cluster of 20,000 GPUs"), not a sentence's far end ("8 GPUs ... to scale
+        # training across a cluster of servers")
         f.tier = "scale-out"
         return True
     return False

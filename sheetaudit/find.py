@@ -661,12 +661,15 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         mid = m.group("mid") or m.group("plural") or ""
         if m.group("noun") and seg.text[m.start("noun") - 1:m.start("noun")] in ("网", "线", "声"):
             continue    # 网卡 (a NIC), 线卡 (a line card), 声卡 count other things than accelerators
-        if m.group("noun") in ("颗", "张", "块") and rx(r.vocab["host_cpu"]).match(seg.text[m.end():m.end() + 8].lstrip()):
-            continue    # "2 颗 CPU": a classifier of host processors
+        if m.group("noun") in ("颗", "张", "块") and rx(r.vocab["host_cpu"]).search(
+                re.split(r"[，,、；;。+]", seg.text[m.end():m.end() + 12])[0]):
+            continue    # "2 颗 CPU", "4 颗 64 核 ARM 处理器": a classifier of host processors
         if re.search(r"\b(?:per|for every|every)\s*$", seg.text[max(0, m.start() - 14):m.start()], re.I):
             continue    # "one NIC per two cards": a ratio, not a group of accelerators
         if m.group("way") and rx(r.vocab["way_not_domain"]).search(seg.text[m.end():m.end() + 40]):
             continue    # "128-way ECMP", "64-way MLAG": routing and link aggregation, not accelerators
+        if rx(r.vocab["host_cpu"]).search(mid) and not ACCELERATOR_IN_NAME.search(mid):
+            continue    # "4 颗 64 核 ARM 处理器", "2x 64-core x86 processors": host processors
         if re.search(r"\d\s*[个颗张块枚]", mid):
             continue    # "350 标卡中包含1个昇腾AI处理器": a run of Chinese holding its own count; that one is read below
         if _restated(seg.text, m.start(), out):
@@ -695,8 +698,14 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         if ZH_ROUND.fullmatch(n):
             continue    # "万卡集群", "十万卡级": a scale class in marketing, not a count of a product's accelerators
         noun_at = m.start("noun") if m.group("noun") else m.end() - 1
-        if seg.text[noun_at - 1:noun_at] in ("网", "线", "声", "光") or (m.group("mid") and host.search(m.group("mid"))):
-            continue    # "2张网卡" (NICs), "4块线卡" (line cards), "2个CPU芯片": not accelerators
+        mid = m.group("mid") or ""
+        if seg.text[noun_at - 1:noun_at] in ("网", "线", "声", "光") or (
+                host.search(mid) and not ACCELERATOR_IN_NAME.search(mid)):
+            continue    # "2张网卡" (NICs), "4块线卡" (line cards), "2个CPU芯片", "2 颗至强可扩展处理器": not accelerators
+        if ZH_MID_NOT_NAME.search(mid):
+            continue    # "64 个 800GE 端口连接 GPU": ports that reach the accelerators, not accelerators
+        if m.group("noun") == "卡" and re.search(r"\d\s*$", mid):
+            continue    # "8 个总线交换单元实现 64 卡": the units are not cards; "64 卡" is read on its own
         if m.group("noun") and re.match(r"\s*(?:cores?\b|核|内核|计算单元|units?\b)", seg.text[m.end():m.end() + 8], re.I):
             continue    # "64 个 MLU Core": the cores of one chip
         val = int(n.replace(",", "")) if n.replace(",", "").isdigit() else zh_number(n)
@@ -705,6 +714,11 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
     return out
 
 
+# An accelerator named inside a product name that also names its maker's CPUs ("海光 DCU K100", "Grace Blackwell GPU")
+ACCELERATOR_IN_NAME = re.compile(r"DCU|GPU|NPU|XPU|加速|Blackwell|Hopper|Instinct", re.I)
+# Words between a Chinese count and an accelerator noun that show the count is of something else: a port speed, ports,
+# a connection ("64 个 800GE 端口连接 GPU").
+ZH_MID_NOT_NAME = re.compile(r"\d\s*(?:[GT]b?E?|Gbps)(?![A-Za-z])|端口|网口|接口|连接|接入")
 # A product model named with its count of accelerators in brackets: "PowerEdge XE9680 (8)", "SYS-821GE-TNHR (8)"
 MODEL_COUNT = re.compile(r"(?<![\w.])[A-Z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,3}?\s+[\w-]*\d[\w-]*\s*\((?P<n>\d{1,3})\)")
 _RESTATED = re.compile(r"(?:\bfor a total of|\bi\.e\.|\btotaling|\btotalling|\(|（|，共|,\s*共)\s*$", re.I)

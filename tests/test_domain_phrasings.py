@@ -173,3 +173,59 @@ def test_a_cabinets_count_stays_a_cluster(sheet):
                                   "The fabric scales to clusters of a million accelerators."])
 def test_a_million_accelerators_in_a_cluster_is_scale_out(sheet, text):
     assert domains(sheet(f"# Switch\n\nThe switch delivers 102.4 Tb/s, {text}\n")) == [(1e6, "scale-out")]
+
+
+@pytest.mark.parametrize("text", [
+    "面向大模型训练的液冷超节点，以 64 卡统一高速互联域替代传统 8 卡服务器，64 卡通过星链总线全互联。",
+    "The Orca rack joins 64 GPUs over NVLink in one domain, and replaces the traditional 8-GPU server.",
+])
+def test_the_product_a_sheet_replaces_is_not_its_domain(sheet, text):
+    assert set(domains(sheet(f"# 超节点 rack\n\n{text}\n"))) == {(64.0, "scale-up")}
+
+
+@pytest.mark.parametrize("text", [
+    "TS-SP384 超节点以 TSLink 总线将 384 颗 NPU 组成一个统一的 scale-up 域：48 个计算节点（每节点 8 颗 NPU）。",
+    "The TS-SP384 joins 384 NPUs into one scale-up domain over the TSLink bus: 48 compute nodes of 8 NPUs each.",
+])
+def test_one_nodes_share_of_a_pods_domain_is_not_a_domain(sheet, text):
+    assert domains(sheet(f"# SP384 超节点 superpod\n\n{text}\n")) == [(384.0, "scale-up")]
+
+
+@pytest.mark.parametrize("text", [
+    "集群规模：通过参数面网络可扩展至 432 个超节点、共 165,888 颗 NPU。",
+    "Scale: up to 432 superpods, for a total of 165,888 NPUs joined by the cluster network.",
+])
+def test_a_count_summed_over_many_domains_is_the_cluster(sheet, text):
+    a = sheet(f"# 超节点 superpod\n\n超节点内 384 颗 NPU 通过灵衢总线全互联。\n\n{text}\n")
+    assert (165888.0, "scale-out") in domains(a)
+
+
+@pytest.mark.parametrize("cell", ["4 颗 64 核 ARM 处理器，主频 2.6GHz", "2 颗 鲲鹏 920 处理器"])
+def test_host_processors_counted_in_chinese_are_no_domain(sheet, cell):
+    a = sheet(f"# 训练服务器\n\n| 项目 | 规格 |\n|--|--|\n| 处理器 | {cell} |\n| 加速卡 | 8 颗 NPU 模组，机内 8 卡通过 HCCS 全互联 |\n")
+    assert sorted({v for v, _ in domains(a)}) == [8.0]
+
+
+@pytest.mark.parametrize("label", ["GPU 数量", "加速卡数量", "NPU个数"])
+def test_a_chinese_count_label_with_the_scale_up_link_in_its_table_gives_the_domain(sheet, label):
+    """"GPU 数量 | 8" beside "卡间互联 | NVLink 900 GB/s": no tier.domain-size-missing where the sheet states its domain."""
+    a = sheet(f"# 服务器\n\n| 项目 | 规格 |\n|--|--|\n| {label} | 8 |\n| 卡间互联 | NVLink 900 GB/s |\n")
+    assert domains(a) == [(8.0, "scale-up")]
+    assert "tier.domain-size-missing" not in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize("text", ["交换机提供 64 个 800GE 端口连接 GPU，交换容量 51.2 Tbps。",
+                                  "64 个 400G 网口接入 GPU 服务器，交换容量 25.6 Tbps。"])
+def test_ports_that_reach_accelerators_are_no_domain(sheet, text):
+    assert domains(sheet(f"# 交换机\n\n{text}\n")) == []
+
+
+@pytest.mark.parametrize("cell", ["2 颗第五代至强可扩展处理器", "2 颗飞腾 S5000C 处理器"])
+def test_chinese_names_of_host_processors_are_no_domain(sheet, cell):
+    a = sheet(f"# 服务器\n\n| 项目 | 规格 |\n|--|--|\n| 处理器 | {cell} |\n| 加速卡 | 8 颗曜石 OAM 模组，卡间全互联 |\n")
+    assert sorted({v for v, _ in domains(a)}) == [8.0]
+
+
+def test_a_dcu_named_with_its_makers_name_still_counts(sheet):
+    a = sheet("# 服务器\n\n| 项目 | 规格 |\n|--|--|\n| 加速卡 | 8 张海光 DCU K100 加速卡，卡间通过 xGMI 全互联 |\n")
+    assert domains(a) == [(8.0, "scale-up")]
