@@ -613,8 +613,10 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         return True
     if rx(v["comparison_cue"]).search(before):
         return False   # "以 64 卡互联域替代传统 8 卡服务器": the product it replaces
-    if ctx.kind in ("rack", "pod") and rx(v["per_node_count"]).search(before):
-        return False   # "48 个计算节点（每节点 8 颗 NPU）": one node's share of a rack's or pod's domain
+    if ctx.kind in ("rack", "pod") and rx(v["per_node_count"]).search(before) and not _join_after(seg.text, m):
+        # "48 个计算节点（每节点 8 颗 NPU）": one node's share of a rack's or pod's domain; but "each node holds eight
+        # GPUs joined by NVLink" says the node's GPUs are a domain of their own
+        return False
     if _factor(seg.text, m.start, m.end):
         return False   # "8 nodes x 8 GPUs = 64 GPUs total": the factors are not domains
     if "restated" in m.flags:     # "two cards for a total of four chips": that total is the chips', not a cluster's
@@ -697,12 +699,8 @@ def _joined_by(text: str, m: Mention, ctx: SheetContext) -> str | None:
     left, right = _sentence_around(text, m.start, m.end)
     if rx(v["domain_to_host"]).match(right):
         return None    # "connects two B200 GPUs to the Grace CPU over NVLink-C2C": a superchip's host link
-    join = rx(v["domain_join"]).search(right[:60])
-    if join and join.start() <= 24 and not _JOIN_BETWEEN.search(right[:join.start()]) and not _CLAUSE_CUT.search(
-            right[:join.start()]):
-        tail = right[join.start():]
-        cut = _CLAUSE_END.search(tail, join.end() - join.start())
-        tail = tail[:cut.start()] if cut else tail[:join.end() - join.start() + 30]
+    tail = _join_after(text, m)
+    if tail:
         if rx(v["domain_host_link"]).search(tail):
             return None
         if _scale_up_named(tail, ctx):
@@ -712,6 +710,19 @@ def _joined_by(text: str, m: Mention, ctx: SheetContext) -> str | None:
     if up and not rx(v["domain_network"]).search(f"{left} {right}"):
         return "scale-up"
     return None
+
+
+def _join_after(text: str, m: Mention) -> str:
+    """The join phrase right after a count, to its clause's end ("通过HCCS互联", "joined by NVLink 4 through four
+    NVSwitch chips"; rules: domain_join); "" where none follows it."""
+    _, right = _sentence_around(text, m.start, m.end)
+    join = rx(load_rules().vocab["domain_join"]).search(right[:60])
+    if not join or join.start() > 24 or _JOIN_BETWEEN.search(right[:join.start()]) or _CLAUSE_CUT.search(
+            right[:join.start()]):
+        return ""
+    tail = right[join.start():]
+    cut = _CLAUSE_END.search(tail, join.end() - join.start())
+    return tail[:cut.start()] if cut else tail[:join.end() - join.start() + 30]
 
 
 def _scale_up_named(text: str, ctx: SheetContext) -> bool:

@@ -417,8 +417,9 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
             if not taken.free(m.start(), m.end()):
                 continue
             gbps = entry["gbps"] if "gbps" in entry else float(m.group(entry["mbps_group"])) / 1000
+            counted = m.groupdict().get("count")      # "2 * GE 口": two gigabit ports
             out.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
-                               flags={"rate-name"}))
+                               flags={"rate-name"}, count=int(counted) if counted else None))
             taken.add((m.start(), m.end()))
     conv = r.conventions
     around = f"{seg.label} {text}"

@@ -229,3 +229,12 @@ def test_chinese_names_of_host_processors_are_no_domain(sheet, cell):
 def test_a_dcu_named_with_its_makers_name_still_counts(sheet):
     a = sheet("# 服务器\n\n| 项目 | 规格 |\n|--|--|\n| 加速卡 | 8 张海光 DCU K100 加速卡，卡间通过 xGMI 全互联 |\n")
     assert domains(a) == [(8.0, "scale-up")]
+
+
+@pytest.mark.parametrize("text", [
+    "The Vega fabric joins up to 1,024 GPUs over a rail-optimised RoCE network. Each node holds eight GPUs joined by "
+    "NVLink 4 through four NVSwitch chips.",
+    "集群通过参数面 RoCE 网络互联 1,024 张卡。每节点 8 颗 NPU 通过 HCCS 全互联。",
+])
+def test_a_nodes_accelerators_joined_by_their_own_link_are_a_domain_on_a_pod_sheet(sheet, text):
+    assert (8.0, "scale-up") in domains(sheet(f"# Vega AI pod 集群 design guide\n\n{text}\n"))
