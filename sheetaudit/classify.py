@@ -626,6 +626,17 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     own = _label_and_text(seg.label, seg.text)
     from_record = bool({"from-label", "from-label-row"} & m.flags)
     record = ctx.record_text.get(seg.block, ctx.block_text.get(seg.block, "")) if from_record else ""
+    if "from-column" in m.flags:
+        # a column of accelerator counts: the row's own link decides ("| 16 | 2 | NVLink + InfiniBand |" is joined by the
+        # cluster network, "| 8 | 1 | NVLink only |" by NVLink), else the table's words (scalable units, spines)
+        row = f"{seg.label} {seg.row}"
+        if rx(v["domain_network"]).search(row) or (not _scale_up_named(row, ctx) and _in(out, record)):
+            f.tier = "scale-out"
+        elif _scale_up_named(row, ctx) or _in(up, record):
+            f.tier = "scale-up"
+        else:
+            return False
+        return True
     spans = re.findall(r"\bNVL(\d+)\b", record)
     if from_record and any(int(n) != int(m.value) for n in spans):
         return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it
@@ -666,9 +677,10 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         return True
     fabric = rx(r"NVLink|NVSwitch|HCCS|xGMI|Infinity Fabric|UALink|\bICI\b")
     if (_in(out, own) and not from_record and not (_in(fabric, own) and not _in(rx(r"pod|cluster|集群"), own))
-            and (_distance(out, seg.text, m) <= 120 or _in(out, seg.label))):
+            and (_distance(out, seg.text, m) <= 120 or _in(out, seg.label))
+            and not rx(v["per_box_after"]).match(seg.text, m.end)):
         # the cluster's words near the count ("a cluster of 20,000 GPUs"), not a sentence's far end ("8 GPUs ... to scale
-        # training across a cluster of servers")
+        # training across a cluster of servers"), and never a box's own count ("up to four GPUs per compute node")
         f.tier = "scale-out"
         return True
     return False
@@ -730,4 +742,6 @@ def _scale_up_named(text: str, ctx: SheetContext) -> bool:
     v = load_rules().vocab
     pattern = next(e["pattern"] for e in v["tier_technology"] if e["tier"] == "scale-up")
     text = rx(v["domain_host_link"]).sub(" ", text)       # "NVLink-C2C" is a host link, not NVLink's domain
-    return bool(rx(pattern).search(text)) or any(n in text for n in ctx.scale_up_links)
+    negated = rx(v["link_negated"])
+    named = [x for x in rx(pattern).finditer(text) if not negated.search(text[max(0, x.start() - 14):x.start()])]
+    return bool(named) or any(n in text for n in ctx.scale_up_links)

@@ -25,6 +25,7 @@ RANGE = rf"(?:\s?(?:-|–|~|～|to)\s?{NUM})?"
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty-four": 24, "thirty-two": 32,
                 "forty-eight": 48, "sixty-four": 64, "seventy-two": 72, "a hundred": 100,
+                "one hundred": 100, "a thousand": 1000, "one thousand": 1000, "ten thousand": 10_000,
                 "one million": 1_000_000, "a million": 1_000_000}
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
@@ -417,9 +418,9 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
             if not taken.free(m.start(), m.end()):
                 continue
             gbps = entry["gbps"] if "gbps" in entry else float(m.group(entry["mbps_group"])) / 1000
-            counted = m.groupdict().get("count")      # "2 * GE 口": two gigabit ports
+            counted = re.match(r"\d+", m.group(0)) if entry.get("counted") else None    # "2 * GE 口": two ports
             out.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
-                               flags={"rate-name"}, count=int(counted) if counted else None))
+                               flags={"rate-name"}, count=int(counted.group(0)) if counted else None))
             taken.add((m.start(), m.end()))
     conv = r.conventions
     around = f"{seg.label} {text}"
@@ -646,12 +647,16 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         return []
     out = []
     label_rx = rx(r.vocab["accelerator_count_label"])
-    lead = re.match(r"\s*(\d{1,6})(?=\s*$|\s*[,;(（]|\s*(?:x|X|×)\s|\s+(?:fully|GPUs?|accelerators?|per)\b)",
-                    seg.text) if seg.label and label_rx.search(seg.label.strip()) else None
+    labelled = bool(seg.label and label_rx.search(seg.label.strip()))
+    # "| Nodes | GPUs |" over rows of "| 32 | 256 |": a table's column of accelerator counts
+    column = (not labelled and seg.kind == "cell" and bool(seg.column)
+              and rx(r.vocab["accelerator_count_column"]).fullmatch(seg.column.strip()) is not None)
+    lead = re.match(r"\s*(\d{1,3}(?:,\d{3})+|\d{1,6})(?=\s*$|\s*[,;(（]|\s*(?:x|X|×)\s|\s+(?:fully|GPUs?|accelerators?|per)\b)",
+                    seg.text) if labelled or column else None
     if lead:   # "GPUs per node: 4, fully connected, NVLink 4": the label says what the number counts
-        text = re.split(r"[,;(（]", seg.text.strip())[0].strip()
-        out.append(Mention("domain_size", text, float(lead.group(1)), "accelerators", seg, lead.start(1),
-                           lead.end(1), flags={"from-label"}))
+        text = re.split(r"[;(（]|,(?!\d{3})", seg.text.strip())[0].strip()
+        out.append(Mention("domain_size", text, float(lead.group(1).replace(",", "")), "accelerators", seg,
+                           lead.start(1), lead.end(1), flags={"from-label"} | ({"from-column"} if column else set())))
         return out
     for m in domain.finditer(seg.text):
         n = m.group("n").lower()
@@ -703,6 +708,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         if seg.text[noun_at - 1:noun_at] in ("网", "线", "声", "光") or (
                 host.search(mid) and not ACCELERATOR_IN_NAME.search(mid)):
             continue    # "2张网卡" (NICs), "4块线卡" (line cards), "2个CPU芯片", "2 颗至强可扩展处理器": not accelerators
+        if seg.text[max(0, m.start() - 2):m.start()].strip().endswith("每") and ZH_SHARED.match(seg.text, m.end()):
+            continue    # "每 2 卡共享 1 块网卡": a ratio of cards to NICs, not a group of accelerators
         if ZH_MID_NOT_NAME.search(mid):
             continue    # "64 个 800GE 端口连接 GPU": ports that reach the accelerators, not accelerators
         if m.group("noun") == "卡" and re.search(r"\d\s*$", mid):
@@ -720,6 +727,7 @@ ACCELERATOR_IN_NAME = re.compile(r"DCU|GPU|NPU|XPU|加速|Blackwell|Hopper|Insti
 # Words between a Chinese count and an accelerator noun that show the count is of something else: a port speed, ports,
 # a connection ("64 个 800GE 端口连接 GPU").
 ZH_MID_NOT_NAME = re.compile(r"\d\s*(?:[GT]b?E?|Gbps)(?![A-Za-z])|端口|网口|接口|连接|接入")
+ZH_SHARED = re.compile(r"\s*(?:共享|共用|配备?|对应|使用)")
 # A product model named with its count of accelerators in brackets: "PowerEdge XE9680 (8)", "SYS-821GE-TNHR (8)"
 MODEL_COUNT = re.compile(r"(?<![\w.])[A-Z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,3}?\s+[\w-]*\d[\w-]*\s*\((?P<n>\d{1,3})\)")
 _RESTATED = re.compile(r"(?:\bfor a total of|\bi\.e\.|\btotaling|\btotalling|\(|（|，共|,\s*共)\s*$", re.I)

@@ -238,3 +238,53 @@ def test_a_dcu_named_with_its_makers_name_still_counts(sheet):
 ])
 def test_a_nodes_accelerators_joined_by_their_own_link_are_a_domain_on_a_pod_sheet(sheet, text):
     assert (8.0, "scale-up") in domains(sheet(f"# Vega AI pod 集群 design guide\n\n{text}\n"))
+
+
+@pytest.mark.parametrize("text", ["1 卡、2 卡规格的 GPU 之间不经 NVLink，经 PCIe 5.0 通信。",
+                                  "The 2-GPU and 4-GPU sizes run without NVLink: their 4 GPUs talk over PCIe."])
+def test_a_link_the_sheet_says_is_not_used_joins_nothing(sheet, text):
+    assert domains(sheet(f"# 实例规格族 instance family\n\n{text}\n")) == []
+
+
+@pytest.mark.parametrize("text", ["| 参数面网卡 | 4 × 400G RoCE 网卡（每 2 卡共享 1 块） |",
+                                  "| 网卡 | 每 2 卡配 1 块 400G 网卡 |"])
+def test_cards_sharing_a_nic_are_a_ratio_not_a_domain(sheet, text):
+    a = sheet(f"# 服务器\n\n| 项目 | 规格 |\n|--|--|\n| 加速卡 | 8 卡，卡间 NVLink 全互联 |\n{text}\n")
+    assert sorted({v for v, _ in domains(a)}) == [8.0]
+
+
+@pytest.mark.parametrize("text, size, tier", [
+    ("Chip-to-chip domain: up to 64 devices", 64.0, "scale-up"),
+    ("A two-tier fat tree of these switches joins more than ten thousand GPUs.", 10000.0, "scale-out"),
+    ("A placement group scales to 20,000 GPUs.", 20000.0, "scale-out"),
+    ("片间互联域：64 颗芯片", 64.0, "scale-up"),
+])
+def test_domains_named_in_words(sheet, text, size, tier):
+    assert (size, tier) in domains(sheet(f"# Sheet\n\n{text}\n"))
+
+
+@pytest.mark.parametrize("table", [
+    "| Scalable units | Nodes | GPUs | Leaf switches | Spine switches |\n|---|---|---|---|---|\n| 1 | 32 | 256 | 8 | 4 |\n"
+    "| 4 | 128 | 1,024 | 32 | 16 |\n",
+    "| 集群规格 | 节点数 | GPU 数量 | Leaf 交换机 | Spine 交换机 |\n|---|---|---|---|---|\n| 小型集群 | 32 | 256 | 8 | 4 |\n"
+    "| 中型集群 | 128 | 1,024 | 32 | 16 |\n",
+])
+def test_a_column_of_gpu_counts_in_a_fabric_table_is_the_clusters_size(sheet, table):
+    a = sheet(f"# Fabric guide 组网指南\n\nEach node holds eight GPUs joined by NVLink.\n\n{table}")
+    assert {(256.0, "scale-out"), (1024.0, "scale-out")} <= set(domains(a))
+
+
+@pytest.mark.parametrize("text", [
+    "PCIe node: connects up to four GPUs per compute node across 8 nodes X-fabric.",
+    "PCIe 节点：连接 4 张 GPU 每节点，多机组网。",
+])
+def test_a_boxs_own_count_is_never_a_cluster(sheet, text):
+    assert all(t != "scale-out" for _, t in domains(sheet(f"# Chassis\n\n{text}\n")))
+
+
+def test_the_page_triage_compiles_every_named_rate_together():
+    """The named rates are joined into one scan for a PDF's page triage: no entry may define a group another one does."""
+    from sheetaudit.triage import _scans
+    _scans.cache_clear()
+    numeric, _ = _scans()
+    assert numeric.search("2 * GE 口")

@@ -13,7 +13,8 @@ from sheetaudit.technologies import prefilter, technology
 TRICKY = ["infiniband", "INFINIBAND", "ınfınıband", "ſwitch", "ports", "PORT OF", "Liquid-Cooled", "LIQUID COOLED",
           "Cold Plate", "cold-plate", "ＮＶＬｉｎｋ", "NVL72", "nvlink", "NVLINK 5", "8卡集群", "千卡规模", "每台8颗 NPU",
           "2x 千兆网口", "4 x 万兆光口", "2 x 十萬兆光口", "1000BASE-T", "100GBASE-SR4", "xGMI", "Infinity  Fabric", "INFINITY FABRIC",
-          "PCI Express 5.0", "10GE", "以太网", "Kelvin K", "air cooled", "AIR\u00a0COOLED", ""]
+          "PCI Express 5.0", "10GE", "以太网", "Kelvin K", "air cooled", "AIR\u00a0COOLED", "1*GE RJ45管理网口",
+          "2 x XGE SFP+", ""]
 
 
 def _lines():
