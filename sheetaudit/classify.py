@@ -250,7 +250,10 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     label_tier = _first(v["tier_label"], "tier", seg.label)
     if tech is None:
         sentence_tier = _first(v["tier_explicit"], "tier", seg.text, seg.row)
-        if sentence_tier:
+        own_port = ctx.kind in ("switch", "nic") and (m.unit in PORT_UNITS or "rate-name" in m.flags)
+        if sentence_tier and not (own_port and sentence_tier == "front-end"):
+            # a switch's or adapter's own port speed is not made front-end by a BMC or storage named elsewhere in
+            # its sentence ("200GbE / NDR200 IB; Dual-port QSFP112; ...; integrated BMC"): only its own clause can
             return sentence_tier
         if label_tier is None:
             tech = _first(v["tier_technology"], "tier", seg.label, seg.text, seg.row)

@@ -91,3 +91,15 @@ def test_counted_groups_of_links_and_twins_are_no_contradiction(sheet):
               "bidirectional bandwidth per chip.\n\nEach chip provides two PCIe Gen6 x8 links between racks, 128 GB/s "
               "of bidirectional bandwidth per chip.\n\nNVLink: 25 GB/s per link, or 50 GB/s bidirectional.\n")
     assert not checks(a, "bandwidth.self-contradiction")
+
+
+def test_a_dpus_own_port_speed_is_not_made_front_end_by_its_bmc(sheet):
+    a = sheet("# Kite D3 DPU\n\nKite D3 P-series DPU; 200GbE (default mode) / NDR200 IB; dual-port QSFP112; PCIe Gen5 x16; "
+              "16 Arm cores; integrated BMC\n")
+    assert {f.tier for f in a.figures if f.quantity == "bandwidth" and f.unit != "GT/s"} == {"scale-out"}
+
+
+@pytest.mark.parametrize("line", ["Blinking blue (300 msec): remote UID active", "The status LED flashes every 500 ms"])
+def test_an_led_blink_period_is_no_latency(sheet, line):
+    a = sheet(f"# Kite K5 server\n\n{line}\n")
+    assert not [f for f in a.figures if f.quantity == "latency"]
