@@ -139,3 +139,81 @@ def test_bulleted_lists_side_by_side_are_lists_not_labels_and_values():
     a = pipeline.audit(READ / "model-grid.pdf")
     typical = [f for f in a.figures if f.quantity == "power" and f.page == 3]
     assert [(f.text, f.scope) for f in typical] == [("150W", "per-switch")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Spec boxes read by their geometry (read.specbox): labels in one column, values in the next, on one baseline
+
+def _cells(name):
+    doc = read_document(READ / name)
+    return doc, {(s.label, s.column): s.text for s in doc.segments if s.kind == "cell"}
+
+
+def test_a_card_spec_box_beside_running_text_gives_each_value_its_label():
+    """The box sits in a right-hand column beside running text, under a caption, over a footer that runs across the
+    page: no gutter runs the page's full height. Labels wrap over two lines, values over two or three, and two
+    memory variants are indented sub-rows of a label of their own."""
+    doc, cells = _cells("spec-box-card.pdf")
+    assert cells[("Memory Bandwidth", "")] == "Up to 160GB/s"
+    assert cells[("Thermal Solution", "")] == "Active"
+    assert cells[("Single-Precision Performance", "")] == "Up to 2.4 TFLOPS"      # a label over two lines
+    assert cells[("Max Power Consumption", "")] == "45 W"
+    assert cells[("Form Factor", "")] == "2.7 inches H x 6.6 inches L, single slot"   # a value over three
+    assert cells[("Max Simultaneous Displays", "")] == "4x 3840 x 2160 @ 120Hz 2x 7680 x 4320 @ 60Hz"
+    assert cells[("GPU Memory Kite K2", "")] == "4 GB GDDR6"
+    assert cells[("GPU Memory Kite K2 8GB", "")] == "8 GB GDDR6"
+    assert len(cells) == 11
+    page1 = [s for s in doc.segments if s.page == 1]
+    assert "SPECIFICATIONS" in [s.text for s in page1 if s.kind == "heading"]
+    assert not [s for s in page1 if s.kind in ("sentence", "heading") and ("160GB/s" in s.text or "Active" in s.text)]
+    assert any(s.kind == "sentence" and s.text.startswith("To learn more") for s in page1)
+
+
+def test_models_heading_centred_columns_and_a_section_inside_the_box_set_without_space_glyphs():
+    doc, cells = _cells("spec-box-models.pdf")
+    assert cells[("Maximum power", "C4-8L")] == "6.2 kW" and cells[("Maximum power", "C4-2S")] == "3.1 kW"
+    assert cells[("Scale-up link", "C4-8L")] == "A2 Link, 600 GB/s per accelerator"       # a value over two lines
+    assert cells[("Cooling", "C4-8L")] == "Direct liquid cooling"
+    assert cells[("Accelerator memory bandwidth", "C4-4S")] == "3.2 TB/s"
+    assert [text for (label, _), text in cells.items() if label == "Front-end network"] == ["Dual 25 GbE, OCP 3.0"]
+    assert "Power and cooling" in [s.text for s in doc.segments if s.kind == "heading"]
+    assert len(cells) == 22
+
+
+def test_labels_set_flush_right_in_a_left_hand_box_beside_running_text():
+    doc, cells = _cells("spec-box-flush-right.pdf")
+    assert cells == {("Ports", ""): "2x QSFP112", ("Data rate", ""): "400 Gb/s per port, Ethernet and RoCE v2",
+                     ("Host interface", ""): "PCIe Gen5 x16", ("Typical power (two ports active)", ""): "25 W",
+                     ("Cooling", ""): "Passive heatsink, 300 LFM airflow", ("Port-to-port latency", ""): "600 ns",
+                     ("Form factor", ""): "Half height, half length"}
+    prose = [s.text for s in doc.segments if s.kind == "sentence"]
+    assert len(prose) == 3 and prose[0].startswith("The Egret E1 adapter puts two 400 Gb/s ports")
+
+
+def test_a_spec_boxs_row_labels_reach_the_audit():
+    """Memory bandwidth rows are memory tier; "Thermal Solution: Active" is air cooling; each model's power is its
+    model's."""
+    card = pipeline.audit(READ / "spec-box-card.pdf")
+    memory = figure(card, "Up to 160GB/s")
+    assert (memory.quantity, memory.tier) == ("bandwidth", "memory")
+    cooling = [f for f in card.figures if f.quantity == "cooling"]
+    assert [(f.text, f.normalized["value"]) for f in cooling] == [("Active", "air")]
+    server = pipeline.audit(READ / "spec-box-models.pdf")
+    assert {f.tier for f in server.figures if f.quantity == "bandwidth" and "TB/s" in f.text} == {"memory"}
+    assert figure(server, "6.2 kW").model == "C4-8L"
+    nic = pipeline.audit(READ / "spec-box-flush-right.pdf")
+    assert figure(nic, "25 W").quantity == "power"
+
+
+def test_the_corpus_card_datasheets_read_their_spec_boxes():
+    """Two real card datasheets (../shared/corpus), when present: each value with its label."""
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    t400, rtx = corpus / "real-nvidia-t400-datasheet.pdf", corpus / "real-nvidia-rtx6000-ada-datasheet.pdf"
+    if not t400.exists() or not rtx.exists():
+        pytest.skip("../shared/corpus is not here")
+    cells = {s.label: s.text for s in read_document(t400).segments if s.kind == "cell"}
+    assert cells["Memory Bandwidth"] == "Up to 80GB/s" and cells["Thermal Solution"] == "Active"
+    assert cells["Max Power Consumption"] == "30 W" and cells["GPU Memory NVIDIA T400 4GB"] == "4 GB GDDR6"
+    cells = {s.label: s.text for s in read_document(rtx).segments if s.kind == "cell"}
+    assert cells["Memory bandwidth"] == "960 GB/s" and cells["Thermal solution"] == "Active"
+    assert cells["NVIDIA Ada Lovelace architecture-based CUDA Cores"] == "18,176"

@@ -4,7 +4,9 @@ Vendor sheets set prose in two or three columns, spec lists as un-ruled label/va
 variants side by side. pdfplumber's extract_text() interleaves such columns line by line, so we cut the page
 recursively at its widest whitespace gap (XY-cut), which keeps each column, each label column and each
 variant column whole. A vertical cut whose left side is a narrow column of short lines is read as a
-label/value list, and each value is given its row label.
+label/value list, and each value is given its row label. Spec boxes whose labels and values share baselines are
+found before the cut, by their geometry (read.specbox), and cut as one block: a page whose box sits beside running
+text, over a footer as wide as the page, has no gutter that runs its height, and its rows would be sliced apart.
 """
 from __future__ import annotations
 
@@ -45,6 +47,14 @@ class Item:
     @property
     def is_table(self) -> bool:
         return self.table is not None
+
+
+@dataclass(slots=True)
+class Box(Item):
+    """A spec box found by its geometry (read.specbox): its label words and its value words, laid out as one block
+    (its table is empty: an opaque item, as a ruled table is)."""
+    labels: list = field(default_factory=list)
+    values: list = field(default_factory=list)
 
 
 @dataclass
@@ -323,29 +333,62 @@ class PageBuilder:
             pos += n
 
     def kv(self, left: list[Item], right: list[Item]):
+        """A label/value list: each label line that shares its top with a value line starts a row; a label line
+        set close under another (a label's own leading) goes on with it unless a value shares its baseline; a
+        label line alone, set apart from the row above (or larger), is a heading inside the list; a row without
+        values over indented rows is their parent label ("GPU Memory" over "NVIDIA T400", "NVIDIA T400 4GB")."""
         llines, rlines = _lines(left), _lines(right)
         rows: list[tuple[list[list[Item]], float]] = []  # label lines, row top
         blocks = _value_blocks(rlines)
+        rbases = [max(map(_BOTTOM, r)) for r in rlines]
+        label_size = _body_size(left)
+        sections: set[int] = set()        # rows of a label line alone, set apart: a heading inside the list
+        prev = None
+        row_gap = _row_gap(llines, rlines)
         for ln in llines:
             top = min(i.top for i in ln)
             aligned = any(abs(min(i.top for i in r) - top) < 0.6 * ln[0].size for r in rlines)
+            gap = top - max(map(_BOTTOM, prev)) if prev is not None else float("inf")
+            if aligned and gap < 0.5 * ln[0].size:
+                # set close under the label line above it, at a label's leading: a wrapped label, unless a value
+                # line shares its baseline ("Max Simultaneous / Displays" beside two lines of values)
+                base = max(map(_BOTTOM, ln))
+                aligned = any(abs(b - base) <= 0.15 * ln[0].size for b in rbases)
             if aligned or not rows or _new_block(ln, rows[-1][0], blocks):
+                rows.append(([ln], top))
+            elif (prev is not None and (gap >= max(0.5 * ln[0].size, 0.9 * row_gap)
+                                        or max(i.size for i in ln) >= 1.15 * label_size)
+                  and not _faces(ln, blocks)):
+                sections.add(len(rows))
                 rows.append(([ln], top))
             else:
                 rows[-1][0].append(ln)
+            prev = ln
         self.block += 1
         header_words = [i for i in right if i.bottom < rows[0][1] - 1]
         header = _text_of(header_words) if header_words else ""
         owner = _block_rows(blocks, rows)
         # the variants' names: set over the values ("H100 SXM  H100 NVL"), or in the list's first row ("Model")
         models = _heads([(col, _text_of(col)) for col in _subcolumns(header_words)]) if header_words else []
+        parent, parent_x = "", float("inf")    # a row without values over indented rows: "GPU Memory" over models
         for n, (label_lines, top) in enumerate(rows):
             nxt = rows[n + 1][1] if n + 1 < len(rows) else float("inf")
             label = _join_lines([_line_text(ln) for ln in label_lines])
+            x0 = label_lines[0][0].x0
+            if x0 <= parent_x + 2.5:
+                parent, parent_x = "", float("inf")
+            elif parent:
+                label = f"{parent} {label}"
             # a word whose block tells its row is that row's; any other, the row whose label is above it
             words = [i for i in right if (owner[id(i)] == n if id(i) in owner
                                           else top - 0.6 * i.size <= i.top < nxt - 0.6 * i.size)]
             if not words:
+                indent = rows[n + 1][0][0][0].x0 - x0 if n + 1 < len(rows) else 0.0
+                if 2.5 < indent <= 4 * label_size and max(i.size for ln in label_lines for i in ln) < 1.15 * label_size:
+                    parent, parent_x = label, x0
+                elif n in sections:
+                    self.heading = label
+                    self._seg(label, "heading", [i for ln in label_lines for i in ln])
                 continue
             cols = [(col, _text_of(col)) for col in _subcolumns(words)]
             if n == 0 and not models:
@@ -423,6 +466,20 @@ def _value_blocks(rlines: list[list[Item]]) -> list[tuple[float, float, list[lis
     return out
 
 
+def _row_gap(llines: list[list[Item]], rlines: list[list[Item]]) -> float:
+    """The usual space between a list's rows: the median gap over each label line that shares its top with a value
+    line, from the line above it."""
+    tops = [min(map(_TOP, r)) for r in rlines]
+    gaps = [min(map(_TOP, b)) - max(map(_BOTTOM, a)) for a, b in zip(llines, llines[1:])
+            if any(abs(min(map(_TOP, b)) - t) < 0.6 * b[0].size for t in tops)]
+    return _median(gaps) if gaps else 0.0
+
+
+def _faces(ln: list[Item], blocks) -> bool:
+    top, bottom = min(map(_TOP, ln)), max(map(_BOTTOM, ln))
+    return any(a < bottom and b > top for a, b, _ in blocks)
+
+
 def _new_block(ln: list[Item], row: list[list[Item]], blocks) -> bool:
     """A label line that aligns with no value line starts a row of its own when it faces a block of values that the
     row's label lines do not face: "Ports" set against the middle of a two-line value, under "Model"."""
@@ -487,7 +544,8 @@ def build_page(items: list[Item], page_no: int, block_start: int, heading: str) 
     if not items:
         return b.out, b.block, b.heading
     body = _body_size(items)
-    leaves = xy_cut(items)
+    from .specbox import find_boxes      # (here: read.specbox builds on this module's Item, Box and _lines)
+    leaves = xy_cut(find_boxes(items))
     skip = set()
     for k, leaf in enumerate(leaves):
         if k in skip:
@@ -513,7 +571,10 @@ def build_page(items: list[Item], page_no: int, block_start: int, heading: str) 
                 if run:
                     b.prose(run, body)
                     run = []
-                b.table(piece)
+                if isinstance(piece, Box):
+                    b.kv(piece.labels, piece.values)
+                else:
+                    b.table(piece)
             else:
                 run.append(piece)
         if run:

@@ -18,6 +18,13 @@ tests/test_read_pages.py, tests/test_read_command.py):
   its columns, two variants side by side.
 - title-over-photo.pdf: a cover whose text layer holds only a title over a full-page photo, a page of specs,
   and a page whose spec table is a picture under its heading (that one is a page without text to read).
+- spec-box-card.pdf, spec-box-models.pdf, spec-box-flush-right.pdf: borderless spec boxes in three vendors'
+  styles, each value on the baseline of its label: a card's datasheet, the box in a right-hand column beside
+  running text under a caption, labels wrapping over two lines, values over two or three, memory variants as
+  indented sub-rows of a label of their own, a footer across the page under it; a server's sheet, three models
+  heading centred value columns, values wrapping, a section heading inside the box, set glyph by glyph (no space
+  glyph); a NIC's sheet, labels set flush right against the gutter in the left-hand column beside running text,
+  words placed one by one (no space glyph), a label and a value wrapping.
 
 The sheets are the project's own (fictional products); nothing is downloaded. ReportLab runs in invariant
 mode and the pictures come from fixed seeds, so re-running gives identical bytes.
@@ -416,12 +423,139 @@ def spec_box():
     c.save()
 
 
+CARD_PROSE = ("The Kite K2, built on the Kite Aero architecture, brings accelerated graphics and compute to compact "
+              "workstations. Featuring 768 shader cores and 4 GB or 8 GB of GDDR6 memory, the K2 fits a single slot "
+              "and stays quiet under load. Native support for four displays gives designers room to work, and "
+              "certified drivers keep professional applications stable from one release to the next.")
+CARD_SPECS = [  # label lines, value lines; an indented label is a sub-row of the label-only row above it
+    (["GPU Memory"], []),
+    (["  Kite K2"], ["4 GB GDDR6"]),
+    (["  Kite K2 8GB"], ["8 GB GDDR6"]),
+    (["Memory Interface"], ["128-bit"]),
+    (["Memory Bandwidth"], ["Up to 160GB/s"]),
+    (["Single-Precision", "Performance"], ["Up to 2.4 TFLOPS"]),
+    (["System Interface"], ["PCI Express 4.0 x 8"]),
+    (["Max Power", "Consumption"], ["45 W"]),
+    (["Thermal Solution"], ["Active"]),
+    (["Form Factor"], ["2.7 inches H x", "6.6 inches L,", "single slot"]),
+    (["Display Connectors"], ["4x mDP 1.4a with latching", "mechanism"]),
+    (["Max Simultaneous", "Displays"], ["4x 3840 x 2160 @ 120Hz", "2x 7680 x 4320 @ 60Hz"]),
+]
+SERVER_MODELS = ["C4-2S", "C4-4S", "C4-8L"]
+SERVER_GRID = [  # label, each model's value lines (one entry: a value shared by all, centred across them)
+    ("Accelerators", [["4x Corsac A2"], ["4x Corsac A2"], ["8x Corsac A2"]]),
+    ("Accelerator memory bandwidth", [["3.2 TB/s"], ["3.2 TB/s"], ["4.0 TB/s"]]),
+    ("Scale-up link", [["A2 Link, 400 GB/s", "per accelerator"], ["A2 Link, 400 GB/s", "per accelerator"],
+                       ["A2 Link, 600 GB/s", "per accelerator"]]),
+    ("Cluster network", [["4x 400 Gb/s RoCE v2"], ["4x 400 Gb/s RoCE v2"], ["8x 400 Gb/s RoCE v2"]]),
+    ("Front-end network", [["Dual 25 GbE, OCP 3.0"]]),
+    (None, "Power and cooling"),
+    ("Maximum power", [["3.1 kW"], ["3.4 kW"], ["6.2 kW"]]),
+    ("Cooling", [["Air"], ["Air"], ["Direct liquid", "cooling"]]),
+    ("Power supplies", [["2x 2,000 W"], ["2x 2,400 W"], ["4x 3,000 W"]]),
+]
+NIC_PROSE = ("The Egret E1 adapter puts two 400 Gb/s ports on a half-height card for the cluster network of an AI "
+             "server. RDMA over Converged Ethernet runs in hardware, congestion control is programmable, and the "
+             "adapter reads and writes accelerator memory directly, so that the host processor stays out of the "
+             "data path. A dedicated engine encrypts traffic at line rate, and firmware updates are signed and "
+             "checked at boot.")
+NIC_SPECS = [
+    (["Ports"], ["2x QSFP112"]),
+    (["Data rate"], ["400 Gb/s per port,", "Ethernet and RoCE v2"]),
+    (["Host interface"], ["PCIe Gen5 x16"]),
+    (["Typical power", "(two ports active)"], ["25 W"]),
+    (["Cooling"], ["Passive heatsink,", "300 LFM airflow"]),
+    (["Port-to-port", "latency"], ["600 ns"]),
+    (["Form factor"], ["Half height, half length"]),
+]
+
+
+def spec_boxes():
+    """Borderless spec boxes as three vendors set them; every value on its label's baseline, no rules."""
+    c = canvas.Canvas(str(HERE / "spec-box-card.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Kite K2 datasheet (fictional, for tests)")
+    # (1) a card's datasheet: running text on the left, the box in a right-hand column under a caption
+    c.setFont(BOLD, 20)
+    c.drawString(36, H - 90, "Kite K2 | Kite K2 8GB")
+    c.setFont(BOLD, 11.5)
+    c.drawString(36, H - 130, "Power and Performance in a Small Form Factor")
+    y = H - 148
+    for line in lines_of(CARD_PROSE, BODY, 9, 300, 0.25):
+        c.setFont(BODY, 9)
+        c.drawString(36, y, " ".join(line))
+        y -= 12
+    c.setFont(BOLD, 9)
+    c.drawString(376, H - 130, "SPECIFICATIONS")
+    y = H - 146
+    for labels, values in CARD_SPECS:
+        for k, label in enumerate(labels):
+            c.setFont(BODY, 8)
+            c.drawString(380 + (9 if label.startswith("  ") else 0), y - 10 * k, label.strip())
+        for k, value in enumerate(values):
+            c.setFont(BOLD, 8)
+            c.drawString(465, y - (10 if len(labels) == 1 else 12.5) * k, value)
+        lines = max(len(labels), len(values))
+        y -= 10 * lines + (4 if labels[0].startswith("  ") or not values else 6)
+    c.setFont(BODY, 9)
+    c.drawString(36, y - 30, "To learn more about the Kite K2 or the Kite K2 8GB, visit www.example.com/kite/k2/ "
+                             "(fictional)")
+    c.showPage()
+    c.save()
+    c = canvas.Canvas(str(HERE / "spec-box-models.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Corsac C4 technical specifications (fictional, for tests)")
+    # (2) a server's sheet: models head centred value columns; a section heading inside the box; glyph by glyph
+    glyph_by_glyph(c, 40, H - 60, "Corsac C4 Technical Specifications".split(), BOLD, 16, 0.25)
+    centres = [250, 370, 490]
+    y = H - 100
+    for centre, name in zip(centres, SERVER_MODELS):
+        glyph_by_glyph(c, centre - stringWidth(name, BOLD, 10) / 2, y, [name], BOLD, 10, 0.25)
+    y -= 20
+    for label, values in SERVER_GRID:
+        if label is None:
+            y -= 6
+            glyph_by_glyph(c, 40, y, values.split(), BOLD, 11, 0.25)
+            y -= 20
+            continue
+        glyph_by_glyph(c, 40, y, label.split(), BOLD, 9, 0.25)
+        if len(values) == 1:
+            centre_of = [(centres[0] + centres[-1]) / 2]
+        else:
+            centre_of = centres
+        for centre, lines in zip(centre_of, values):
+            for k, line in enumerate(lines):
+                width = stringWidth(line, BODY, 9) + 0.25 * 9 * line.count(" ") - stringWidth(" ", BODY, 9) * line.count(" ")
+                glyph_by_glyph(c, centre - width / 2, y - 11 * k, line.split(), BODY, 9, 0.25)
+        y -= 11 * max(len(v) for v in values) + 9
+    c.showPage()
+    c.save()
+    c = canvas.Canvas(str(HERE / "spec-box-flush-right.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Egret E1 adapter (fictional, for tests)")
+    # (3) a NIC's sheet: labels flush right against the gutter, the box left, running text right; word by word
+    word_by_word(c, 40, H - 70, "Egret E1 400G Ethernet Adapter".split(), BOLD, 18, 0.22)
+    y = H - 110
+    for labels, values in NIC_SPECS:
+        for k, label in enumerate(labels):
+            word_by_word(c, 150 - stringWidth(label, BOLD, 8.5) - label.count(" ") * (0.22 * 8.5 - stringWidth(
+                " ", BOLD, 8.5)), y - 10.5 * k, label.split(), BOLD, 8.5, 0.22)
+        for k, value in enumerate(values):
+            word_by_word(c, 162, y - 10.5 * k, value.split(), BODY, 8.5, 0.22)
+        y -= 10.5 * max(len(labels), len(values)) + 7
+    y = H - 110
+    for line in lines_of(NIC_PROSE, BODY, 9, 250, 0.22):
+        word_by_word(c, 310, y, line, BODY, 9, 0.22)
+        y -= 12.5
+    c.showPage()
+    c.save()
+
+
 if __name__ == "__main__":
     no_space_glyphs()
     two_columns()
     title_over_photo()
     model_grid()
     spec_box()
+    spec_boxes()
     for name in ("no-space-glyphs.pdf", "two-column-spec-table.pdf", "title-over-photo.pdf", "model-grid.pdf",
-                 "spec-box-beside-text.pdf"):
+                 "spec-box-beside-text.pdf", "spec-box-card.pdf", "spec-box-models.pdf",
+                 "spec-box-flush-right.pdf"):
         print(HERE / name, (HERE / name).stat().st_size, "bytes")
