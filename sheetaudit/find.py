@@ -614,11 +614,27 @@ def item_window(text: str, start: int, end: int, before: int, after: int) -> str
     return left + text[start:end] + (right[:nxt.start()] if nxt else right)
 
 
+CLAUSE_END = re.compile(r"[;；。]|\.\s")
+
+
 def _is_supply_rating(m: Mention, r) -> bool:
-    pat = rx(r.vocab["power_excluded"])
-    left_out = rx(r.vocab["power_excluded_left_out"])     # "典型功耗（不含光模块）": the switch's, optics left out
-    window = item_window(m.segment.text, m.start, m.end, 40, 40)
-    return bool(pat.search(left_out.sub(" ", m.segment.label)) or pat.search(left_out.sub(" ", window)))
+    """A supply's capacity or a standby wattage (rules: power_excluded) said in the figure's row label or its own
+    clause ("Each PSU provides 3,000 W; the system draws 7,400 W" keeps the 7,400 W), or a component's idle wattage
+    (power_idle, power_idle_component)."""
+    v = r.vocab
+    pat = rx(v["power_excluded"])
+    left_out = rx(v["power_excluded_left_out"])     # "典型功耗（不含光模块）": the switch's, optics left out
+    text = m.segment.text
+    left, right = text[max(0, m.start - 40):m.start], text[m.end:m.end + 40]
+    for cut in (INLINE_BULLET, CLAUSE_END):
+        left = cut.split(left)[-1]
+        right = cut.split(right)[0]
+    window = left + text[m.start:m.end] + right
+    if pat.search(left_out.sub(" ", m.segment.label)) or pat.search(left_out.sub(" ", window)):
+        return True
+    own = f"{re.split(r'[,，、]', left)[-1][-16:]} {re.split(r'[,，、]', right)[0][:10]}"
+    return bool(rx(v["power_idle"]).search(f"{m.segment.label} {own}")
+                and rx(v["power_idle_component"]).search(f"{m.segment.label} {window}"))
 
 
 def _count_before(left: str) -> int | None:

@@ -156,3 +156,17 @@ def test_on_an_accelerators_sheet_a_wattage_twice_the_accelerators_is_the_system
     a = sheet(text)
     scopes = sorted((f.normalized["value"], f.scope) for f in a.figures if f.quantity == "power")
     assert scopes[0][1] == "per-accelerator" and scopes[-1][1] == "per-node"
+
+
+@pytest.mark.parametrize("text, want", [
+    ("# Falcon F8 GPU server\n\nEach PSU provides 3,000 W; the system draws 7,400 W typical.\n", [7.4]),
+    ("# Falcon F8 GPU server\n\n| Item | Specification |\n|---|---|\n| Standby power | 15 W |\n| System power | 9.8 kW |\n",
+     [9.8]),
+    ("# Ardent A16 router\n\nFan power: 45 W idle, 220 W max per fan tray.\n", [0.22]),
+    ("# Lumen L4 SuperNIC adapter\n\nPower: 24 W typical; the adapter draws 9 W idle and 2 W in stand-by.\n", [0.024]),
+    # a system's idle power, as a test report prints it, is a figure
+    ("# 青云 Q8 服务器测试报告\n\n| 项目 | 结果 |\n|---|---|\n| 整机功耗（空闲） | 1.95 kW |\n| 整机功耗（满载） | 7.46 kW |\n",
+     [1.95, 7.46]),
+])
+def test_supply_standby_and_a_components_idle_wattage_are_not_consumption(sheet, text, want):
+    assert kw(sheet(text)) == want
