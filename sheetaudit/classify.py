@@ -473,10 +473,16 @@ KW = {"W": 0.001, "w": 0.001, "watts": 0.001, "Watts": 0.001, "瓦": 0.001, "kW"
 def _power_beyond_accelerator(figs: list[Figure], ctx: SheetContext) -> None:
     """On an accelerator's sheet, a wattage read as the accelerator's only by the sheet's kind, at twice or more the
     power the sheet states for one accelerator, is the system's that holds them (a workstation's "Peak Power
-    Consumption 1.5 kW" beside its cards' "Total Board Power 600W")."""
+    Consumption 1.5 kW" beside its cards' "Total Board Power 600W"). On a rack's or a pod's sheet, a "system" power
+    above every rack's is the whole supernode's or pod's ("整系统功耗 约 560 kW" beside "计算柜功耗 ≤ 42 kW")."""
+    power = [f for f in figs if f.quantity == "power" and f.unit in KW]
+    if ctx.kind in ("rack", "pod"):
+        racks = [f.value * KW[f.unit] for f in power if f.scope == "per-rack"]
+        for f in power:
+            if racks and f.scope == "per-node" and f.value * KW[f.unit] > max(racks):
+                f.scope = "per-domain" if ctx.kind == "rack" else "per-cluster"
     if ctx.kind != "accelerator":
         return
-    power = [f for f in figs if f.quantity == "power" and f.unit in KW]
     stated = [f.value * KW[f.unit] for f in power if f.scope == "per-accelerator" and "power-scope-by-kind" not in f.flags]
     if not stated:
         return

@@ -170,3 +170,13 @@ def test_on_an_accelerators_sheet_a_wattage_twice_the_accelerators_is_the_system
 ])
 def test_supply_standby_and_a_components_idle_wattage_are_not_consumption(sheet, text, want):
     assert kw(sheet(text)) == want
+
+
+@pytest.mark.parametrize("text, want", [
+    ("# 天衡 TH-SP256 超节点\n\n| 项目 | 规格 |\n|---|---|\n| 计算柜功耗 | ≤ 45 kW / 柜 |\n| 总线柜功耗 | ≤ 16 kW / 柜 |\n"
+     "| 整系统功耗 / System power | 约 420 kW |\n", {"≤ 45 kW": "per-rack", "≤ 16 kW": "per-rack", "约 420 kW": "per-domain"}),
+    ("# Strato S9 AI pod\n\n| Item | Value |\n|---|---|\n| Rack power | 60 kW |\n| System power | 960 kW |\n",
+     {"60 kW": "per-rack", "960 kW": "per-cluster"}),
+])
+def test_a_system_power_above_every_racks_is_the_whole_supernodes_or_pods(sheet, text, want):
+    assert {f.text: f.scope for f in sheet(text).figures if f.quantity == "power"} == want
