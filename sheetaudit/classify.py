@@ -444,8 +444,9 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
         # the heading it sits under names a component ("MX304 LMIC (FRU)", "Fan trays")
         scope = _first(v["power_scope_heading"], "scope", seg.heading, seg.section)
     if scope is None:
+        # in the figure's own sentence: the whole segment would be read again for each figure of a long page
         powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b|thermal design").search(
-            f"{seg.label} {seg.column} {lead} {seg.text}")
+            f"{seg.label} {seg.column} {lead} {m.segment.text[max(0, m.start - 200):m.end + 200]}")
         default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
                    "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
         if ctx.edge_device and ctx.kind == "accelerator":
@@ -495,8 +496,8 @@ def _power_clause(c: Clause) -> str:
     """The figure's clause cut at a flattened table's cell rules: in "Power supplies | 1100W (AC) Typical operating
     power | 348W Maximum power (AC) | 800W", the 800W's own words are its label cell and its own cell."""
     # a clause that opens inside a bracket ("eight GPUs at rated TGP); 11.6 kW typical"): its close ends an aside
-    left = re.sub(r"^[^()（）]*[)）]", " ", c.left)
-    left, right = BRACKETED_COUNT.sub(" ", left), BRACKETED_COUNT.sub(" ", c.right)
+    left = re.sub(r"^[^()（）]*[)）]", " ", c.left[-300:])
+    left, right = BRACKETED_COUNT.sub(" ", left), BRACKETED_COUNT.sub(" ", c.right[:300])
     if "|" in left:
         left = "|".join(left.split("|")[-2:])
     if "|" in right:
