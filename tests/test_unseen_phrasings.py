@@ -103,3 +103,17 @@ def test_a_dpus_own_port_speed_is_not_made_front_end_by_its_bmc(sheet):
 def test_an_led_blink_period_is_no_latency(sheet, line):
     a = sheet(f"# Kite K5 server\n\n{line}\n")
     assert not [f for f in a.figures if f.quantity == "latency"]
+
+
+def test_a_server_sheet_giving_only_its_parts_power_is_asked_for_the_systems(sheet):
+    a = sheet("# Kite K5 GPU server\n\nEight GPUs joined by NVLink. Each GPU: 700 W TDP. CPU: 2x 350 W TDP.\n")
+    [x] = checks(a, "power.missing")
+    assert "components" in x.message
+
+
+def test_a_chips_total_over_several_host_links_is_the_chips(sheet):
+    a = sheet("# Kite K3 chip\n\nEach K3 chip provides five PCIe Gen6 x8 links to the server switch, delivering 320 GB/s "
+              "of bidirectional bandwidth per chip.\n")
+    f = next(f for f in a.figures if f.text.startswith("320"))
+    assert f.scope == "per-accelerator"
+    assert not [x for x in a.findings if x.severity == "error"]

@@ -76,8 +76,12 @@ def run(figs, sheet, doc, facility):
         out.append(finding("power.per-node-only", "Only node power is given ({figure}, {pages}); {nodes} nodes per "
                            "rack would draw {rack_kw} kW" + over + ".", [top], [d],
                            data=shown(top, node_kw=top.normalized["value"], nodes=n, rack_kw=kw, limit_kw=limit)))
-    if not power and sheet.kind in ("server", "rack", "pod"):
-        out.append(finding("power.missing", "The sheet gives no power consumption for the node, rack or accelerators."))
+    system = [f for f in power if f.scope not in ("per-device", "per-accelerator", "per-port", "per-lane", "per-link")]
+    if not system and sheet.kind in ("server", "rack", "pod"):
+        out.append(finding("power.missing", "The sheet gives no power consumption for the node, rack or accelerators." if not power
+                           else "The sheet gives no power consumption for the system it sells, only its components' "
+                                "({items}).", power[:3], data={"items": [shown(f) for f in power[:3]]},
+                           each="{figure} ({pages})"))
     if facility:
         weight = [f for f in figs if f.quantity == "weight" and f.scope == "per-rack"]
         out.extend(_facility(facility, hall, rack, derived_rack, liquid, limit, weight, footprint_m(doc)))
