@@ -25,8 +25,6 @@ SUMS_SAID = {"per-node", "per-rack", "per-domain", "per-switch", "per-device"}
 STATED_SCOPE_REACH = 30
 # a port speed ("1 GbE per blade") names the port each device has; only a sum word makes it the device's total
 _SUM_WORD = re.compile(r"aggregate|total|combined|bandwidth|throughput|capacity|合计|总", re.I)
-_SEVERAL_LINKS = re.compile(r"\b(?:[2-9]|1\d|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen)\s+"
-                            r"(?:[\w-]+\s+){0,4}links\b", re.I)
 _PORT_AFTER = re.compile(r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA|SuperNIC|link|lane|interface)s?\b", re.I)
 PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
@@ -355,7 +353,7 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
             r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC)s?\b", c.right, re.I)):
         return "per-port"    # "one 200 Gb/s NIC per GPU": the NIC's port speed, whatever it serves
     found = _nearest(v["scope"], "scope", c) or _first(v["scope"], "scope", foot, seg.label, seg.column)
-    if found == "per-accelerator" and f.tier == "host" and not _SEVERAL_LINKS.search(seg.text):
+    if found == "per-accelerator" and f.tier == "host" and not rx(v["several_links"]).search(seg.text):
         return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
         # (but "five PCIe Gen6 x8 links ... 320 GB/s per chip" is the chip's total over its links)
     if found:

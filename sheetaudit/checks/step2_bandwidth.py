@@ -9,6 +9,7 @@ from functools import lru_cache
 from ..model import Derived
 from ..normalise import same_model
 from ..numfmt import ratio as ratio_text
+from ..rules import load_rules, rx
 from . import ask_where, bw, finding, fmt, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
@@ -66,8 +67,6 @@ def run(figs, sheet, doc, facility):
 CONTRADICTION_TIERS = ("scale-up", "host")
 CONTRADICTION_SCOPES = ("per-accelerator", "per-link", "per-node", "per-device")
 CONTRADICTION_GAP = 0.10
-LINK_GROUP = re.compile(r"\b(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|twelve|sixteen|eighteen)\s+"
-                        r"(?:[\w-]+\s+){0,4}links\b", re.I)
 
 
 def _contradictions(figs):
@@ -87,7 +86,8 @@ def _contradictions(figs):
             continue
         low = next(f for f in group if round(f.normalized["value"], 3) == values[0])
         high = next(f for f in group if round(f.normalized["value"], 3) == values[1])
-        if low.segment is high.segment or any(LINK_GROUP.search(f.segment.text) for f in (low, high) if f.segment):
+        several = rx(load_rules().vocab["several_links"])
+        if low.segment is high.segment or any(several.search(f.segment.text) for f in (low, high) if f.segment):
             continue        # one sentence's twin ("25 GB/s per link, 50 GB/s bidirectional"), or a counted group
             # of links each ("five PCIe Gen6 x8 links ... 320 GB/s", "two ... links for inter-rack ... 128 GB/s")
         items = [shown(f, gbs=f.normalized["value"]) for f in (high, low)]
