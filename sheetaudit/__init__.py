@@ -5,18 +5,26 @@
     >>> sheetaudit.figures([a])                            # doctest: +SKIP  (a pandas DataFrame)
 
 The README's "Use from Python" shows each function (sheetaudit.api). Heavy libraries (pypdfium2, pint, pandas)
-load on first use, so `sheetaudit --version` stays fast.
+load on first use, so `sheetaudit --version` stays fast. `dir(sheetaudit)` lists the API, not the modules.
 """
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "audit", "audit_folder", "figures", "findings", "scale", "to_contract"]
+_API = ("audit", "audit_folder", "figures", "findings", "comparison", "compliance", "scale")
+__all__ = ["__version__", *_API, "to_contract", "UsageError"]
 
 
 def __getattr__(name):
-    if name in ("audit", "audit_folder", "figures", "findings", "scale"):
+    if name in _API:
         from . import api
         return getattr(api, name)
+    if name == "UsageError":
+        from .errors import UsageError
+        return UsageError
     raise AttributeError(f"module 'sheetaudit' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(__all__)
 
 
 def to_contract(result) -> dict:

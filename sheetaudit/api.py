@@ -5,6 +5,8 @@
     sheetaudit.figures([a])                                       # a DataFrame, one row per figure
     sheetaudit.findings([a])                                      # one row per finding
     results = sheetaudit.audit_folder("vendors/")                 # what `audit` writes to audit.json
+    sheetaudit.comparison(results)                                # one row per sheet, on one basis
+    sheetaudit.compliance(results)                                # one row per sheet and requirement (requirements=)
     sheetaudit.scale(results, accelerators=[8, 512], overlap=0.5) # the what-if, one row per system and count
 
 Options are checked as the command line checks them: a bad one raises sheetaudit.errors.UsageError naming it.
@@ -16,10 +18,7 @@ from pathlib import Path
 
 from .errors import UsageError
 
-FIGURE_COLUMNS = ["sheet", "product", "model", "quantity", "value", "unit", "tier", "direction", "scope", "basis",
-                  "certainty", "as_printed", "page"]
-FINDING_COLUMNS = ["sheet", "product", "check", "step", "severity", "title", "message", "figures", "pages", "models",
-                   "certainty", "question"]
+from .batch.tables import COMPARISON_COLUMNS, COMPLIANCE_COLUMNS, FIGURE_COLUMNS, FINDING_COLUMNS  # noqa: F401
 
 
 def _max_pages(max_pages):
@@ -181,42 +180,52 @@ def _names(c: dict) -> tuple[str, str]:
     return Path(src.get("path") or "").name, src.get("title") or ""
 
 
+def _pairs(audits) -> list[tuple[str, dict]]:
+    """(sheet, contract) of each audited sheet; error records (a file that could not be read) hold none."""
+    return [(_names(c)[0], c) for c in _contracts(audits) if "error" not in c]
+
+
 def figures(audits):
-    """One row per figure of AUDITS, flat columns (FIGURE_COLUMNS): value and unit are the normalised ones
-    (bandwidth GB/s per direction, latency ns, power kW, domain_size accelerators); a cooling figure's value is
-    empty and its unit the method (air, liquid, immersion); as_printed is the sheet's own text."""
-    import pandas as pd
-    rows = []
-    for c in _contracts(audits):
-        sheet, product = _names(c)
-        for f in c.get("figures") or []:
-            n = f.get("normalized") or {}
-            value = n.get("value")
-            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            rows.append({"sheet": sheet, "product": product, "model": f.get("model"), "quantity": f["quantity"],
-                         "value": float(value) if numeric else None,
-                         "unit": n.get("unit") if numeric else (value if isinstance(value, str) else None),
-                         "tier": f.get("tier"), "direction": f.get("direction"), "scope": f.get("scope"),
-                         "basis": f.get("basis"), "certainty": f.get("certainty"), "as_printed": f["text"],
-                         "page": f.get("page")})
-    df = pd.DataFrame(rows, columns=FIGURE_COLUMNS)
-    return df.astype({**{c: "string" for c in FIGURE_COLUMNS}, "value": "float64", "page": "Int64"})
+    """One row per figure of AUDITS, the columns of figures.csv (sheetaudit.batch.tables.FIGURES): value and unit
+    are the normalised ones (bandwidth GB/s per direction, latency ns, power kW, domain_size accelerators); a
+    cooling figure's value is empty and its unit the method (air, liquid, immersion); as_printed is the sheet's own
+    text, printed_value and printed_unit its number and unit."""
+    from .batch.tables import FIGURES, figure_rows, frame
+    return frame(FIGURES, figure_rows(_pairs(audits)))
 
 
 def findings(audits):
-    """One row per finding of AUDITS (FINDING_COLUMNS); figures, pages and models joined with spaces/commas."""
-    import pandas as pd
+    """One row per finding of AUDITS, the columns of findings.csv; figures, pages and models joined with
+    spaces/commas. With several sheets, what a side-by-side reading of them gets wrong follows (source
+    "comparison", the compare.* checks of `sheetaudit audit`)."""
+    from .batch.compare import compare, sheet_row
+    from .batch.tables import FINDINGS, finding_rows, frame
+    pairs = _pairs(audits)
+    cross = compare([(sheet_row(name, c, None), c) for name, c in pairs])
+    return frame(FINDINGS, finding_rows(pairs, cross))
+
+
+def comparison(audits):
+    """One row per sheet on one basis, the columns of comparison.csv (the batch index's table): per-accelerator
+    scale-up and scale-out GB/s per direction, their ratio, domain size, a switch's capacity, ports and power,
+    latency by basis, accelerator, node and rack power, cooling, finding counts; status `error` for a file that
+    could not be read (audit_folder's error records)."""
+    from .batch.compare import sheet_row
+    from .batch.tables import COMPARISON, comparison_rows, frame
     rows = []
     for c in _contracts(audits):
-        sheet, product = _names(c)
-        for f in c.get("findings") or []:
-            rows.append({"sheet": sheet, "product": product, "check": f["check"], "step": f.get("step"),
-                         "severity": f["severity"], "title": f.get("title"), "message": f["message"],
-                         "figures": " ".join(f.get("figures") or []),
-                         "pages": ", ".join(str(p) for p in f.get("pages") or []),
-                         "models": ", ".join(f.get("models") or []), "certainty": f.get("certainty", "stated"),
-                         "question": f.get("question")})
-    return pd.DataFrame(rows, columns=FINDING_COLUMNS).astype({**{c: "string" for c in FINDING_COLUMNS}, "step": "Int64"})
+        name = _names(c)[0]
+        rows.append({"sheet": name, "error": c["error"]} if "error" in c else
+                    {"sheet": name, "row": sheet_row(name, c, None)})
+    return frame(COMPARISON, comparison_rows(rows))
+
+
+def compliance(audits):
+    """One row per sheet and requirement of AUDITS judged against requirements (audit(..., requirements=...)),
+    the columns of compliance.csv: low and high are the value, or the range of readings the sheet allows;
+    value_text is as the report shows it; result is meets, falls-short, uncertain, not-stated or not-applicable."""
+    from .batch.tables import COMPLIANCE, compliance_rows, frame
+    return frame(COMPLIANCE, compliance_rows(_pairs(audits)))
 
 
 def scale(audits, accelerators=(8, 64, 512, 4096), collective: str = "all-reduce", message="1GiB",

@@ -60,7 +60,7 @@ def test_figures_are_flat_and_typed():
     df = sheetaudit.figures([sheetaudit.audit(KESTREL)])
     assert list(df.columns) == sheetaudit.api.FIGURE_COLUMNS
     assert str(df.value.dtype) == "float64" and str(df.page.dtype) == "Int64"
-    assert all(str(df[c].dtype) == "string" for c in df.columns if c not in ("value", "page"))
+    assert all(str(df[c].dtype) == "string" for c in df.columns if c not in ("value", "printed_value", "page"))
     nvlink = df[df.as_printed == "900 GB/s"].iloc[0]
     assert (nvlink.value, nvlink.unit, nvlink.tier, nvlink["product"]) == (450.0, "GB/s", "scale-up",
                                                                        "Kestrel K8X-H GPU Server")
@@ -88,3 +88,19 @@ def test_requirements_as_a_dict_are_judged_in_the_contract():
     assert got["key"] == "scale_up_gbs" and got["result"] in ("meets", "uncertain")
     with pytest.raises(UsageError, match="unknown key 'scale_up'"):
         sheetaudit.audit(KESTREL, requirements={"scale_up": {"min": 400}})
+
+
+def test_dir_shows_the_api_and_every_name_in_all_resolves():
+    names = dir(sheetaudit)
+    assert {"audit", "audit_folder", "figures", "findings", "comparison", "compliance", "scale"} <= set(names)
+    assert not any(n in names for n in ("api", "batch", "pipeline", "read"))        # modules are not the API
+    assert all(getattr(sheetaudit, n) is not None for n in sheetaudit.__all__)
+
+
+def test_plotting_is_an_extra_the_readme_names():
+    import tomllib
+
+    from conftest import ROOT
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(d.startswith("matplotlib") for d in extras["plot"])
+    assert "sheetaudit[plot]" in (ROOT / "README.md").read_text(encoding="utf-8")

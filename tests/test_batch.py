@@ -112,9 +112,9 @@ def test_csv_columns_and_one_row_per_figure_and_finding(mixed_run):
     sheets = {Path(r["source"]["path"]).relative_to(folder).as_posix() for r in records}
     assert {r["sheet"] for r in rows} == sheets
     kestrel = [r for r in rows if r["sheet"] == "kestrel-k8x-gpu-server.pdf"]
-    nv = next(r for r in kestrel if r["text"] == "900 GB/s")
-    assert (nv["quantity"], nv["tier"], float(nv["normalized_value"]), nv["normalized_unit"]) == \
-        ("bandwidth", "scale-up", 450.0, "GB/s")
+    nv = next(r for r in kestrel if r["as_printed"] == "900 GB/s")
+    assert (nv["quantity"], nv["tier"], float(nv["value"]), nv["unit"], float(nv["printed_value"])) == \
+        ("bandwidth", "scale-up", 450.0, "GB/s", 900.0)
     cols, rows = read_csv(out / "findings.csv")
     assert cols == FINDING_COLUMNS
     per_sheet = [r for r in rows if r["source"] == "sheet"]

@@ -277,13 +277,15 @@ def test_audit_writes_compliance_csv_and_opens_the_index_with_the_matrix(tmp_pat
     assert ran.returncode == 1, ran.output             # beta falls short
     with (out / "compliance.csv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert list(rows[0]) == ["sheet", "product", "requirement", "wanted", "value", "unit", "result", "page", "question"]
+    assert list(rows[0]) == ["sheet", "product", "requirement", "wanted", "low", "high", "unit", "value_text", "result",
+                             "basis", "page", "question"]
     assert len(rows) == 3 * 8
     by = {(r["sheet"], r["requirement"]): r for r in rows}
     beta = by[("beta.md", "rack_power_kw")]
-    assert (beta["value"], beta["unit"], beta["result"], beta["page"], beta["question"]) == \
-        ("130", "kW", "falls-short", "1", "")
-    assert by[("alpha.md", "scale_up_gbs")]["value"] == "450–900" and by[("alpha.md", "scale_up_gbs")]["result"] == "meets"
+    assert (beta["low"], beta["high"], beta["unit"], beta["result"], beta["page"], beta["question"]) == \
+        ("130.0", "130.0", "kW", "falls-short", "1", "")
+    alpha = by[("alpha.md", "scale_up_gbs")]
+    assert (alpha["low"], alpha["high"], alpha["value_text"], alpha["result"]) == ("450.0", "900.0", "450–900", "meets")
     assert by[("gamma.md", "rdma")]["result"] == "not-stated" and by[("gamma.md", "rdma")]["question"]
     index = (out / "index.html").read_text(encoding="utf-8")
     assert index.index('id="compliance"') < index.index('id="comparison"')       # the index opens with it

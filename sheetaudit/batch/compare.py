@@ -59,6 +59,7 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
         if d:
             row["rack_power"] = _cell(d["value"], "derived", "", d.get("arithmetic", ""))
     row["cooling"] = sorted({str(_norm_str(f)) for f in figs if f["quantity"] == "cooling" and _norm_str(f)})
+    row["switch"] = _switch(figs) if row["kind"] == "switch" else {}
     counts = (contract.get("summary") or {}).get("findings") or {}
     if not counts:
         counts = {s: sum(1 for x in contract.get("findings", []) if x.get("severity") == s)
@@ -68,6 +69,21 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     row["status"] = contract.get("status") or _status(row["findings"], figs, contract.get("source") or {})
     row["compare"] = []
     return row
+
+
+def _switch(figs) -> dict:
+    """A switch sheet's own figures: capacity (GB/s per direction), its counted ports and their speed, its power
+    (the largest stated: what the hall must feed)."""
+    def top(quantity, scope):
+        vals = [v for f in figs if f["quantity"] == quantity and f.get("scope") == scope
+                and f.get("tier") in (None, "scale-out") for v in [_norm(f)] if v is not None]
+        return max(vals) if vals else None
+
+    counted = [(f.get("count"), _norm(f)) for f in figs if f["quantity"] == "bandwidth" and f.get("scope") == "per-port"
+               and f.get("tier") == "scale-out" and f.get("count") and _norm(f) is not None]
+    ports, speed = max(counted, key=lambda x: (x[1], x[0])) if counted else (None, top("bandwidth", "per-port"))
+    return {"capacity_gbs": top("bandwidth", "per-switch"), "ports": ports, "port_gbs": speed,
+            "power_kw": top("power", "per-switch")}
 
 
 def _mark_inferred(row: dict, contract: dict) -> None:

@@ -1,5 +1,6 @@
 """Everything OUTDIR holds besides the per-sheet reports: audit.json, comparison.json, figures.csv,
-findings.csv, comparison.csv, run.json, audit.xlsx (where openpyxl is installed) and index.html, each written
+findings.csv, comparison.csv, compliance.csv (with --require), audit.sqlite (the same tables), run.json, audit.xlsx
+(where openpyxl is installed) and index.html, each written
 atomically. A manifest of what was written lets a re-run of an unchanged folder keep them as they are."""
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from pathlib import Path
 from .. import __version__
 from .compare import compare, fmt_num, sheet_row
 from ..fileio import atomic_write
-from ..requirements import CSV_COLUMNS, section_rows
 from ..textsafe import safe_text
 from .files import file_digest, write_if_changed
 
@@ -50,27 +50,25 @@ def write_outputs(res, opts, warn=None) -> None:
             rec = error_record(s["path"], s.get("error") or "not audited")
             rec["error_kind"] = s.get("error_kind", "not-run")
             records.append(rec)
+    pairs = [(s["sheet"], s["contract"]) for s in res.ok]
+    compliance = compliance_rows(res.ok)
+    tables_ = [(tables.COMPARISON, tables.comparison_rows(res.sheets)), (tables.FIGURES, tables.figure_rows(pairs)),
+               (tables.FINDINGS, tables.finding_rows(pairs, res.comparison))]
+    if compliance is not None:
+        tables_.append((tables.COMPLIANCE, compliance))
+    else:       # a run without --require after one with it: an old matrix must not pass for this run's
+        (out / "compliance.csv").unlink(missing_ok=True)
     files = {
         "audit.json": json.dumps(records, ensure_ascii=False, indent=1) + "\n",
         "comparison.json": json.dumps({"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok],
                                        "findings": res.comparison}, ensure_ascii=False, indent=1) + "\n",
-        "figures.csv": tables.csv_text(tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
-        "findings.csv": tables.csv_text(tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS),
-        "comparison.csv": tables.csv_text(tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
+        **{f"{t.name}.csv": tables.csv_text(t, rows) for t, rows in tables_},
+        "audit.sqlite": tables.sqlite_bytes(tables_),
         "run.json": json.dumps(run_stats(res), indent=1) + "\n",
     }
-    compliance = compliance_rows(res.ok)
-    if compliance is not None:
-        files["compliance.csv"] = tables.csv_text(compliance, list(CSV_COLUMNS))
-    else:       # a run without --require after one with it: an old matrix must not pass for this run's
-        (out / "compliance.csv").unlink(missing_ok=True)
     if xlsx:
         try:
-            files["audit.xlsx"] = tables.xlsx_bytes({
-                "Comparison": (tables.comparison_rows(res.sheets), tables.COMPARISON_COLUMNS),
-                "Figures": (tables.figure_rows(res.ok), tables.FIGURE_COLUMNS),
-                "Findings": (tables.finding_rows(res.ok, res.comparison), tables.FINDING_COLUMNS),
-                **({"Compliance": (compliance, list(CSV_COLUMNS))} if compliance is not None else {})})
+            files["audit.xlsx"] = tables.xlsx_bytes(tables_)
         except Exception as exc:  # noqa: BLE001 - the optional workbook never costs the other outputs
             (warn or res.warnings.append)(f"audit.xlsx not written: {type(exc).__name__}: {exc}")
             xlsx = False
@@ -97,17 +95,15 @@ def write_outputs(res, opts, warn=None) -> None:
 
 def compliance_rows(ok: list[dict]) -> list[dict] | None:
     """compliance.csv: one row per sheet and requirement, sheets in path order; None without --require."""
+    from .tables import compliance_rows as rows
     if not any("requirements" in s["contract"] for s in ok):
         return None
-    from ..output.html_out import title_parts       # the product's name, not the marketing line run into it
-    return [r for s in sorted(ok, key=lambda s: s["sheet"])
-            for r in section_rows(s["sheet"], s["contract"],
-                                  title_parts((s["contract"].get("source") or {}).get("title") or "")[0])]
+    return rows((s["sheet"], s["contract"]) for s in sorted(ok, key=lambda s: s["sheet"]))
 
 
 MANIFEST = ".sheetaudit-outputs.json"
 OUTPUT_NAMES = ("audit.json", "comparison.json", "figures.csv", "findings.csv", "comparison.csv", "compliance.csv",
-                "run.json", "audit.xlsx", "index.html")
+                "audit.sqlite", "run.json", "audit.xlsx", "index.html")
 
 
 def tables_xlsx_available() -> bool:

@@ -1,89 +1,134 @@
-"""figures.csv, findings.csv, comparison.csv and audit.xlsx (pandas; openpyxl only where installed).
+"""The four tables a buyer computes with (figures, findings, comparison, compliance): one set of columns and types
+for the CSVs, audit.xlsx, audit.sqlite and the Python API's DataFrames, built from audit contracts.
 
-Sheet text is untrusted: a cell that starts with = + - @ (or a tab / carriage return) is prefixed with ' so a
-spreadsheet shows it as text instead of running it as a formula (CSV / formula injection)."""
+Every numeric column holds numbers only (a range of readings is two columns, `low` and `high`; a cooling method is
+a unit, never a value), and status, severity and result words are the contract's, lower case everywhere.
+
+Sheet text is untrusted: in a CSV or a worksheet a cell that starts with = + - @ (or a tab / carriage return) is
+prefixed with ' so a spreadsheet shows it as text instead of running it as a formula (CSV / formula injection)."""
 from __future__ import annotations
 
 import importlib.util
 import io
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
-FIGURE_COLUMNS = ["sheet", "figure", "quantity", "text", "value", "unit", "normalized_value", "normalized_unit",
-                  "tier", "direction", "scope", "basis", "page", "technology", "label", "context"]
-FINDING_COLUMNS = ["sheet", "source", "check", "step", "severity", "figures", "pages", "message", "why", "fix"]
-# status: the sheet's fail | review | pass | incomplete (README, "Use"), or error when it could not be audited;
-# product: the sheet's title, beside its file name
-COMPARISON_COLUMNS = ["sheet", "product", "status", "kind", "scale_up_gbs_per_acc", "scale_out_gbs_per_acc",
-                      "scale_out_to_up_ratio", "scale_out_port_gbs", "scale_up_domain_size", "latency_hardware_ns",
-                      "latency_end_to_end_ns", "latency_unspecified_ns", "accelerator_power_kw", "node_power_kw",
-                      "rack_power_kw",
-                      "rack_power_derived", "cooling", "errors", "warnings", "infos", "figures", "report", "error",
-                      "implausible"]
-DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
+TEXT, REAL, INT, BOOL = "text", "real", "int", "bool"
 
 
-def neutralise(value):
-    if isinstance(value, str) and value.startswith(DANGEROUS):
-        return "'" + value
-    return value
+@dataclass(frozen=True)
+class Table:
+    name: str                               # the SQLite table; its worksheet is the name capitalised
+    columns: tuple[tuple[str, str], ...]    # (column, TEXT | REAL | INT | BOOL)
+
+    @property
+    def names(self) -> list[str]:
+        return [c for c, _ in self.columns]
+
+    @property
+    def sheet(self) -> str:
+        return self.name.capitalize()
 
 
-_XLSX_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+def _cols(spec: str, kinds: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple((c, kinds.get(c, TEXT)) for c in spec.split())
 
 
-def xlsx_safe(value):
-    """Control characters (a newline in a file name, an escape sequence) cannot be stored in a worksheet cell."""
-    if isinstance(value, str):
-        value = _XLSX_ILLEGAL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), value)
-    return neutralise(value)
+# value and unit are the normalised ones (bandwidth GB/s per direction, latency ns, power kW, domain_size
+# accelerators); a cooling figure's value is empty and its unit the method; printed_value/printed_unit as printed
+FIGURES = Table("figures", _cols(
+    "sheet product model figure quantity value unit tier direction scope basis certainty certainty_reason "
+    "as_printed printed_value printed_unit page technology label context",
+    {"value": REAL, "printed_value": REAL, "page": INT}))
+# source: sheet (the sheet's own audit) or comparison (what a side-by-side reading gets wrong; sheet names them all)
+FINDINGS = Table("findings", _cols(
+    "sheet product source check step severity title message figures pages models certainty question why fix",
+    {"step": INT}))
+# status: the sheet's fail | review | pass | incomplete, or error when it could not be audited. Bandwidths are GB/s
+# per direction; the switch columns are a switch sheet's own (capacity, counted ports and their speed, power).
+COMPARISON = Table("comparison", _cols(
+    "sheet product status kind scale_up_gbs_per_acc scale_out_gbs_per_acc scale_out_to_up_ratio scale_out_port_gbs "
+    "scale_up_domain_size switch_capacity_gbs switch_ports switch_port_gbs switch_power_kw latency_hardware_ns "
+    "latency_end_to_end_ns latency_unspecified_ns accelerator_power_kw node_power_kw rack_power_kw "
+    "rack_power_derived cooling errors warnings infos figures report error implausible",
+    {**{c: REAL for c in ("scale_up_gbs_per_acc", "scale_out_gbs_per_acc", "scale_out_to_up_ratio",
+                          "scale_out_port_gbs", "scale_up_domain_size", "switch_capacity_gbs", "switch_port_gbs",
+                          "switch_power_kw", "latency_hardware_ns", "latency_end_to_end_ns", "latency_unspecified_ns",
+                          "accelerator_power_kw", "node_power_kw", "rack_power_kw")},
+     **{c: INT for c in ("switch_ports", "errors", "warnings", "infos", "figures")}, "rack_power_derived": BOOL}))
+# low/high: the value, or the range of readings the sheet allows (450 and 900 for a bandwidth of no stated
+# direction); value_text: as the report shows it (a transport, a cooling method, '450–900'); basis: sheet,
+# assumption or model
+COMPLIANCE = Table("compliance", _cols(
+    "sheet product requirement wanted low high unit value_text result basis page question",
+    {"low": REAL, "high": REAL, "page": INT}))
+TABLES = (FIGURES, FINDINGS, COMPARISON, COMPLIANCE)
+
+# the names the batch's tests and older callers use
+FIGURE_COLUMNS, FINDING_COLUMNS, COMPARISON_COLUMNS, COMPLIANCE_COLUMNS = (t.names for t in TABLES)
 
 
-def _frame(rows: list[dict], columns: list[str], clean=neutralise):
-    import pandas as pd
-    df = pd.DataFrame(rows, columns=columns)
-    for col in df.columns:
-        if df[col].dtype == object or str(df[col].dtype) in ("string", "str"):
-            df[col] = df[col].map(clean)
-    return df
+def product(contract: dict) -> str:
+    """The product's name: the sheet's title without the marketing line a reader runs into it."""
+    return product_name((contract.get("source") or {}).get("title") or "")
 
 
-def figure_rows(sheets: list[dict]) -> list[dict]:
+def product_name(title: str) -> str:
+    from ..output.html_out import title_parts
+    return title_parts(title or "")[0]
+
+
+def _number(v):
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def figure_rows(pairs) -> list[dict]:
+    """One row per figure of each (sheet, contract) pair."""
     rows = []
-    for s in sheets:
-        c = s.get("contract")
-        if not c:
-            continue
-        for f in c.get("figures", []):
+    for sheet, c in pairs:
+        name = product(c)
+        for f in c.get("figures") or []:
             n = f.get("normalized") or {}
-            rows.append({"sheet": s["sheet"], "figure": f.get("id"), "quantity": f.get("quantity"),
-                         "text": f.get("text"), "value": _scalar(f.get("value")), "unit": f.get("unit"),
-                         "normalized_value": _scalar(n.get("value")), "normalized_unit": n.get("unit"),
+            value = _number(n.get("value"))
+            method = n.get("value") if isinstance(n.get("value"), str) else None
+            rows.append({"sheet": sheet, "product": name, "model": f.get("model"), "figure": f.get("id"),
+                         "quantity": f.get("quantity"), "value": value,
+                         "unit": n.get("unit") if value is not None else method,
                          "tier": f.get("tier"), "direction": f.get("direction"), "scope": f.get("scope"),
-                         "basis": f.get("basis"), "page": f.get("page"), "technology": f.get("technology"),
-                         "label": f.get("label"), "context": f.get("context")})
+                         "basis": f.get("basis"), "certainty": f.get("certainty"),
+                         "certainty_reason": f.get("certainty_reason"), "as_printed": f.get("text"),
+                         "printed_value": _number(f.get("value")),
+                         "printed_unit": f.get("unit") if _number(f.get("value")) is not None else None,
+                         "page": f.get("page"), "technology": f.get("technology"), "label": f.get("label"),
+                         "context": f.get("context")})
     return rows
 
 
-def _scalar(v):
-    return v if isinstance(v, (int, float, str)) or v is None else str(v)
-
-
-def finding_rows(sheets: list[dict], comparison: list[dict]) -> list[dict]:
+def finding_rows(pairs, comparison: list[dict] = (), products: dict | None = None) -> list[dict]:
+    """One row per finding of each (sheet, contract) pair, then the cross-sheet findings of COMPARISON."""
     rows = []
-    for s in sheets:
-        for f in (s.get("contract") or {}).get("findings", []):
-            rows.append({"sheet": s["sheet"], "source": "sheet", "check": f.get("check"), "step": f.get("step"),
-                         "severity": f.get("severity"), "figures": " ".join(f.get("figures") or []),
-                         "pages": " ".join(str(p) for p in f.get("pages") or []), "message": f.get("message"),
-                         "why": f.get("why"), "fix": f.get("fix")})
+    names = dict(products or {})
+    for sheet, c in pairs:
+        names[sheet] = name = product(c)
+        for f in c.get("findings") or []:
+            rows.append({"sheet": sheet, "product": name, "source": "sheet", "check": f.get("check"),
+                         "step": f.get("step"), "severity": f.get("severity"), "title": f.get("title"),
+                         "message": f.get("message"), "figures": " ".join(f.get("figures") or []),
+                         "pages": ", ".join(str(p) for p in f.get("pages") or []),
+                         "models": ", ".join(f.get("models") or []), "certainty": f.get("certainty", "stated"),
+                         "question": f.get("question"), "why": f.get("why"), "fix": f.get("fix")})
     for f in comparison:
-        rows.append({"sheet": " ".join(f["sheets"]), "source": "comparison", "check": f["check"], "step": f["step"],
-                     "severity": f["severity"], "figures": "", "pages": "", "message": f["message"],
-                     "why": f["why"], "fix": f["fix"]})
+        rows.append({"sheet": " ".join(f["sheets"]), "product": "; ".join(names.get(s, "") for s in f["sheets"]),
+                     "source": "comparison", "check": f["check"], "step": f["step"], "severity": f["severity"],
+                     "title": f.get("title"), "message": f["message"], "certainty": "stated",
+                     "question": f.get("question") or None, "why": f["why"], "fix": f["fix"]})
     return rows
 
 
 def comparison_rows(sheets: list[dict]) -> list[dict]:
+    """One row per sheet: SHEETS are {"sheet", "row": the batch's comparison row (batch.compare.sheet_row) or
+    None, "error": why it could not be audited, "contract": optional}."""
     def v(cell):
         return cell["value"] if cell else None
 
@@ -91,13 +136,16 @@ def comparison_rows(sheets: list[dict]) -> list[dict]:
     for s in sheets:
         r = s.get("row")
         if r is None:
-            out.append({"sheet": s["sheet"], "status": "error", "error": s.get("error")})
+            out.append({"sheet": s["sheet"], "status": "error", "error": s.get("error"), "rack_power_derived": False})
             continue
         lat = r["latency"]
-        out.append({"sheet": r["sheet"], "product": r.get("title", ""), "status": r.get("status"), "kind": r["kind"],
-                    "scale_up_gbs_per_acc": v(r["scale_up"]),
+        sw = r.get("switch") or {}
+        out.append({"sheet": r["sheet"], "product": product_name(r.get("title", "")), "status": r.get("status"),
+                    "kind": r["kind"], "scale_up_gbs_per_acc": v(r["scale_up"]),
                     "scale_out_gbs_per_acc": v(r["scale_out"]), "scale_out_to_up_ratio": v(r["ratio"]),
                     "scale_out_port_gbs": v(r["port"]), "scale_up_domain_size": v(r["domain"]),
+                    "switch_capacity_gbs": sw.get("capacity_gbs"), "switch_ports": sw.get("ports"),
+                    "switch_port_gbs": sw.get("port_gbs"), "switch_power_kw": sw.get("power_kw"),
                     "latency_hardware_ns": (lat.get("hardware") or {}).get("value"),
                     "latency_end_to_end_ns": (lat.get("end-to-end") or {}).get("value"),
                     "latency_unspecified_ns": (lat.get("unspecified") or {}).get("value"),
@@ -106,8 +154,25 @@ def comparison_rows(sheets: list[dict]) -> list[dict]:
                     "rack_power_derived": bool(r["rack_power"] and r["rack_power"]["how"] == "derived"),
                     "cooling": " ".join(r["cooling"]), "errors": r["findings"]["error"],
                     "warnings": r["findings"]["warning"], "infos": r["findings"]["info"], "figures": r["figures"],
-                    "report": r["report"], "error": None, "implausible": implausible(r)})
+                    "report": r["report"], "error": None, "implausible": implausible(r) or None})
     return out
+
+
+def compliance_rows(pairs) -> list[dict]:
+    """One row per sheet and requirement of each (sheet, contract) pair judged against requirements."""
+    rows = []
+    for sheet, c in pairs:
+        name = product(c)
+        for r in (c.get("requirements") or {}).get("results", []):
+            readings = [x for x in (r.get("readings") or []) if _number(x) is not None]
+            one = _number(r.get("value"))
+            low, high = (min(readings), max(readings)) if readings else (one, one)
+            rows.append({"sheet": sheet, "product": name, "requirement": r["key"], "wanted": r.get("wanted"),
+                         "low": low, "high": high, "unit": r.get("unit"),
+                         "value_text": r.get("value_text") or (None if r.get("value") is None else str(r["value"])),
+                         "result": r.get("result"), "basis": r.get("basis"), "page": r.get("page"),
+                         "question": r.get("question") or None})
+    return rows
 
 
 def implausible(row: dict) -> str:
@@ -129,42 +194,108 @@ def implausible(row: dict) -> str:
     return "; ".join(why)
 
 
-def csv_text(rows: list[dict], columns: list[str]) -> str:
+_DTYPES = {TEXT: "string", REAL: "float64", INT: "Int64", BOOL: "boolean"}
+
+
+def frame(table: Table, rows: list[dict]):
+    """ROWS as a DataFrame of TABLE's columns and types (text as pandas strings, numbers as float64 or Int64)."""
+    import pandas as pd
+    df = pd.DataFrame(rows, columns=table.names)
+    return df.astype({c: _DTYPES[k] for c, k in table.columns})
+
+
+def neutralise(value):
+    if isinstance(value, str) and value.startswith(DANGEROUS):
+        return "'" + value
+    return value
+
+
+DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
+_XLSX_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def xlsx_safe(value):
+    """Control characters (a newline in a file name, an escape sequence) cannot be stored in a worksheet cell."""
+    if isinstance(value, str):
+        value = _XLSX_ILLEGAL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), value)
+    return neutralise(value)
+
+
+def _cleaned(table: Table, rows: list[dict], clean=neutralise):
+    df = frame(table, rows)
+    for c, kind in table.columns:
+        if kind == TEXT:
+            df[c] = df[c].map(clean, na_action="ignore").astype("string")
+    return df
+
+
+def csv_text(table: Table, rows: list[dict]) -> str:
     # RFC 4180's CRLF rows: Python's csv quotes a field only for the characters of its line terminator, so with "\n"
     # alone a carriage return in a file name was written bare and split the row in two.
-    return _frame(rows, columns).to_csv(index=False, lineterminator="\r\n")
+    return _cleaned(table, rows).to_csv(index=False, lineterminator="\r\n")
+
+
+def _cells(df) -> list[list]:
+    """Plain Python values (None for a missing one) for openpyxl and sqlite3."""
+    import pandas as pd
+    return [[None if v is None or v is pd.NA or (isinstance(v, float) and v != v) else
+             (v.item() if hasattr(v, "item") else v) for v in row] for row in df.itertuples(index=False, name=None)]
 
 
 def xlsx_available() -> bool:
     return importlib.util.find_spec("openpyxl") is not None
 
 
-def xlsx_bytes(tables: dict[str, tuple[list[dict], list[str]]]) -> bytes:
-    """One worksheet per table, header row frozen. The frames are built with pandas (cells neutralised as for the
-    CSVs) and streamed with openpyxl's write-only mode, several times faster than DataFrame.to_excel."""
-    import math
-
+def xlsx_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
+    """One worksheet per table: header frozen, an autofilter over every column, widths that fit the longest
+    cell (within reason), numbers stored as numbers. Streamed with openpyxl's write-only mode, several times
+    faster than DataFrame.to_excel."""
     from openpyxl import Workbook
+    from openpyxl.utils import get_column_letter
     wb = Workbook(write_only=True)
-    for name, (rows, columns) in tables.items():
-        df = _frame(rows, columns, clean=xlsx_safe)
-        ws = wb.create_sheet(title=name[:31])
+    for table, rows in tables:
+        cells = _cells(_cleaned(table, rows, clean=xlsx_safe))
+        ws = wb.create_sheet(title=table.sheet[:31])
         ws.freeze_panes = "A2"
-        for i, col in enumerate(columns):
-            ws.column_dimensions[_col_letter(i)].width = min(60, max(10, len(col) + 2))
-        ws.append(columns)
-        for row in df.itertuples(index=False, name=None):
-            ws.append([None if v is None or (isinstance(v, float) and math.isnan(v)) else
-                       (v.item() if hasattr(v, "item") else v) for v in row])
+        last = get_column_letter(len(table.columns))
+        ws.auto_filter.ref = f"A1:{last}{len(cells) + 1}"
+        for i, col in enumerate(table.names):
+            longest = max([len(col) + 3] + [len(_shown(r[i])) for r in cells[:2000]])   # + 3: the filter button
+            ws.column_dimensions[get_column_letter(i + 1)].width = min(60, max(8, longest + 1))
+        ws.append(table.names)
+        for row in cells:
+            ws.append(row)
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
 
 
-def _col_letter(i: int) -> str:
-    s = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(65 + r) + s
-    return s
+def _shown(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+_SQL_TYPES = {TEXT: "TEXT", REAL: "REAL", INT: "INTEGER", BOOL: "INTEGER"}
+
+
+def sqlite_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
+    """The tables as one SQLite database (the CSVs' columns and types; no formula neutralising: a database is not
+    a spreadsheet), which pandas, sqlite-utils or Datasette open as it is."""
+    import sqlite3
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="sheetaudit-sqlite-") as tmp:
+        path = Path(tmp) / "audit.sqlite"
+        con = sqlite3.connect(path)
+        try:
+            with con:
+                for table, rows in tables:
+                    cols = ", ".join(f'"{c}" {_SQL_TYPES[k]}' for c, k in table.columns)
+                    con.execute(f'CREATE TABLE "{table.name}" ({cols})')
+                    marks = ", ".join("?" * len(table.columns))
+                    con.executemany(f'INSERT INTO "{table.name}" VALUES ({marks})', _cells(frame(table, rows)))
+        finally:
+            con.close()
+        return path.read_bytes()

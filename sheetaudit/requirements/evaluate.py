@@ -421,16 +421,3 @@ EVALUATORS = {
     "cooling": _cooling,
     "efficiency": _efficiency,
 }
-
-CSV_COLUMNS = ("sheet", "product", "requirement", "wanted", "value", "unit", "result", "page", "question")
-
-
-def section_rows(sheet: str, contract: dict, product: str | None = None) -> list[dict]:
-    """compliance.csv's rows for one sheet: one per requirement; PRODUCT defaults to the sheet's title."""
-    sec = contract.get("requirements") or {}
-    if product is None:
-        product = (contract.get("source") or {}).get("title") or ""
-    return [{"sheet": sheet, "product": product, "requirement": r["key"], "wanted": r["wanted"],
-             "value": r.get("value_text") or ("" if r.get("value") is None else r["value"]), "unit": r.get("unit") or "",
-             "result": r["result"], "page": r.get("page") or "", "question": r.get("question") or ""}
-            for r in sec.get("results", [])]
