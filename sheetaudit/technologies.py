@@ -332,6 +332,12 @@ def summary(g: Generation) -> str:
     return "; ".join(parts) or (g.get("note") or "")
 
 
+# What a row may cite, named first in its `source`: a buyer quotes the knowledge base to a vendor, so it rests on
+# what the vendor cannot dispute (a standard, a consortium's specification, the vendor's own document), never on a
+# retailer's, a blog's or an encyclopedia's page.
+SOURCE_KINDS = {"standard": "standard", "specification": "specification", "vendor": "the vendor's own document"}
+
+
 def describe(g: Generation, tech: Technology | None = None) -> str:
     """A generation explained for `sheetaudit tech NAME`: every published rate with its arithmetic, the source."""
     lines = [g.label + (f"  ({tech.tier}; byte totals {tech.bytes_totals} by convention)" if tech else "")]
@@ -353,6 +359,7 @@ def describe(g: Generation, tech: Technology | None = None) -> str:
         lines.append(f"Switch latency: {_n(row['switch_latency_ns'])} ns (port to port)")
     if row.get("note"):
         lines.append(f"Note: {row['note']}")
-    lines.append(f"Source: {row['source']}")
+    kind, _, cited = str(row["source"]).partition(": ")
+    lines.append(f"Source: [{SOURCE_KINDS[kind]}] {cited}" if kind in SOURCE_KINDS else f"Source: {row['source']}")
     lines.append(f"Checked: {row['checked']}")
     return "\n".join(lines)
