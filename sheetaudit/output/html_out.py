@@ -26,7 +26,7 @@ from ..numfmt import num, ratio
 from . import charts
 from .json_out import to_contract
 from .message import split_list
-from .verdict import STATUS_TEXT, counts, facility_json, status, unread, verdict
+from .verdict import STATUS_TEXT, counts, facility_json, status, unread, vendor_questions, verdict
 
 from ..severity import RANK as SEVERITY_RANK, SEVERITIES
 
@@ -215,15 +215,14 @@ class Question:
 
 def ask_list(views: list[FindingView]) -> list[Question]:
     """Every question for the vendor, most severe first; findings asking the same question share one item."""
-    out: dict[tuple, Question] = {}
-    for v in sorted(views, key=lambda v: SEVERITY_RANK[v.f.severity]):
-        if v.f.severity not in ("error", "warning"):
-            continue
-        text = v.f.question or v.f.fix
-        q = out.setdefault((text,), Question(v.f.severity, v.mark, v.title, v.f.fix, text=text,
-                                             doubt=v.f.certainty_reason if v.f.certainty == "inferred" else ""))
-        q.views.append(v)
-    return list(out.values())
+    view = {id(v.f): v for v in views}
+    out = []
+    for text, asking in vendor_questions([v.f for v in views]).items():
+        first = view[id(asking[0])]
+        out.append(Question(first.f.severity, first.mark, first.title, first.f.fix, text=text,
+                            doubt=first.f.certainty_reason if first.f.certainty == "inferred" else "",
+                            views=[view[id(f)] for f in asking]))
+    return out
 
 
 def buyer_list(views: list[FindingView]) -> list[tuple[str, FindingView]]:

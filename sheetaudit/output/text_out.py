@@ -1,4 +1,4 @@
-"""Terminal summary: the status word first, the verdict, findings most severe first (wrapped to the terminal,
+"""Terminal summary: the status word first, the verdict, the questions to ask the vendor, findings most severe first (wrapped to the terminal,
 figures one per line), what was not read, and a table of normalised figures with page numbers."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from ..model import Audit
 from ..numfmt import num
 from .message import split_list
 from .termtext import columns, pad, width, wrap
-from .verdict import SEVERITY_RANK, STATUS_TEXT, counts, facility_json, status, unread, verdict
+from .verdict import SEVERITY_RANK, STATUS_TEXT, counts, facility_json, status, unread, vendor_questions, verdict
 
 MARK = {"error": "✖ error", "warning": "▲ warning", "info": "● info"}
 # (header, columns) of the figure table; the last column takes what the terminal has left
@@ -69,6 +69,18 @@ def requirement_lines(sec: dict, cols: int) -> list[str]:
     return lines + [""]
 
 
+def question_lines(a: Audit, cols: int) -> list[str]:
+    """'Ask the vendor': every question, most severe first, one numbered item each (wrapped under its number)."""
+    asked = list(vendor_questions(a.findings))
+    if not asked:
+        return []
+    lines = ["Ask the vendor:"]
+    for i, text in enumerate(asked, 1):
+        lead = f"  {i}. "
+        lines += wrap(text, cols, first=lead, rest=" " * len(lead))
+    return lines + [""]
+
+
 def _n(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
@@ -92,6 +104,7 @@ def render(a: Audit, cols: int | None = None, all_figures: bool = False) -> str:
     for what in unread(a):
         lines += wrap(f"Not read: {what}.", cols, rest="  ")
     lines.append("")
+    lines += question_lines(a, cols)
     if a.requirements:
         lines += requirement_lines(a.requirements, cols)
     hang = " " * 11

@@ -175,3 +175,13 @@ def verdict(a: Audit) -> str:
                      f"{len(a.figures)} figure(s) read, {n} note(s)")
     s = "; ".join(parts)
     return s[0].upper() + s[1:] + "."
+
+
+def vendor_questions(findings) -> dict[str, list]:
+    """Every question for the vendor, most severe first, each with the findings that ask it (errors and warnings:
+    an info finding asks nothing); the report's "Ask the vendor" and the terminal's list read it."""
+    out: dict[str, list] = {}
+    for f in sorted(findings, key=lambda f: SEVERITY_RANK[f.severity]):
+        if f.severity in ("error", "warning"):
+            out.setdefault(f.question or f.fix, []).append(f)
+    return out
