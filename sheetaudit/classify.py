@@ -134,7 +134,8 @@ def _direction_from_twins(figs: list[Figure]) -> None:
 
 
 def _context_text(seg) -> str:
-    text = f"{seg.label}: {seg.text}" if seg.label else seg.text
+    text = seg.text[:400]       # cut first: every figure of a long paragraph would copy all of it
+    text = f"{seg.label}: {text}" if seg.label else text
     if seg.column:
         text = f"[{seg.column}] {text}"
     return text[:400]

@@ -72,20 +72,26 @@ def _same_file(output: str, sheet: str) -> bool:
         return False
 
 
-def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | None = None, **options):
+def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | None = None,
+                in_process: bool = False, **options):
     """Audit one file under the time and memory limits; every failure becomes one line naming the file.
     With report (json, html or text), the child that audits also writes the report and returns only what the
     parent needs: (the reader's notes, the findings' severities, the text, the exception writing it raised or
     None). An HTML report's evidence crops are rendered by the pdfium the audit already loaded, and the audit
-    itself is never sent back (pickling a 400-page manual's audit costs more than writing its JSON)."""
+    itself is never sent back (pickling a 400-page manual's audit costs more than writing its JSON).
+    in_process: run in this process (a profiler sees the audit), still under the memory cap."""
     import os
     from .errors import UsageError, describe_path
-    from .limits import run_isolated, time_limit
+    from .limits import memory_limit, run_isolated, time_limit
     name = describe_path(sheet)
     if os.path.isdir(sheet):
         raise UsageError(f"{name}: is a directory; to audit a folder use 'sheetaudit audit FOLDER -o OUTDIR'")
     with _failures_named(ctx, name, "auditing", max_memory):
         with time_limit(timeout, hard_exit_after=10, name=name):
+            if in_process:
+                from .pipeline import audit
+                with memory_limit(max_memory):
+                    return audit(sheet, **options) if report is None else _audit_and_report(sheet, report, **options)
             if report is None:
                 from .pipeline import audit
                 return run_isolated(audit, max_memory, sheet, **options)
@@ -153,9 +159,13 @@ def _failures_named(ctx, name: str, during: str, max_memory: int):
                    "figures read so are marked OCR-read.")
 @click.option("--all-figures", is_flag=True,
               help="Terminal summary: list every figure read, not only those the findings rest on.")
+@click.option("--in-process", is_flag=True,
+              help="Audit in this process rather than a forked child, so that a profiler sees the work "
+                   "(python -m cProfile -m sheetaudit check --in-process SHEET); a crash of the PDF library "
+                   "then ends sheetaudit itself.")
 @click.pass_context
 def check(ctx, sheet, fmt, output, fail_on, facility, require, password, max_pages, timeout, max_memory, ocr,
-          all_figures):
+          all_figures, in_process):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
     import os
     from .errors import UsageError, describe_path
@@ -176,7 +186,7 @@ def check(ctx, sheet, fmt, output, fail_on, facility, require, password, max_pag
         os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
     notes, severities, text, failed = _audit_file(ctx, sheet, timeout, max_memory, report=fmt, password=password,
                                                   max_pages=max_pages, facility=fac, requirements=req,
-                                                  all_figures=all_figures)
+                                                  all_figures=all_figures, in_process=in_process)
     for note in notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
     if failed is not None:

@@ -16,6 +16,11 @@ from .technologies import technology
 # one to three capitalised words ending in a colon starts a new clause too.
 SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[•▪●◦■►–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){1,3}:)")
 
+# Figures printed with no separator between them share a clause start ("IB HDR100 100 Gb/s": two spellings of one
+# figure); a clause reaches back over at most this many of them, so that a run of thousands of bare figures costs
+# each figure a bounded clause, not the whole run (time and memory linear in the run; real sheets join at most ~10).
+JOINED_REACH = 32
+
 # The sheet's scale-up fabric, for a figure whose own record names none: the one its segments name most.
 SCALE_UP_TECHNOLOGIES = frozenset({"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI"})
 
@@ -83,7 +88,8 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
             joined.append(sep is None)   # "IB HDR100 100 Gb/s": two spellings of one clause share its start
         starts = [0]
         for i in range(1, len(ms)):
-            starts.append(starts[i - 1] if joined[i - 1] else bounds[i - 1])
+            start = starts[i - 1] if joined[i - 1] else bounds[i - 1]
+            starts.append(max(start, bounds[i - JOINED_REACH]) if i >= JOINED_REACH else start)
         for i, m in enumerate(ms):
             lo = starts[i]
             hi = bounds[i] if i < len(bounds) else len(text)

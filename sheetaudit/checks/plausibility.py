@@ -258,9 +258,13 @@ def _host_bottleneck(kb, figs, sheet, doc):
         return []
     whole = sheet.kind == "nic"   # a NIC sheet's host interface feeds its ports; elsewhere only the port's own row
     sheet_links = _pcie_links(kb, " ".join(s.text for s in doc.segments)) if whole else []
-    out, seen = [], set()
+    out, seen, read = [], set(), {}
     for p in ports:
-        links = _pcie_links(kb, _text(p)) or sheet_links
+        # every port of a row or paragraph shares its text: read each text once, not once per port
+        key = (p.label, id(p.segment)) if p.segment else p.context
+        if key not in read:
+            read[key] = _pcie_links(kb, _text(p))
+        links = read[key] or sheet_links
         if not links:
             continue
         host, how = max(links)

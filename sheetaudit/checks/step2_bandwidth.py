@@ -3,7 +3,7 @@ direction was read; totals checked against ports x rate; scale-out : scale-up pe
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from ..model import Derived
@@ -124,9 +124,15 @@ def _option(p) -> bool:
         return False
     if words("option_words").search(seg.label or ""):
         return True
-    m = re.search(rf"(?<![\d.]){p.count}\s*(?:[x×]\s*|ports? of\s*)?{re.escape(p.text)}", seg.text)
+    m = _counted(p.count, p.text).search(seg.text)
     at = m.start() if m else seg.text.find(p.text)
     return at > 0 and bool(words("option_words").search(seg.text[:at]))
+
+
+@lru_cache(maxsize=1024)
+def _counted(count, text: str) -> re.Pattern:
+    """'8x 400G', '8 ports of 400G': the port printed with its count (compiled once per port spelling)."""
+    return re.compile(rf"(?<![\d.]){count}\s*(?:[x×]\s*|ports? of\s*)?{re.escape(text)}")
 
 
 def _terms(figs):
@@ -135,39 +141,91 @@ def _terms(figs):
             and p.tier == "scale-out" and "comparison" not in p.flags and "rate-list" not in p.flags]
 
 
-def configurations(f, figs) -> list[tuple[list, float, bool]]:
-    """The port configurations a switch total may count: the counted ports of one cell or sentence, summed
-    ('48 x 100G + 8 x 400G' = 1,000 GB/s per direction), each (terms, GB/s per direction, beside the total).
-    A sentence or cell of options (a choice of speeds, breakouts, 'or') is no configuration."""
-    from ..normalise import base_gbs
-    by_seg: dict[int, list] = {}
-    whole = f"{f.label} {f.heading} {f.segment.text if f.segment else ''}"
-    for p in same_model(f, _terms(figs)):
-        if _option(p):
-            continue
-        component = words("component")
-        if component.search(f"{p.heading} {p.label} {p.segment.section if p.segment else ''}") and not component.search(whole):
-            continue   # a line card's ports are not the chassis's configuration
-        by_seg.setdefault(id(p.segment), []).append(p)
-    out = []
-    for terms in by_seg.values():
-        seg = terms[0].segment
-        if sum(p.count for p in terms) < 4:
-            continue   # '1 x 400G per card': an attachment, not a switch's ports
-        seen, unique = set(), []
-        for p in terms:       # one term printed twice in a cell is one term (a term of each model, in a table
-            key = (p.text, p.count)   # read as one line, is kept: _subset_matches tries them)
-            if key not in seen or _shared(f, figs):
-                seen.add(key)
-                unique.append(p)
-        out.append((unique, sum(base_gbs(p)[0] * p.count for p in unique), seg is f.segment))
-    return out
+class _Ports:
+    """A sheet's counted ports read once, so that each switch total looks its configurations up instead of
+    reading every port again (once per total was quadratic on a long switch document). A total's configurations
+    depend only on its model, whether its own words name a component, and whether it shares its sentence with
+    totals of other values; each such reading is grouped once."""
+
+    def __init__(self, figs):
+        self.figs, self.terms = figs, _terms(figs)
+        self.option: dict[tuple, bool] = {}
+        self.component: dict[tuple, bool] = {}
+        self.grouped: dict[tuple, list] = {}
+        self.switch_values: dict[int, list] = {}     # segment -> (figure, value) of its switch totals
+        for g in figs:
+            if g.quantity == "bandwidth" and g.scope == "per-switch" and "paren-twin" not in g.flags:
+                self.switch_values.setdefault(id(g.segment), []).append(g)
+
+    def shared(self, f) -> bool:
+        """Other switch totals of another value share the total's sentence or cell."""
+        return any(g is not f and g.value != f.value for g in self.switch_values.get(id(f.segment), ()))
+
+    def _is_option(self, p) -> bool:
+        key = (id(p.segment), p.segment.label if p.segment else None, p.count, p.text)
+        if key not in self.option:
+            self.option[key] = _option(p)
+        return self.option[key]
+
+    def _component(self, key, text) -> bool:
+        if key not in self.component:
+            self.component[key] = bool(words("component").search(text()))
+        return self.component[key]
+
+    def of(self, f) -> tuple[list[tuple[list, float, object]], list[float]]:
+        """(terms, GB/s per direction, segment) of each configuration total f may count, and their sums sorted."""
+        whole = self._component((f.label, f.heading, id(f.segment)),
+                                lambda: f"{f.label} {f.heading} {f.segment.text if f.segment else ''}")
+        shared = self.shared(f)
+        key = (f.model, whole, shared)
+        if key not in self.grouped:
+            grouped = self._group(f, whole, shared)
+            self.grouped[key] = grouped, sorted(t for _, t, _ in grouped if t)
+        return self.grouped[key]
+
+    def _group(self, f, whole: bool, shared: bool):
+        from ..normalise import base_gbs
+        by_seg: dict[int, list] = {}
+        for p in same_model(f, self.terms):
+            if self._is_option(p):
+                continue
+            if not whole and self._component(("part", p.heading, p.label, id(p.segment)),
+                                             lambda: f"{p.heading} {p.label} {p.segment.section if p.segment else ''}"):
+                continue   # a line card's ports are not the chassis's configuration
+            by_seg.setdefault(id(p.segment), []).append(p)
+        out = []
+        for terms in by_seg.values():
+            seg = terms[0].segment
+            if sum(p.count for p in terms) < 4:
+                continue   # '1 x 400G per card': an attachment, not a switch's ports
+            seen, unique = set(), []
+            for p in terms:       # one term printed twice in a cell is one term (a term of each model, in a table
+                key = (p.text, p.count)   # read as one line, is kept: _subset_matches tries them)
+                if key not in seen or shared:
+                    seen.add(key)
+                    unique.append(p)
+            out.append((unique, sum(base_gbs(p)[0] * p.count for p in unique), seg))
+        return out
 
 
-def _shared(f, figs) -> bool:
-    """Other switch totals of another value share the total's sentence or cell."""
-    return any(g is not f and g.segment is f.segment and g.scope == "per-switch" and g.value != f.value
-               and "paren-twin" not in g.flags for g in figs if g.quantity == "bandwidth")
+def _counts_up_to(gbs: float, sums: list[float], tol: float) -> bool:
+    """A configuration's sum (of the sorted non-zero sums) counts to the total, per direction or with both
+    directions added. Only sums near gbs or gbs / 2 can: looked up, not tried one by one."""
+    near = []
+    for centre in (gbs, gbs / 2):
+        reach = abs(centre) * tol * 1.1 / (1 - tol) + 1e-9
+        near += sums[bisect_left(sums, centre - reach):bisect_right(sums, centre + reach)]
+    return any(abs(gbs - t) <= tol * t or abs(gbs - 2 * t) <= tol * 2 * t for t in near)
+
+
+def _counted_by_another(t: float, gbs: float, totals: list[float], tol: float) -> bool:
+    """Another total of the sheet (one not within tolerance of gbs) counts the configuration's sum t. Only the
+    totals near t or 2t can: looked up in the sorted distinct totals, not tried one by one."""
+    near = []
+    for centre in (t, 2 * t):
+        reach = abs(centre) * tol * 1.001 + 1e-9
+        near += totals[bisect_left(totals, centre - reach):bisect_right(totals, centre + reach)]
+    return any(abs(o - gbs) > tol * gbs and (abs(o - t) <= tol * t or abs(o - 2 * t) <= tol * 2 * t) for o in near)
 
 
 def _subset_matches(terms, gbs: float, tol: float) -> bool:
@@ -194,22 +252,24 @@ def _aggregate_mismatch(figs):
     from ..rules import load_rules
     tol = load_rules().threshold("aggregate_tolerance")
     out = []
-    for f in bw(figs, "scale-out", scopes={"per-switch"}):
+    totals = bw(figs, "scale-out", scopes={"per-switch"})
+    if not totals:
+        return out
+    ports = _Ports(figs)
+    totals_gbs = [base_gbs(g)[0] for g in totals]
+    distinct_gbs = sorted(set(totals_gbs))
+    for f, gbs in zip(totals, totals_gbs):
         if "comparison" in f.flags:
             continue
-        configs = configurations(f, figs)
-        gbs, _ = base_gbs(f)
-        if any(abs(gbs - t) <= tol * t or abs(gbs - 2 * t) <= tol * 2 * t for _, t, _ in configs if t):
+        grouped, sums = ports.of(f)
+        if _counts_up_to(gbs, sums, tol):
             continue   # a configuration the sheet gives adds up to the total (whatever other totals it also counts)
-        others = [base_gbs(g)[0] for g in bw(figs, "scale-out", scopes={"per-switch"}) if abs(base_gbs(g)[0] - gbs) > tol * gbs]
         # a configuration another total of the sheet counts ('Capacity: 28.8 Tbps per line card') is not this one's
-        configs = [c for c in configs if not any(abs(o - c[1]) <= tol * c[1] or abs(o - 2 * c[1]) <= tol * 2 * c[1]
-                                                 for o in others)]
+        configs = [(terms, t, seg is f.segment) for terms, t, seg in grouped
+                   if not _counted_by_another(t, gbs, distinct_gbs, tol)]
         if not configs:
             continue
-        if any(abs(gbs - t) <= tol * t or abs(gbs - 2 * t) <= tol * 2 * t for _, t, _ in configs if t):
-            continue
-        shared = _shared(f, figs)
+        shared = ports.shared(f)
         if shared and any(_subset_matches(terms, gbs, tol) for terms, _, own in configs if own):
             continue   # a table read as one line: several totals beside several models' ports
         own = [c for c in configs if c[2]]
