@@ -12,11 +12,11 @@ from bisect import bisect_left
 from dataclasses import replace
 from functools import lru_cache
 
-from .context import SCALE_UP_TECHNOLOGIES, Clause, SheetContext, clauses
+from .context import Clause, SheetContext, clauses
 from .find import INLINE_BULLET
 from .model import Figure, Mention
 from .rules import load_rules, rx
-from .technologies import technology
+from .technologies import load as knowledge, technology
 
 # Scopes a sheet states in words right beside a figure ("per compute node", "per rack", "for 8 compute nodes", "to
 # the server"): they win over the conventions of port speeds and sheet kinds. Per-accelerator is left out: "one
@@ -217,7 +217,7 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
     if f.tier == "scale-up" and not f.technology:
         # "Peer bandwidth: 896 GB/s" on an Infinity Fabric sheet: the sheet's scale-up fabric is the technology.
         named = technology(ctx.block_text.get(seg.block, ""))
-        f.technology = named if named in SCALE_UP_TECHNOLOGIES else ctx.scale_up_technology
+        f.technology = named if named in knowledge().names("scale-up") else ctx.scale_up_technology
     if f.tier == "memory":
         f.direction = None
         f.scope = None
@@ -380,13 +380,17 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
 
 
 def _scale_up_scope(f: Figure, m: Mention) -> str:
+    """A counted figure at a scale-up generation's per-link rate (either direction reading) is per link; above
+    every generation's per-accelerator total (both directions added) it is a node's sum. The generations are
+    those of the scale-up fabrics whose totals add both directions (rules/technologies.yaml)."""
     from .units import convert
-    gen = load_rules().conventions["generations"]
+    gens = [g for t in knowledge().technologies if t.tier == "scale-up" and t.bytes_totals == "bidirectional"
+            for g in t.generations]
     gbs = convert("bandwidth", m.value, m.unit)
-    links = {g["per_link"] for g in gen if g["technology"] == "NVLink"}
+    links = {float(g.get("per_link_gbs")) for g in gens if g.get("per_link_gbs")}
     if m.count and (gbs in links or gbs / 2 in links):
         return "per-link"
-    top = max(g.get("per_accelerator_bidirectional", 0) for g in gen)
+    top = max((2 * float(g.get("per_accelerator_gbs")) for g in gens if g.get("per_accelerator_gbs")), default=0)
     return "per-node" if gbs > top else "per-accelerator"
 
 
@@ -677,17 +681,18 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         f.tier = "scale-up"    # the box's accelerators, which the sheet says its scale-up links join
         return True
     if (ctx.kind in ("server", "accelerator") and (ctx.scale_up_technology or ctx.scale_up_named) and m.value <= 16
-            and not _in(out, own)
+            and not _in(out, own) and not rx(v["per_node_count"]).search(before)
             and (not from_record or re.match(r"\s*\d+\s*[xX×]\s*[A-Za-z]", seg.text))
             and (node_rx.search(seg.text[max(0, m.start - 60):m.start]) or m.start == 0 or (
                 seg.kind == "cell" and rx(v["accelerator_count_label"]).search(seg.label)))):
         # "GPUs: 8X Tesla V100", "systems with 4 or 8 GPUs", "搭载8颗…" on a server sheet whose accelerators the sheet
         # says its scale-up link joins (NVLink named in its prose): the box's accelerators form the domain. A bare
-        # number under a count label ("accelerators_per_node: 4") counts the box, not a fabric.
+        # number under a count label ("accelerators_per_node: 4") counts the box, not a fabric; nor is one box's share
+        # of a system of several ("four servers with 16 devices per server") the domain.
         f.tier = "scale-up"
         f.flags.add("domain-by-sheet")
         return True
-    fabric = rx(r"NVLink|NVSwitch|HCCS|xGMI|Infinity Fabric|UALink|\bICI\b")
+    fabric = rx(knowledge().tier_pattern("scale-up"))
     if (_in(out, own) and not from_record and not (_in(fabric, own) and not _in(rx(r"pod|cluster|集群"), own))
             and (_distance(out, seg.text, m) <= 120 or _in(out, seg.label))
             and not rx(v["per_box_after"]).match(seg.text, m.end)):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .model import Document, Mention
 from .rules import load_rules, rx
-from .technologies import technology
+from .technologies import load as knowledge, technology
 
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
@@ -20,9 +20,6 @@ SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[•▪�
 # figure); a clause reaches back over at most this many of them, so that a run of thousands of bare figures costs
 # each figure a bounded clause, not the whole run (time and memory linear in the run; real sheets join at most ~10).
 JOINED_REACH = 32
-
-# The sheet's scale-up fabric, for a figure whose own record names none: the one its segments name most.
-SCALE_UP_TECHNOLOGIES = frozenset({"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI"})
 
 
 @dataclass
@@ -209,8 +206,9 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
         if m.quantity == "domain_size" and m.segment.block not in block_acc and 2 <= m.value <= 16:
             counts.append(int(m.value))
     acc = _most_common(counts)
-    techs = [technology(s.text) for s in doc.segments]
-    up = [t for t in techs if t in SCALE_UP_TECHNOLOGIES]
+    # the sheet's scale-up fabric, for a figure whose own record names none: the one its segments name most
+    scale_up = knowledge().names("scale-up")
+    up = [t for t in (technology(s.text) for s in doc.segments) if t in scale_up]
     edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
     return SheetContext(kind=kind, kind_reason=kind_reason, accelerators=acc, block_text=block_text, record_text=record_text,
                         scale_up_links=_scale_up_links(doc, r),

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from .model import Document, Mention, Segment
 from .rules import compiled, load_rules, rx
-from .technologies import prefilter
+from .technologies import load as knowledge, prefilter
 
 # Thousands commas ("1,100 W"), and European decimal commas ("106,25 Gbit/s", "1,6 Tbit/s") where the comma
 # is followed by one or two digits only and does not continue a list ("10,25,40").
@@ -426,7 +426,7 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
     around = f"{seg.label} {text}"
     if not (prefilter(conv["ib_context"], flags=re.I)(around) and rx(conv["ib_context"]).search(around)):
         return out
-    rates = {g["gen"]: g["per_port_gbps"] for g in conv["generations"] if g["technology"] == "InfiniBand"}
+    rates = {g.gen: (g.get("port_gbps") or {}).get("4x") for g in knowledge().get("InfiniBand").generations}
     for m in compiled(conv["ib_generation_names"]).finditer(text):
         if not taken.free(m.start(), m.end()) or re.match(r"[\s-]*\(?\d", text[m.end():]) or re.search(
                 r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$", text[max(0, m.start() - 12):m.start()]):

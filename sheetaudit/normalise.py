@@ -12,6 +12,7 @@ from .classify import is_bytes
 from .model import Figure
 from .numfmt import fmt
 from .rules import load_rules
+from .technologies import load as knowledge
 from .units import convert
 
 
@@ -130,18 +131,13 @@ def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tu
         return gbs, "a measured throughput (bus or algorithm bandwidth) is per direction as measured: taken as stated"
     if f.scope == "per-switch":
         return _switch_total(f, gbs, ports)
-    for g in conv["generations"]:
-        if g["technology"] != tech:
-            continue
-        if tech == "NVLink" and f.scope == "per-link" and g["per_link"] and abs(gbs - g["per_link"]) < 0.01 * gbs:
-            return gbs, f"matches NVLink {g['gen']}'s {g['per_link']} GB/s per link per direction"
-        if tech == "PCIe" and _stated_gen(f) == str(g["gen"]) and abs(gbs - (g.get("x16_bidirectional") or -1)) < 0.02 * gbs:
-            return gbs / 2, (f"matches PCIe Gen{g['gen']} x16 total of both directions "
-                             f"({g['x16_bidirectional']} GB/s): halved")
-    rule = next((t for t in conv["technologies"] if t["name"] == tech), None)
-    if rule and rule["bytes_totals"] == "bidirectional" and is_bytes(f.unit):
+    rule = knowledge().get(tech or "")
+    known = _known_rate(f, gbs, rule) if rule else None
+    if known:
+        return known
+    if rule and rule.bytes_totals == "bidirectional" and is_bytes(f.unit):
         return gbs / 2, f"{tech} totals in bytes are the sum of both directions by convention: halved"
-    if rule and rule["bytes_totals"] == "per-direction":
+    if rule and rule.bytes_totals == "per-direction":
         f.direction_by = "technology"
         return gbs, f"{tech} rates are per direction by convention"
     if not is_bytes(f.unit) and not f.unit.endswith("T/s") and f.tier in ("scale-out", "front-end"):
@@ -182,9 +178,19 @@ def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, st
     return gbs, "switch capacity with no port count to check against: read per direction"
 
 
-def _stated_gen(f: Figure) -> str:
-    """The PCIe generation printed next to the figure ("PCIe Gen4", "PCIe 4.0"), else ''."""
-    import re
-    text = f"{f.label} {f.segment.text if f.segment else f.context}"
-    m = re.search(r"(?:PCIe|PCI Express)\s*(?:Gen\s*)?(\d)(?:\.0)?", text, re.I)
-    return m.group(1) if m else ""
+def _known_rate(f: Figure, gbs: float, tech) -> tuple[float, str] | None:
+    """A figure equal to a generation's published rate is read against it (rules/technologies.yaml): a link's rate
+    per direction ("25 GB/s" per NVLink 4 link), or the rounded x16 total of both directions vendors print for the
+    generation named beside it ("PCIe Gen4: 64 GB/s")."""
+    for g in tech.generations:
+        per_link = g.get("per_link_gbs")
+        if f.scope == "per-link" and per_link and tech.bytes_totals == "bidirectional" and abs(gbs - per_link) < 0.01 * gbs:
+            return gbs, f"matches {g.label}'s {fmt(per_link)} GB/s per link per direction"
+    quoted = [g for g in tech.generations if g.get("x16_quoted_bidirectional")]
+    if quoted:
+        named = tech.named(f"{f.label} {f.segment.text if f.segment else f.context}")
+        g = named[0] if named else None
+        if g in quoted and abs(gbs - g.get("x16_quoted_bidirectional")) < 0.02 * gbs:
+            return gbs / 2, (f"matches {g.label} x16 total of both directions "
+                             f"({fmt(g.get('x16_quoted_bidirectional'))} GB/s): halved")
+    return None

@@ -98,16 +98,29 @@ def load_rules(directory: str | None = None) -> Rules:
 
 
 def _rules(docs: dict, d: Path) -> Rules:
-    """The technology names, patterns and generation table live in technologies.yaml (the knowledge base);
-    the stages that read them as conventions["technologies"] / ["generations"] get that view of it."""
     checks_doc = docs["checks.yaml"]
     kb = docs["technologies.yaml"]
-    conventions = {**docs["conventions.yaml"], **technology_conventions(kb)}
-    return Rules(units=docs["units.yaml"], vocab=docs["vocabulary.yaml"], conventions=conventions,
+    vocab = {**docs["vocabulary.yaml"], "tier_technology": tier_words(docs["vocabulary.yaml"]["tier_technology"], kb)}
+    return Rules(units=docs["units.yaml"], vocab=vocab, conventions=docs["conventions.yaml"],
                  thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
                  steps=checks_doc.get("steps", {}), directory=d, technologies=kb,
                  comparison=checks_doc.get("comparison", {}), scale=docs["scale.yaml"],
                  words=checks_doc.get("words", {}))
+
+
+def tier_words(entries: list[dict], kb: dict) -> list[dict]:
+    """The words that put a figure in a tier (vocabulary.yaml tier_technology) with every technology of the
+    knowledge base added to the first entry of its tier: the vocabulary holds the other words (a switch family,
+    "host interface"), technologies.yaml the fabrics, so a fabric added there is read as its tier."""
+    entries = [dict(e) for e in entries]
+    for tier in dict.fromkeys(t["tier"] for t in kb.get("technologies") or []):
+        names = "|".join(t["pattern"] for t in kb["technologies"] if t["tier"] == tier)
+        first = next((e for e in entries if e["tier"] == tier), None)
+        if first is None:
+            entries.append({"pattern": names, "tier": tier})
+        else:
+            first["pattern"] = f"{names}|{first['pattern']}"
+    return entries
 
 
 def _cache_path(d: Path) -> Path:
@@ -188,38 +201,6 @@ def validate_technologies(doc: dict) -> None:
             if missing:
                 raise RulesError(f"rules/technologies.yaml: {t['name']} generation {g.get('gen', '?')!r} lacks "
                                  f"{', '.join(missing)} (every row needs a source and the date it was checked)")
-
-
-def technology_conventions(doc: dict) -> dict:
-    """The technology list and generation table in the shape conventions.yaml used to hold them: names and
-    patterns in matching order, and per generation the rates the normaliser and classifier compare against
-    (per_link and per_accelerator_bidirectional for NVLink, x16_bidirectional for PCIe, per_port_gbps for
-    InfiniBand)."""
-    techs, gens = [], []
-    for t in doc.get("technologies") or []:
-        techs.append({"name": t["name"], "pattern": t["pattern"], "bytes_totals": t["bytes_totals"]})
-        for g in t.get("generations") or []:
-            row = {"technology": t["name"], "gen": _gen_value(g["gen"])}
-            if t["name"] == "NVLink":
-                row["per_link"] = g.get("per_link_gbs")
-                if g.get("per_accelerator_gbs"):
-                    row["per_accelerator_bidirectional"] = 2 * g["per_accelerator_gbs"]
-            elif t["name"] == "NVLink-C2C" and g.get("per_link_gbs"):
-                row["per_link_bidirectional"] = 2 * g["per_link_gbs"]
-            elif t["name"] == "PCIe":
-                row.update(lane_gts=g.get("lane_gts"), encoding=g.get("encoding"),
-                           x16_bidirectional=g.get("x16_quoted_bidirectional"))
-            elif t["name"] == "InfiniBand":
-                row["per_port_gbps"] = (g.get("port_gbps") or {}).get("4x")
-            else:
-                continue
-            gens.append(row)
-    return {"technologies": techs, "generations": gens}
-
-
-def _gen_value(gen):
-    s = str(gen)
-    return int(s) if s.isdigit() else s
 
 
 @lru_cache(maxsize=4)

@@ -1,8 +1,9 @@
 """The knowledge base of interconnect technologies (rules/technologies.yaml) as data the stages can ask:
-which generation a text names, what that generation carries at a scope, which generations a rate could be.
+which technology a text names, which tier it serves, which generation a text names, what that generation carries
+at a scope, which generations a rate could be, which port speeds the standards define.
 
-The classifier and normaliser read the same rows through `conventions_view` (built by the rule loader) (names, patterns, direction
-conventions and the generation table they used to find in conventions.yaml), so a fabric is taught once.
+It is the one way in to what the tool knows of a fabric: no other module names one, so adding a fabric or a
+generation to the YAML is the whole change.
 """
 from __future__ import annotations
 
@@ -10,15 +11,11 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .errors import RulesError  # noqa: F401  (callers catch it from here)
 from .rules import compiled, load_rules
-from .rules import technology_conventions as conventions_view  # noqa: F401  (the shape is the rule loader's)
 from .rules import validate_technologies as validate
 
 # How close a figure must come to a reference rate to "match" it (vendors round 31.5 to 32, 450 to 450).
 MATCH_TOLERANCE = 0.05
-WORDS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
-         "一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6"}
 
 
 @dataclass(frozen=True, eq=False)   # one object per row: identity is equality
@@ -27,14 +24,18 @@ class Generation:
     gen: str
     row: dict
 
+    label_format: str = "{technology} {gen}"
+
     @property
     def label(self) -> str:
-        t = self.technology
-        if t == "PCIe":
-            return f"PCIe Gen{self.gen}"
-        if t == "Ethernet":
-            return f"{self.gen}bE" if self.gen.endswith("T") else f"{self.gen}GbE"
-        return f"{t} {self.gen}"
+        """How the generation is written ("NVLink 4", "PCIe Gen5", "400GbE"): the row's `label`, else its
+        technology's `label` format."""
+        return self.row.get("label") or self.label_format.format(technology=self.technology, gen=self.gen)
+
+    def is_called(self, word: str) -> bool:
+        """Whether WORD (as a generation pattern captured it) is this generation: its `gen` or one of its `aliases`."""
+        w = word.strip().lower()
+        return w == self.gen.lower() or any(w == str(a).lower() for a in self.row.get("aliases") or ())
 
     def get(self, key, default=None):
         return self.row.get(key, default)
@@ -93,10 +94,11 @@ class Technology:
     rdma: bool
     generation_pattern: str
     generations: tuple[Generation, ...] = field(default_factory=tuple)
+    words: dict = field(default_factory=dict)      # ordinals as sheets write them ("fourth", "四") -> "4"
+    accelerator: str = "accelerator"               # what a question calls the devices it joins ("GPU")
 
     def generation(self, gen: str) -> Generation | None:
-        gen = str(gen).strip()
-        return next((g for g in self.generations if g.gen.lower() == gen.lower()), None)
+        return next((g for g in self.generations if g.is_called(str(gen))), None)
 
     def named(self, text: str) -> list[Generation]:
         """The generations `text` names, in order and without repeats ("NVLink 4", "PCIe Gen5", "NDR400")."""
@@ -106,9 +108,7 @@ class Technology:
         if self.generation_pattern:
             for m in compiled(self.generation_pattern, re.I).finditer(text):
                 word = next((x for x in m.groups() if x), "")
-                g = self.generation(WORDS.get(word.lower(), WORDS.get(word, word)))
-                if g is None and self.name == "Ethernet" and word == "1.6":
-                    g = self.generation("1.6T")
+                g = self.generation(self.words.get(word.lower(), self.words.get(word, word)))
                 if g is not None and g not in found:
                     found.append(g)
         for g in self.generations:
@@ -124,6 +124,32 @@ class KnowledgeBase:
 
     def get(self, name: str) -> Technology | None:
         return next((t for t in self.technologies if t.name.lower() == name.lower()), None)
+
+    def names(self, tier: str | None = None) -> frozenset[str]:
+        """The technologies of TIER ("scale-up": NVLink, UALink, HCCS, NeuronLink...), or all of them."""
+        return frozenset(t.name for t in self.technologies if tier is None or t.tier == tier)
+
+    def tier_pattern(self, tier: str) -> str:
+        """One pattern naming any technology of TIER, as sheets spell them."""
+        return "|".join(t.pattern for t in self.technologies if t.tier == tier)
+
+    def standard_networks(self) -> frozenset[str]:
+        """The networks whose standards make a port's rate per direction (Ethernet, InfiniBand, RoCE, EFA): every
+        scale-out technology whose rates are per direction."""
+        return frozenset(t.name for t in self.technologies if t.tier == "scale-out" and t.bytes_totals == "per-direction")
+
+    def port_speeds(self) -> frozenset[float]:
+        """Every port speed (Gb/s) a generation row publishes, at any width: the speeds a bare "400G" port can be."""
+        out = set()
+        for g in self.generations():
+            ports = g.get("port_gbps")
+            out.update(float(v) for v in (ports.values() if isinstance(ports, dict) else [ports] if ports else []))
+        return frozenset(out)
+
+    def accelerator_word(self, name: str) -> str:
+        """What the devices a technology joins are called in a question ("GPU" for NVLink); "accelerator"."""
+        t = self.get(name or "")
+        return t.accelerator if t else "accelerator"
 
     def generations(self):
         for t in self.technologies:
@@ -197,9 +223,8 @@ def _technology(directory: str, texts: tuple) -> str:
 @lru_cache(maxsize=4)
 def _technology_patterns(directory: str) -> tuple:
     """Whether a text could name any technology, then (name, compiled pattern) in matching order."""
-    techs = load_rules(directory).conventions["technologies"]
-    return (prefilter(*(t["pattern"] for t in techs)),
-            tuple((t["name"], compiled(t["pattern"])) for t in techs))
+    techs = _cached(directory).technologies
+    return prefilter(*(t.pattern for t in techs)), tuple((t.name, compiled(t.pattern)) for t in techs)
 
 
 def _always(text: str) -> bool:
@@ -303,11 +328,13 @@ def _rank(literals: list) -> tuple:
 def build(doc: dict) -> KnowledgeBase:
     validate(doc)
     techs = []
+    words = {str(k): str(v) for k, v in (doc.get("generation_words") or {}).items()}
     for t in doc["technologies"]:
-        gens = tuple(Generation(t["name"], str(g["gen"]), g) for g in t.get("generations") or [])
+        label = t.get("label") or "{technology} {gen}"
+        gens = tuple(Generation(t["name"], str(g["gen"]), g, label) for g in t.get("generations") or [])
         techs.append(Technology(name=t["name"], pattern=t["pattern"], tier=t["tier"], bytes_totals=t["bytes_totals"],
                                 rdma=bool(t.get("rdma")), generation_pattern=t.get("generation_pattern") or "",
-                                generations=gens))
+                                generations=gens, words=words, accelerator=t.get("accelerator") or "accelerator"))
     return KnowledgeBase(tuple(techs), tuple(doc.get("rdma_transports") or ()))
 
 

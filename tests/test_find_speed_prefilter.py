@@ -33,7 +33,7 @@ LINES = _lines()
 def _rule_patterns():
     r = load_rules()
     *_, zh_count = _patterns()
-    yield "technologies", [t["pattern"] for t in r.conventions["technologies"]], 0
+    yield "technologies", [t["pattern"] for t in r.technologies["technologies"]], 0
     for e in r.units["named_rates"]:
         yield "named rate", [e["pattern"]], 0
     yield "cooling phrase", [r.vocab["cooling_phrase"]], re.I
@@ -54,7 +54,7 @@ def test_prefilter_turns_away_the_sentences_of_a_service_manual():
     """What makes it worth having: the lines of a long manual name no technology and no cooling method."""
     r = load_rules()
     manual = ["The rail kit is reset by the 128 GB boot drive.", "Bezel Part", "178 x 173 x 50 mm", "6.8 kg"]
-    assert not any(prefilter(*(t["pattern"] for t in r.conventions["technologies"]))(t) for t in manual)
+    assert not any(prefilter(*(t["pattern"] for t in r.technologies["technologies"]))(t) for t in manual)
     assert not any(prefilter(r.vocab["cooling_phrase"], flags=re.I)(t) for t in manual)
     assert prefilter(r.vocab["cooling_phrase"], flags=re.I)("Direct Liquid Cooling")
     assert technology("Riser card, 4x NVLink bridges") == "NVLink"

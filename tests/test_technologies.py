@@ -6,7 +6,7 @@ import pytest
 
 from sheetaudit.errors import RulesError
 from sheetaudit.rules import load_rules
-from sheetaudit.technologies import build, conventions_view, load
+from sheetaudit.technologies import build, load
 from conftest import figure, finding, run_cli
 
 NEW_CHECKS = {"bandwidth.exceeds-technology", "tier.domain-exceeds-technology", "bandwidth.host-bottleneck",
@@ -44,16 +44,20 @@ def test_per_accelerator_rates_are_links_times_link_rate():
             assert g.get("per_accelerator_gbs") == g.get("links_per_accelerator") * g.get("per_link_gbs"), g.label
 
 
-def test_the_normaliser_reads_the_generation_table_it_always_used():
-    view = conventions_view(load_rules().technologies)
-    nvlink = {r["gen"]: r for r in view["generations"] if r["technology"] == "NVLink"}
-    assert [nvlink[n]["per_link"] for n in (1, 2, 3, 4, 5)] == [20, 25, 25, 25, 50]
-    assert [nvlink[n]["per_accelerator_bidirectional"] for n in (1, 2, 3, 4, 5, 6)] == [160, 300, 600, 900, 1800, 3600]
-    pcie = {r["gen"]: r["x16_bidirectional"] for r in view["generations"] if r["technology"] == "PCIe"}
-    assert pcie == {1: 8, 2: 16, 3: 32, 4: 64, 5: 128, 6: 256, 7: 512}
-    ib = {r["gen"]: r["per_port_gbps"] for r in view["generations"] if r["technology"] == "InfiniBand"}
+def test_the_stages_read_the_generation_table_they_always_used():
+    kb = load()
+    nvlink = {g.gen: g for g in kb.get("NVLink").generations}
+    assert [nvlink[n].get("per_link_gbs") for n in "12345"] == [20, 25, 25, 25, 50]
+    assert [2 * nvlink[n].get("per_accelerator_gbs") for n in "123456"] == [160, 300, 600, 900, 1800, 3600]
+    pcie = {g.gen: g.get("x16_quoted_bidirectional") for g in kb.get("PCIe").generations}
+    assert pcie == {"1": 8, "2": 16, "3": 32, "4": 64, "5": 128, "6": 256, "7": 512}
+    ib = {g.gen: g.get("port_gbps")["4x"] for g in kb.get("InfiniBand").generations}
     assert ib == {"SDR": 10, "DDR": 20, "QDR": 40, "FDR": 56, "EDR": 100, "HDR": 200, "NDR": 400, "XDR": 800}
-    assert view["technologies"][0]["name"] == "NVLink-C2C"   # matched before plain NVLink
+    assert kb.technologies[0].name == "NVLink-C2C"   # matched before plain NVLink
+    assert kb.names("scale-up") >= {"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI", "NeuronLink",
+                                    "MLU-Link", "MTLink"}
+    assert kb.standard_networks() == {"Ethernet", "InfiniBand", "RoCE", "EFA"}
+    assert kb.port_speeds() >= {1, 2.5, 5, 10, 25, 40, 50, 56, 100, 200, 400, 800, 1600}
 
 
 @pytest.mark.parametrize("text,label", [("NVLink 4", "NVLink 4"), ("fourth-generation NVLink", "NVLink 4"),

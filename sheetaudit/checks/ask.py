@@ -13,12 +13,12 @@ from __future__ import annotations
 from ..errors import RulesError
 from ..model import Figure, Finding
 from ..rules import load_rules
+from ..technologies import load as knowledge
 from . import ask_where, fmt
 
 SCOPE_WORD = {"per-accelerator": "accelerator", "per-node": "server", "per-domain": "domain", "per-rack": "rack",
               "per-switch": "switch", "per-port": "port", "per-link": "link", "per-device": "device",
               "per-cluster": "cluster", "per-lane": "lane"}
-ACCELERATOR = {"NVLink": "GPU", "NVSwitch": "GPU"}
 PRODUCT = {"server": "server", "rack": "rack", "pod": "system", "switch": "switch", "nic": "adapter",
            "accelerator": "accelerator"}
 
@@ -40,7 +40,7 @@ def _unique(figs: list[Figure]) -> list[Figure]:
 
 
 def _acc(f: Figure | None) -> str:
-    return ACCELERATOR.get(f.technology, "accelerator") if f else "accelerator"
+    return knowledge().accelerator_word(f.technology) if f else "accelerator"
 
 
 def _direction(figs: list[Figure]) -> str:

@@ -20,13 +20,10 @@ from functools import lru_cache
 from ..classify import is_bytes
 from ..model import Figure, Finding
 from ..rules import load_rules, rx
+from ..technologies import load as knowledge
 from . import words
 
 ASPECTS = ("comparison", "technology", "tier", "scope", "direction", "value", "model")
-# Port speeds Ethernet and InfiniBand standardise (Gb/s): a bare "400G" port on a switch is one of them.
-STANDARD_PORT_GBPS = {1, 2.5, 5, 10, 25, 40, 50, 56, 100, 200, 400, 800, 1600}
-# The networks whose standards make a port rate per direction: a rate of theirs read by that convention is certain.
-STANDARD_NETWORKS = ("Ethernet", "InfiniBand", "RoCE", "EFA")
 PORTISH_SCOPES = {"per-port", "per-device", "per-lane", "per-switch", "per-node", "per-accelerator", "per-link"}
 
 
@@ -133,8 +130,7 @@ def _technology(f: Figure, inferred: dict) -> None:
     figure's link; one named nowhere in the figure's own words came from elsewhere on the sheet."""
     if not f.technology or f.quantity not in ("bandwidth", "domain_size"):
         return
-    from ..technologies import load
-    tech = load().get(f.technology)
+    tech = knowledge().get(f.technology)
     if tech is None:
         return
     text = own_text(f)
@@ -179,7 +175,8 @@ def _direction(f: Figure, inferred: dict, said: list) -> None:
     if f.scope == "per-switch" and f.direction_by == "ports":
         said.append(f"the sheet's own ports give its direction ({f.reading})")
         return
-    if (f.direction_by == "port-speed" or (f.direction_by == "technology" and f.technology in STANDARD_NETWORKS)) \
+    # the networks whose standards make a port rate per direction: a rate of theirs read by that convention is certain
+    if (f.direction_by == "port-speed" or (f.direction_by == "technology" and f.technology in knowledge().standard_networks())) \
             and not is_bytes(f.unit):
         said.append("a port speed: per direction by the Ethernet/InfiniBand standard")
         return
@@ -231,7 +228,8 @@ def _value(f: Figure, inferred: dict) -> None:
         return
     if "bare-unit" in f.flags:
         try:
-            standard = float(f.value) in STANDARD_PORT_GBPS and f.scope in ("per-port", "per-lane")
+            # a port speed the standards define (rules/technologies.yaml): a bare "400G" port on a switch is one
+            standard = float(f.value) in knowledge().port_speeds() and f.scope in ("per-port", "per-lane")
         except (TypeError, ValueError):
             standard = False
         if not standard:
