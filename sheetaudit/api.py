@@ -236,9 +236,10 @@ def scale(audits, accelerators=(8, 64, 512, 4096), collective: str = "all-reduce
 
     With job (a job file's path, or the same keys as a dict: `scale --job`), one row per system: the layout, step,
     tokens per second, MFU, memory, fit and breakdown of the job, ranked fastest first; df.attrs["curves"] holds each
-    system's curve at the job's global batch. A contract holds no text to read the accelerator from: give
-    peak_tflops=, memory_gb= (and memory_gbs= where the sheet states no memory bandwidth) as assumptions, or a
-    hardware block in the job."""
+    system's curve at the job's global batch. The accelerator's compute and memory come from the audits' compute
+    and memory figures; where they state none, give peak_tflops=, memory_gb=, memory_gbs= as assumptions, or a
+    hardware block in the job. An item of AUDITS that is a list of audits (an accelerator's sheet and a server's)
+    is one system read from both."""
     import pandas as pd
     if job is not None:
         return _scale_job(audits, job, tflops, assumptions)
@@ -256,13 +257,13 @@ def scale(audits, accelerators=(8, 64, 512, 4096), collective: str = "all-reduce
         tokens = parse_count(str(tokens)) if tokens is not None else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if (tokens is None) != (tflops is None):
-        raise UsageError("tokens and tflops go together (compute time = 6 x params x tokens / FLOP/s)")
+    if tflops is not None and tokens is None:
+        raise UsageError("tflops needs tokens (compute time = 6 x params x tokens / FLOP/s)")
     a = load_assumptions().with_overrides(assumptions, "sheetaudit.scale()")
-    contracts = [c for c in _contracts(audits) if c.get("figures") is not None and "error" not in c]
     req = Request(accelerators=tuple(counts), collective=collective, message_bytes=size,
                   training=training or tokens is not None, tokens=tokens, tflops=tflops)
-    doc = whatif([(_names(c)[0], c) for c in contracts], a, req)
+    systems, specs = _systems(audits, "bf16")
+    doc = whatif(systems, a, req, specs)
     rows = [{"sheet": s["sheet"], "kind": s["kind"], **{k: (", ".join(v) if isinstance(v, list) else v)
                                                          for k, v in p.items()}}
             for s in doc["systems"] for p in s["points"]]
@@ -270,6 +271,26 @@ def scale(audits, accelerators=(8, 64, 512, 4096), collective: str = "all-reduce
     df.attrs["assumptions"] = doc["assumptions"]
     df.attrs["notes"] = {s["sheet"]: s["notes"] for s in doc["systems"] if s["notes"]}
     return df
+
+
+def _systems(audits, precision: str) -> tuple[list[tuple[str, dict]], dict]:
+    """(name, contract) per system, and the accelerator of each system read from several sheets: an item of AUDITS
+    that is a tuple or list of audits is one system (an accelerator's sheet and a server's, as `scale a+b`)."""
+    from .atscale.combine import combine
+    items = list(audits) if isinstance(audits, (list, tuple)) else [audits]
+    systems, specs = [], {}
+    for item in items:
+        parts = [(_names(c)[0], c) for c in _contracts(list(item) if isinstance(item, (list, tuple)) else item)
+                 if c.get("figures") is not None and "error" not in c]
+        if not parts:
+            continue
+        name = "+".join(p[0] for p in parts)
+        if isinstance(item, (list, tuple)) and len(parts) > 1:
+            contract, specs[name] = combine(parts, precision)
+        else:
+            contract = parts[0][1]
+        systems.append((name, contract))
+    return systems, specs
 
 
 def _scale_job(audits, job, tflops, assumptions):
@@ -289,8 +310,8 @@ def _scale_job(audits, job, tflops, assumptions):
     if tflops is not None:
         assumptions = dict(assumptions, peak_tflops=tflops)
     a = load_assumptions().with_overrides(assumptions, "sheetaudit.scale()")
-    contracts = [c for c in _contracts(audits) if c.get("figures") is not None and "error" not in c]
-    doc = whatif([(_names(c)[0], c) for c in contracts], a, Request(training=True, job=job))
+    systems, specs = _systems(audits, job.precision)
+    doc = whatif(systems, a, Request(training=True, job=job), specs)
     rank = {r["sheet"]: r["rank"] for r in doc["ranking"]}
     rows = []
     for s in doc["systems"]:

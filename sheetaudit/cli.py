@@ -294,9 +294,10 @@ def _parsed(name: str):
 @click.option("--compute-s", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Training what-if: compute time of one step.")
 @click.option("--tokens", callback=_parsed("parse_count"), metavar="N",
-              help="Training what-if: tokens per accelerator per step; with --tflops, compute time is "
-                   "6 x params x tokens / (TFLOP/s x mfu).")
-@click.option("--tflops", type=click.FloatRange(min=0, min_open=True), help="Peak TFLOP/s of one accelerator.")
+              help="Training what-if: tokens per accelerator per step; compute time is 6 x params x tokens / "
+                   "(TFLOP/s x mfu), the TFLOP/s --tflops gives or each sheet's dense 16-bit peak per accelerator.")
+@click.option("--tflops", type=click.FloatRange(min=0, min_open=True),
+              help="Peak dense TFLOP/s of one accelerator [default: what each sheet states].")
 @click.option("--train", is_flag=True, help="Training what-if with the default model size and step time.")
 @click.option("--job", "job_file", type=click.Path(dir_okay=False),
               help="Training job (YAML: model, batch, parallel, accelerators, precision, recompute; see "
@@ -349,8 +350,8 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
             job = replace(job, accelerators=accelerators[0], fixed=dict(job.fixed, dp=None))
         if tflops is not None:       # with a job, --tflops is the accelerator's peak
             a = a.with_overrides({"peak_tflops": tflops}, "--tflops")
-    elif (tokens is None) != (tflops is None):
-        raise click.UsageError("--tokens and --tflops go together (compute time = 6 x params x tokens / FLOP/s)")
+    elif tflops is not None and tokens is None:
+        raise click.UsageError("--tflops needs --tokens (compute time = 6 x params x tokens / FLOP/s)")
     training = train or any(v is not None for v in (params, compute_s, tokens))
     if training and (message is not None or collective != "all-reduce"):
         raise click.UsageError("the training what-if all-reduces the gradients (--params x grad_bytes_per_param); "
@@ -369,19 +370,13 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
     import os
     from .atscale.combine import combine, split
     for arg in sheets:
-        parts = []
-        for s in split(arg, os.path.exists) if job is not None else [arg]:
-            contract, audit = _contract_and_audit(ctx, s, timeout, max_memory)
-            sp = None
-            if job is not None and audit is not None:
-                from .atscale.specs import read_specs
-                sp = read_specs(audit.document.segments, job.precision)
-            parts.append((describe_path(s), contract, sp))
+        parts = [(describe_path(s), _contract(ctx, s, timeout, max_memory)) for s in split(arg, os.path.exists)]
         name = "+".join(p[0] for p in parts)
-        contract, sp = combine(parts) if len(parts) > 1 else (parts[0][1], parts[0][2])
+        if len(parts) > 1:
+            contract, specs[name] = combine(parts, job.precision if job else "bf16")
+        else:
+            contract = parts[0][1]
         contracts.append((name, contract))
-        if sp is not None:
-            specs[name] = sp
     doc = whatif(contracts, a, req, specs)
     if requirements and requirements["keys"]:
         from .requirements import evaluate
@@ -400,18 +395,12 @@ def scale(ctx, sheets, accelerators, collective, message, params, compute_s, tok
 
 def _contract(ctx, path: str, timeout: float, max_memory: int) -> dict:
     """A sheet's contract: audited now, or read from a `check --format json` file."""
-    return _contract_and_audit(ctx, path, timeout, max_memory)[0]
-
-
-def _contract_and_audit(ctx, path: str, timeout: float, max_memory: int):
-    """(contract, the audit or None): a `check --format json` file has no text left to read the accelerator from."""
     from .atscale.parse import read_contract
     got = read_contract(path)
     if got is not None:
-        return got, None
+        return got
     from .output.json_out import to_contract
-    audit = _audit_file(ctx, path, timeout, max_memory)
-    return to_contract(audit), audit
+    return to_contract(_audit_file(ctx, path, timeout, max_memory))
 
 
 def _where(step) -> str:

@@ -96,6 +96,8 @@ class Figure:
     certainty: Optional[str] = None  # stated | inferred (checks.certainty): how sure the reading is
     certainty_reason: str = ""       # what the sheet says for it, or what was inferred and from what
     inferred: dict = field(default_factory=dict)   # aspect (tier, scope, direction, technology, value, model) -> why
+    precision: str = ""              # compute: the number format it is printed at (fp8, bf16, fp16, tf32, fp64...)
+    accelerator: str = ""            # compute and memory: the accelerator the sheet names (H100, MI300X)
 
     def to_json(self) -> dict:
         d = {"id": self.id, "quantity": self.quantity, "text": self.text, "value": self.value,
@@ -107,7 +109,8 @@ class Figure:
                  "count": self.count, "bbox": [round(v, 1) for v in self.bbox] if self.bbox else None,
                  "ocr": self.ocr or None, "flags": sorted(self.flags) or None, "model": self.model or None,
                  "technology_match": self.technology_match, "certainty": self.certainty,
-                 "certainty_reason": self.certainty_reason or None, "inferred": dict(self.inferred) or None}
+                 "certainty_reason": self.certainty_reason or None, "inferred": dict(self.inferred) or None,
+                 "precision": self.precision or None, "accelerator": self.accelerator or None}
         d.update({k: v for k, v in extra.items() if v is not None})
         return d
 

@@ -9,6 +9,7 @@ from .checks.certainty import assess
 from .classify import classify
 from .context import sheet_context
 from .find import find_mentions
+from .find_compute import compute_figures
 from .model import Audit
 from .normalise import normalise
 from .read import ocr_hint, read_document
@@ -28,6 +29,7 @@ def audit(path: str | Path, password: str | None = None, max_pages: int | None =
     mentions = find_mentions(doc)
     sheet = sheet_context(doc, mentions)
     figures = assess(normalise(classify(mentions, sheet)), sheet)   # stated or inferred: what an error may rest on
+    figures += compute_figures(doc, sheet, figures)       # the accelerator's compute and memory capacity
     findings, passed = run_checks(figures, sheet, doc, facility)
     derived = [d for f in findings for d in f.derived]
     regex_cache.save()       # the patterns this sheet compiled first: the next run builds them from the cache

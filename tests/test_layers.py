@@ -23,7 +23,7 @@ LAYERS = [
     ("triage",),
     ("context",),
     ("classify",),
-    ("normalise",),
+    ("normalise", "find_compute"),     # find_compute: compute and memory figures, beside the normalised ones
     ("checks",),
     ("basis",),
     ("atscale",),
@@ -38,7 +38,7 @@ RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 READ_MAY_IMPORT = {"read", "model", "limits", "errors"}
 # The stages after the reader take its Document (sheetaudit.model) and never call the reader themselves: what
 # the audit needs from a page (whether OCR could read it) is asked at pipeline level.
-NEVER_CALL_THE_READER = {"find", "context", "classify", "normalise", "checks"}
+NEVER_CALL_THE_READER = {"find", "context", "classify", "normalise", "find_compute", "checks"}
 
 
 def layer_of(dotted: str) -> str:

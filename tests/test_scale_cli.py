@@ -109,7 +109,7 @@ def test_assumptions_from_a_file_and_the_list(tmp_path):
     (["--message", "lots"], "expected a size"),
     (["--accelerators", "1,8"], "at least 2"),
     (["--params", "7e9", "--message", "1GiB"], "training what-if all-reduces"),
-    (["--tokens", "8192"], "--tokens and --tflops go together"),
+    (["--tflops", "900"], "--tflops needs --tokens"),
 ])
 def test_bad_options_are_clear_usage_errors(args, says):
     r = run_cli("scale", *args, KESTREL)

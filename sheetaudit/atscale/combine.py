@@ -1,11 +1,13 @@
 """One system read from several sheets (`scale gpu.pdf+server.pdf`): the accelerator's own sheet gives its compute
 and memory, the server's or rack's sheet its interconnect. The interconnect comes from the first part that states a
-scale-up bandwidth or domain, a system's sheet (server, rack, pod) first; each accelerator figure from the first part that states it, and says which sheet."""
+scale-up bandwidth or domain, a system's sheet (server, rack, pod) first; each accelerator figure from the first part
+that states it, and says which sheet."""
 from __future__ import annotations
 
 from pathlib import PurePath
 
 from ..basis import interconnect
+from .specs import read_specs
 
 
 def split(arg: str, exists) -> list[str]:
@@ -15,17 +17,17 @@ def split(arg: str, exists) -> list[str]:
     return [p for p in arg.split("+") if p]
 
 
-def combine(parts: list[tuple[str, dict, dict | None]]) -> tuple[dict, dict]:
-    """(the contract that gives the interconnect, the accelerator's specs) of parts (name, contract, specs)."""
+def combine(parts: list[tuple[str, dict]], precision: str = "bf16") -> tuple[dict, dict]:
+    """(the contract that gives the interconnect, the accelerator's specs) of parts (name, contract)."""
     from .training import _sheet_memory_gbs
     # the system's sheet (server, rack, pod) before an accelerator's, which also prints its links
-    systems = [c for _, c, _ in parts if c.get("sheet_kind") in ("server", "rack", "pod")]
-    main = next((c for c in systems + [c for _, c, _ in parts]
+    systems = [c for _, c in parts if c.get("sheet_kind") in ("server", "rack", "pod")]
+    main = next((c for c in systems + [c for _, c in parts]
                  if (lambda ic: ic["scale_up"] or ic["domain"])(interconnect(c))), parts[0][1])
     specs: dict = {"flags": []}
-    for name, contract, sp in parts:
+    for name, contract in parts:
         short = PurePath(name).name
-        for key, got in (sp or {}).items():
+        for key, got in read_specs(contract, precision).items():
             if key == "flags":
                 specs["flags"] += [f"{short}: {f}" for f in got]
             elif key not in specs:

@@ -40,9 +40,11 @@ def _sheet_memory_gbs(contract: dict) -> tuple[float, str] | None:
 
 def hardware(job: Job, contract: dict, a: Assumptions, sheet_specs: dict | None = None) -> tuple[dict, dict, list]:
     """(values, how each was read, missing) for peak_tflops, memory_gb and memory_gbs: the job's hardware block
-    first, then --assume, then the sheet (sheet_specs: what a reader of the sheet's text found)."""
+    first, then --assume, then the sheet (sheet_specs: the accelerator of several sheets combined; else the
+    contract's compute and memory figures)."""
+    from .specs import read_specs
     values, how, missing = {}, {}, []
-    specs = dict(sheet_specs or {})
+    specs = dict(sheet_specs if sheet_specs is not None else read_specs(contract, job.precision))
     mem = _sheet_memory_gbs(contract)
     if mem and "memory_gbs" not in specs:
         specs["memory_gbs"] = mem
@@ -61,6 +63,7 @@ def hardware(job: Job, contract: dict, a: Assumptions, sheet_specs: dict | None 
                                                                             f"in the job file"})
     values["generation"] = job.hardware.get("generation") or specs.get("generation", (None, ""))[0]
     values["precision"] = job.precision
+    values["flags"] = specs.get("flags", [])
     return values, how, missing
 
 
@@ -140,7 +143,7 @@ def job_block(job: Job, inp: Inputs, f: Fabric | None, contract: dict, a: Assump
                               f"memory needs {r.memory_gb:.0f} GB")
     if job.tokens:
         out["time_to_train_days"] = _sig(job.tokens / out["tokens_per_second"] / 86400)
-    out["notes"] = list((sheet_specs or {}).get("flags", [])) + r.notes
+    out["notes"] = list(hw.get("flags", [])) + r.notes
     if with_curve:
         free = {k: v for k, v in job.fixed.items() if k != "dp"}
         curve = []

@@ -38,11 +38,17 @@ def gradient_bytes(a: Assumptions) -> int:
     return int(round(a.value("params") * a.value("grad_bytes_per_param")))
 
 
-def step_compute_s(a: Assumptions, req: Request) -> tuple[float, str]:
-    if req.tokens is not None and req.tflops is not None and not a.user_set("compute_s"):
-        s = compute_seconds(a.value("params"), req.tokens, req.tflops, a.value("mfu"))
-        return s, (f"6 x {a.value('params'):.3g} params x {req.tokens:g} tokens / ({req.tflops:g} TFLOP/s x "
-                   f"mfu {a.value('mfu'):g}) = {s:.4g} s")
+def step_compute_s(a: Assumptions, req: Request, sheet_tflops: tuple[float, str] | None = None
+                   ) -> tuple[float | None, str]:
+    """The compute time of one step: from tokens and peak TFLOP/s (--tflops, else the sheet's dense 16-bit peak per
+    accelerator), else the compute_s assumption. None when tokens are given and no peak is known."""
+    if req.tokens is not None and not a.user_set("compute_s"):
+        tflops, whose = (req.tflops, "") if req.tflops is not None else sheet_tflops or (None, "")
+        if tflops is None:
+            return None, "the compute time needs the accelerator's peak TFLOP/s (--tflops), which the sheet does not state"
+        s = compute_seconds(a.value("params"), req.tokens, tflops, a.value("mfu"))
+        return s, (f"6 x {a.value('params'):.3g} params x {req.tokens:g} tokens / ({tflops:g} TFLOP/s"
+                   f"{' from the sheet, ' + whose if whose else ''} x mfu {a.value('mfu'):g}) = {s:.4g} s")
     return a.value("compute_s"), f"compute {a.value('compute_s'):g} s per step ({a['compute_s'].origin})"
 
 
@@ -94,10 +100,10 @@ def _unknown(f: Fabric | None, inp: Inputs, n: int) -> str | None:
     return None
 
 
-def curve(f: Fabric | None, a: Assumptions, compute_s: float, upto: int = CURVE_UPTO) -> list[tuple[int, float]]:
+def curve(f: Fabric | None, a: Assumptions, compute_s: float | None, upto: int = CURVE_UPTO) -> list[tuple[int, float]]:
     """(count, efficiency) of the data-parallel step from 1 accelerator (efficiency 1) to `upto`, as far as the
     inputs reach (inside the domain only when the scale-out bandwidth is missing)."""
-    if f is None:
+    if f is None or compute_s is None:
         return []
     g = gradient_bytes(a)
     out = [(1, 1.0)]
@@ -112,7 +118,15 @@ def curve(f: Fabric | None, a: Assumptions, compute_s: float, upto: int = CURVE_
 def system(sheet: str, contract: dict, a: Assumptions, req: Request, specs: dict | None = None) -> dict:
     inp = read_inputs(sheet, contract, a)
     f = fabric(inp, a)
-    compute_s, compute_how = step_compute_s(a, req)
+    sheet_tflops = None
+    if req.tokens is not None and req.tflops is None and req.job is None:
+        from .specs import read_specs
+        sheet_tflops = (specs or read_specs(contract)).get("peak_tflops")
+        if sheet_tflops is None:
+            inp.missing.append({"input": "peak_tflops", "why": "the sheet states no dense 16-bit peak compute per "
+                                "accelerator", "ask": "ask for each accelerator's dense (not sparse) BF16 TFLOP/s",
+                                "fill": "--tflops"})
+    compute_s, compute_how = step_compute_s(a, req, sheet_tflops)
     size = gradient_bytes(a) if req.training else req.message_bytes
     collective = "all-reduce" if req.training else req.collective
     per_node = inp.per_node_gbs(a.value("accelerators_per_node"))
@@ -139,7 +153,8 @@ def system(sheet: str, contract: dict, a: Assumptions, req: Request, specs: dict
     full = curve(f, a, compute_s, SEARCH_UPTO)
     shown = [(n, e) for n, e in full if n <= max(CURVE_UPTO, *req.accelerators)]
     out["training"] = {
-        "collective": "all-reduce", "gradient_bytes": gradient_bytes(a), "compute_s": _sig(compute_s, 5),
+        "collective": "all-reduce", "gradient_bytes": gradient_bytes(a),
+        "compute_s": None if compute_s is None else _sig(compute_s, 5),
         "compute": compute_how, "overlap": a.value("overlap"),
         "curve": [{"accelerators": n, "efficiency": round(e, 4)} for n, e in shown],
         "reach": full[-1][0] if full else None,

@@ -106,7 +106,7 @@ def merge_models(findings: list[Finding]) -> list[Finding]:
 
 
 def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
-    from . import ask, headline, plausibility, sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
+    from . import ask, compute, headline, plausibility, sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
     from .certainty import assess, derived_certainty, temper
     from .present import fit_to_sheet, merge_repeats
     if any(f.certainty is None for f in figs):
@@ -114,7 +114,8 @@ def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> 
     token = PAGED.set(getattr(doc, "kind", "pdf") == "pdf")
     try:
         findings: list[Finding] = []
-        for module in (sheet_checks, step1_tier, step2_bandwidth, headline, step3_latency, step4_power, plausibility):
+        for module in (sheet_checks, step1_tier, step2_bandwidth, headline, compute, step3_latency, step4_power,
+                       plausibility):
             findings.extend(module.run(figs, sheet, doc, facility))
         findings = fit_to_sheet(merge_repeats(merge_models(findings), figs), sheet.kind)
         ask.word(findings, figs, sheet, doc)

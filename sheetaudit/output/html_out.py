@@ -160,6 +160,12 @@ def value_line(f: Figure) -> str:
         return f"{num(v)} {unit}" + (f" ({f.scope})" if f.scope else "")
     if f.quantity == "cooling":
         return f"{v} cooling"
+    if f.quantity == "compute":
+        at = f" {f.precision.upper()}" if f.precision else ""
+        return (f"{num(v)} {unit} dense per accelerator{at}" if v is not None else
+                f"{f.text}{at}, the whole {(f.scope or 'system').replace('per-', '')}'s (its accelerators not counted)")
+    if f.quantity == "memory":
+        return f"{num(v)} {unit} accelerator memory" + (f" ({f.scope})" if f.scope else "")
     return f"{num(v)} {unit}".strip()
 
 

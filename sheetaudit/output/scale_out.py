@@ -65,6 +65,8 @@ TRAIN_HEADERS = ["comm share", "efficiency"]
 
 def marks_sentence(s: dict) -> str:
     t = s["training"]
+    if t.get("compute_s") is None:
+        return f"The training what-if has no compute time: {t['compute']}."
     if not t["curve"]:
         return "The training what-if needs the scale-up bandwidth and domain size."
     parts = []

@@ -21,7 +21,7 @@ def _figure_rows(a: Audit, figures=None) -> list[tuple]:
     for f in a.figures if figures is None else figures:
         n = f.normalized or {}
         val = n.get("value")
-        norm = f"{num(val)} {n.get('unit') or ''}".strip() if isinstance(val, (int, float)) else str(val)
+        norm = f"{num(val)} {n.get('unit') or ''}".strip() if isinstance(val, (int, float)) else str(val or "-")
         extra = f.basis if f.quantity == "latency" else (f.scope or "")
         key = (f.quantity, str(f.tier or "-"), f.text, norm, extra or "")
         row = rows.setdefault(key, [f.id, *key, []])
