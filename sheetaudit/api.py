@@ -123,10 +123,12 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
 
 def audit_folder(folder, jobs: int | None = None, output=None, facility=None, ocr: bool = False,
                  max_pages: int | None = None, password: str | None = None, cache: bool = True,
-                 timeout: float | None = 120.0, max_memory_mb: int | None = 2048, requirements=None) -> list[dict]:
+                 timeout: float | None = 120.0, max_memory_mb: int | None = 2048, requirements=None,
+                 job=None) -> list[dict]:
     """Audit every sheet under FOLDER in a pool of processes, as `sheetaudit audit` does; the list audit.json
     holds (a contract per sheet, an error record per file that could not be read). The reports, tables and
-    index are written only when OUTPUT (a folder) is given."""
+    index are written only when OUTPUT (a folder) is given. job (a job file's path or its keys as a dict, as
+    `audit --job`): the index ranks the systems on it and the requirements on the job are judged."""
     import json
     import tempfile
 
@@ -140,7 +142,7 @@ def audit_folder(folder, jobs: int | None = None, output=None, facility=None, oc
     req, fac = _requirements(requirements, _facility(facility))
     opts = BatchOptions(jobs=jobs, timeout=timeout, max_memory_mb=max_memory_mb, use_cache=cache,
                         password=_password(password), max_pages=_max_pages(max_pages), facility=fac,
-                        requirements=req, quiet=True, progress=False)
+                        requirements=req, quiet=True, progress=False, job=None if job is None else _job(job))
     if cache:
         opts.cache_dir = _cache_dir()
     before = os.environ.get("SHEETAUDIT_OCR")
@@ -293,20 +295,24 @@ def _systems(audits, precision: str) -> tuple[list[tuple[str, dict]], dict]:
     return systems, specs
 
 
+def _job(job):
+    """A training job: a job file's path, or the same keys as a dict; checked alike."""
+    from .atscale.job import job_from_data, read_job
+    if isinstance(job, (str, os.PathLike)):
+        if not Path(job).is_file():
+            raise UsageError(f"job file {job}: no such file")
+        return read_job(job)
+    if isinstance(job, dict):
+        return job_from_data(dict(job), "job")
+    raise UsageError(f"job: expected a job file's path or a dict, got {type(job).__name__}")
+
+
 def _scale_job(audits, job, tflops, assumptions):
     import pandas as pd
 
     from .atscale.assumptions import load_assumptions
-    from .atscale.job import job_from_data, read_job
     from .atscale.whatif import Request, whatif
-    if isinstance(job, (str, os.PathLike)):
-        if not Path(job).is_file():
-            raise UsageError(f"job file {job}: no such file")
-        job = read_job(job)
-    elif isinstance(job, dict):
-        job = job_from_data(dict(job), "job")
-    else:
-        raise UsageError(f"job: expected a job file's path or a dict, got {type(job).__name__}")
+    job = _job(job)
     if tflops is not None:
         assumptions = dict(assumptions, peak_tflops=tflops)
     a = load_assumptions().with_overrides(assumptions, "sheetaudit.scale()")

@@ -152,27 +152,66 @@ def _compute(doc, sheet, figures, voc: dict) -> list[Figure]:
             steps = [f"{m.group(0)} = {tflops:g} TFLOP/s"]
             value = tflops
             if scope != "per-accelerator":
-                count, how = _count(sheet, seg, f.model, scope, domain)
-                if count:
-                    value /= count
-                    steps.append(f"/ {count} accelerators = {value:g}")
-                    if how:
-                        inferred["value"] = how
-                else:
-                    value = None
-                    steps.append("the sheet does not count the accelerators it is the total of")
-            if value is not None and (basis == "sparse" or (basis == "unspecified" and scope != "per-accelerator"
-                                                              and voc["system_unstated_is_sparse"])):
-                value /= 2
-                steps.append(f"/ 2 (with sparsity) = {value:g} dense")
-                if basis == "unspecified":
-                    inferred["basis"] = ("a system's headline compute that says neither dense nor sparse: read "
-                                         "as sparse, the vendors' convention")
-            f.normalized = None if value is None else {"value": round(value, 4), "unit": "TFLOP/s"}
-            f.arithmetic = ", ".join(steps) + (" per accelerator" if value is not None else "")
-            _certainty(f, inferred, "compute")
-            out.append(f)
-    return out
+                value = _per_accelerator(tflops, _count(sheet, seg, f.model, scope, domain), domain,
+                                         voc["accelerator_max_tflops"], steps, inferred)
+            out.append((f, value, steps, inferred))
+    own = _own_dense(out)
+    for f, value, steps, inferred in out:
+        if value is not None:
+            value = _dense(f, value, own, voc, steps, inferred)
+        f.normalized = None if value is None else {"value": round(value, 4), "unit": "TFLOP/s"}
+        f.arithmetic = ", ".join(steps) + (" per accelerator" if value is not None else "")
+        _certainty(f, inferred, "compute")
+    return [x[0] for x in out]
+
+
+def _per_accelerator(tflops: float, counted: tuple, domain: int | None, most: float, steps: list,
+                     inferred: dict) -> float | None:
+    """A system's total per accelerator: over the accelerators the sheet counts, else its scale-up domain where the
+    count gives more than any accelerator computes; None when no count the sheet gives makes it one's."""
+    count, how = counted
+    tries = [(count, how)] + ([(domain, f"divided by the scale-up domain of {domain}")]
+                              if domain and domain != count else [])
+    for n, why in tries:
+        if n and tflops / n <= most:
+            steps.append(f"/ {n} accelerators = {tflops / n:g}")
+            if why:
+                inferred["value"] = why
+            return tflops / n
+    steps.append("the sheet does not count the accelerators it is the total of" if not count else
+                 f"/ {count} accelerators is more than any accelerator computes: not the count it totals")
+    return None
+
+
+def _own_dense(figs: list[tuple]) -> dict[str, list[float]]:
+    """The per-accelerator figures the sheet prints dense (or says nothing of), by precision."""
+    own: dict[str, list[float]] = {}
+    for f, value, _, _ in figs:
+        if f.scope == "per-accelerator" and f.basis != "sparse":
+            own.setdefault(f.precision, []).append(value)
+    return own
+
+
+def _dense(f: Figure, value: float, own: dict, voc: dict, steps: list, inferred: dict) -> float:
+    """The dense value of a per-accelerator throughput: halved when sparse; a system's share that says neither is
+    held against the sheet's own per-accelerator figure at its precision (equal: dense; twice it: sparse), else
+    read as sparse by the vendors' convention for a system's headline."""
+    sparse = f.basis == "sparse"
+    if f.basis == "unspecified" and f.scope != "per-accelerator":
+        match = next(((k, d) for d in own.get(f.precision, []) for k in (1, 2) if abs(value / (k * d) - 1) < 0.05),
+                     None)
+        if match:
+            sparse = match[0] == 2
+            inferred["basis"] = (f"its share per accelerator is {'twice ' if sparse else ''}the sheet's own "
+                                 f"{match[1]:g} TFLOP/s per accelerator: {'sparse' if sparse else 'dense'}")
+        elif voc["system_unstated_is_sparse"]:
+            sparse = True
+            inferred["basis"] = ("a system's headline compute that says neither dense nor sparse: read as sparse, "
+                                 "the vendors' convention")
+    if sparse:
+        value /= 2
+        steps.append(f"/ 2 (with sparsity) = {value:g} dense")
+    return value
 
 
 def _memory(doc, sheet, voc: dict, cvoc: dict) -> list[Figure]:

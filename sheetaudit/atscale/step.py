@@ -18,7 +18,8 @@ The step, per pipeline stage (the slowest sets the pace):
 - pipeline: the 1F1B bubble, (pp - 1) / vp micro-batch times, and the point-to-point sends of each micro-batch's
   activations between stages, forward and backward, once per virtual stage;
 - data parallelism: gradients reduce-scattered and weights all-gathered once a step (the same bytes as an
-  all-reduce), hidden under the first forward and the last backward as far as the overlap allows.
+  all-reduce), the reduction hidden under the last backward and the gathering under the first forward as far as
+  the overlap allows (unsharded, the whole all-reduce under the last backward).
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from .transformer import (ACT_BYTES, Model, activation_bytes_per_layer, attentio
                           elementwise_bytes_per_token, model_flops_per_token)
 
 GB = 1e9
+BACKWARD_SHARE = 2 / 3     # of a micro-batch's compute: the backward pass is twice the forward's FLOPs
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class Overlaps:
     dp: float = 1.0               # share of the first forward and last backward the dp collectives can run under
     pp_p2p: float = 0.0           # share of the pipeline sends hidden
     optimizer_bytes_per_param: float = 16.0   # bytes the optimizer reads and writes per parameter it updates
+    dp_bucket_params: float = 0.0             # the data-parallel bucket: its last reduction and first gathering
+    dp_bucket_params_per_rank: float = 0.0    # wait for no compute (max(this, per_rank x dp) parameters)
     memory_reserve_gb: float = 0.0            # what the framework and allocator keep out of reach
 
 
@@ -207,17 +211,22 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
     params_local = dense_local + expert_local
     dp_group = dp * cp
     inside_dp = max(1, per_domain // (tp * cp)) if tp * cp < per_domain else 1
-    t_dp = 0.0
+    t_rs = t_ag = 0.0
     if dp_group > 1:
-        dense_bytes = dense_local * job.grad_bytes
-        t_dp = _collective(f, "reduce-scatter", dp_group, inside_dp, dense_bytes) + \
-            _collective(f, "all-gather", dp_group, inside_dp, dense_local * job.weight_bytes)
+        t_rs = _collective(f, "reduce-scatter", dp_group, inside_dp, dense_local * job.grad_bytes)
+        t_ag = _collective(f, "all-gather", dp_group, inside_dp, dense_local * job.weight_bytes)
         if expert_local and dp_group // ep > 1:
             edp = dp_group // ep
-            t_dp += _collective(f, "reduce-scatter", edp, max(1, inside_dp // ep), expert_local * job.grad_bytes) + \
-                _collective(f, "all-gather", edp, max(1, inside_dp // ep), expert_local * job.weight_bytes)
-    window = ov.dp * compute_mb                      # the first forward and the last backward of the stage
-    dp_exposed = max(0.0, t_dp - window)
+            t_rs += _collective(f, "reduce-scatter", edp, max(1, inside_dp // ep), expert_local * job.grad_bytes)
+            t_ag += _collective(f, "all-gather", edp, max(1, inside_dp // ep), expert_local * job.weight_bytes)
+    t_dp = t_rs + t_ag
+    # the gradients' reduction runs under the stage's last backward, the parameters' gathering under its first
+    # forward; unsharded, the whole all-reduce waits for the gradients, under the backward alone
+    backward, forward = ov.dp * compute_mb * BACKWARD_SHARE, ov.dp * compute_mb * (1 - BACKWARD_SHARE)
+    dp_exposed = max(0.0, t_dp - backward) if job.sharding == "none" else \
+        max(0.0, t_rs - backward) + max(0.0, t_ag - forward)
+    bucket = max(ov.dp_bucket_params, ov.dp_bucket_params_per_rank * dp_group)
+    dp_exposed = max(dp_exposed, t_dp * min(1.0, bucket / params_local))   # the last bucket's, at least
     opt_shard = params_local / (dp_group if job.sharding != "none" else 1)
     t_opt = opt_shard * ov.optimizer_bytes_per_param / mem_bw
 

@@ -28,4 +28,6 @@ def accelerator(hw: dict, a: Assumptions) -> Accelerator:
 def overlaps(a: Assumptions) -> Overlaps:
     return Overlaps(tp=a.value("tp_overlap"), ep=a.value("ep_overlap"), dp=a.value("dp_overlap"), pp_p2p=a.value("pp_p2p_overlap"),
                     optimizer_bytes_per_param=a.value("optimizer_bytes_per_param"),
+                    dp_bucket_params=a.value("dp_bucket_params"),
+                    dp_bucket_params_per_rank=a.value("dp_bucket_params_per_rank"),
                     memory_reserve_gb=a.value("memory_reserve_gb"))

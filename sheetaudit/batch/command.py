@@ -27,6 +27,9 @@ REQUIRE_HELP = ("Requirements file (YAML): the index opens with the compliance m
               help="Where cached results live [default: $SHEETAUDIT_CACHE_DIR or OUTPUT/.cache].")
 @click.option("--facility", type=click.Path(exists=True, dir_okay=False), help="Facility profile (YAML).")
 @click.option("--require", "require", type=click.Path(exists=True, dir_okay=False), help=REQUIRE_HELP)
+@click.option("--job", "job_file", type=click.Path(exists=True, dir_okay=False),
+              help="Training job (YAML, as `scale --job`): the index ranks the systems by time to train it, and "
+                   "--require's tokens_per_second and time_to_train_days are judged on it.")
 @click.option("--password", help="Password for encrypted PDFs (the same for every file).")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages of each file.")
 @click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
@@ -35,7 +38,7 @@ REQUIRE_HELP = ("Requirements file (YAML): the index opens with the compliance m
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no summary on stderr.")
 @click.pass_context
 def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cache_dir, facility, require,
-          password, max_pages, no_xlsx, quiet):
+          job_file, password, max_pages, no_xlsx, quiet):
     """Audit every spec sheet in FOLDER (recursively) and compare them side by side on one basis.
 
     Exit codes: 0 no finding at or above --fail-on; 1 findings; 2 a file could not be audited (after the whole
@@ -55,8 +58,12 @@ def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cac
         req, fac = load_requirements(require, fac)
     elif fail_on == "requirement":
         raise UsageError("--fail-on requirement needs --require FILE")
+    job = None
+    if job_file is not None:
+        from ..atscale.job import read_job
+        job = read_job(job_file)
     opts = BatchOptions(jobs=jobs, timeout=timeout or None, max_memory_mb=max_memory or None,
-                        use_cache=not no_cache, cache_dir=cache_dir, facility=fac, requirements=req,
+                        use_cache=not no_cache, cache_dir=cache_dir, facility=fac, requirements=req, job=job,
                         password=password,
                         max_pages=max_pages, quiet=quiet, xlsx=not no_xlsx)
     with Interrupts() as late:         # an interrupt after the batch (while the summary prints) is only counted

@@ -35,13 +35,19 @@ def write_outputs(res, opts, warn=None) -> None:
         items.append((s["row"], s["contract"]))
     res.comparison = compare(items)
     xlsx = opts.xlsx and tables_xlsx_available()
-    key = _outputs_key(res, xlsx)
+    job = getattr(opts, "job", None)
+    key = _outputs_key(res, xlsx, job)
     manifest = out / MANIFEST
     if opts.use_cache and _outputs_current(out, manifest, key):
         res.outputs_reused = True
         res.written = [n for n in OUTPUT_NAMES if (n != "audit.xlsx" or xlsx) and (out / n).is_file()]
         atomic_write(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
         return
+    training = None
+    if job is not None:           # before the tables: the requirements on the job are judged on its result
+        from .training import judge_requirements, training_doc
+        training = training_doc(res.ok, job)
+        judge_requirements(res.ok, training, opts.requirements)
     records = []
     for s in res.sheets:
         if s["status"] == OK:
@@ -84,7 +90,8 @@ def write_outputs(res, opts, warn=None) -> None:
            "version": __version__, "rules_hash": res.rules_hash, "root": safe_text(str(res.root)), "xlsx": xlsx,
            "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
            "verdict": verdict(res), "systems": [(s["sheet"], s["contract"]) for s in sorted(res.ok, key=lambda s: s["sheet"])],
-           "statuses": {st: sum(1 for r in rows if r.get("status") == st) for st in ("fail", "incomplete", "review", "pass")}}
+           "statuses": {st: sum(1 for r in rows if r.get("status") == st) for st in ("fail", "incomplete", "review", "pass")},
+           "training": _training_html(training)}
     write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
     reports = [s["report"] for s in res.ok if s.get("report")]
@@ -111,11 +118,19 @@ def tables_xlsx_available() -> bool:
     return xlsx_available()
 
 
-def _outputs_key(res, xlsx: bool) -> str:
+def _training_html(doc: dict | None):
+    """The index's section on the buyer's job: the systems ranked by time to train, where each step goes."""
+    if doc is None:
+        return None
+    from ..output.train_out import section_html
+    return section_html(doc, "h2")
+
+
+def _outputs_key(res, xlsx: bool, job=None) -> str:
     """Everything the outputs depend on: when it equals the last run's (and the files are as written), a re-run
     of an unchanged folder reuses them instead of rebuilding every table."""
     state = {"base": res.cache_base, "xlsx": xlsx, "root": str(res.root), "interrupted": res.interrupted,
-             "skipped": res.skipped,
+             "skipped": res.skipped, "job": repr(job) if job is not None else None,
              "sheets": [(s["sheet"], s["path"], s["status"], s.get("sha256"), s.get("error"), s.get("html_error"),
                          s.get("report")) for s in res.sheets]}
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()

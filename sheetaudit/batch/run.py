@@ -40,6 +40,7 @@ class BatchOptions:
     max_pages: int | None = None
     facility: dict | None = None
     requirements: dict | None = None      # a checked requirements file (sheetaudit.requirements)
+    job: object = None                    # a training job (atscale.job.Job): the index ranks the systems on it
     quiet: bool = False
     progress: bool | None = None          # None: only when stderr is a terminal (and not quiet)
     xlsx: bool = True                     # write audit.xlsx when openpyxl is importable

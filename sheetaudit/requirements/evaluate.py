@@ -390,11 +390,14 @@ def _job(field: str, op: str):
             return {"result": "not-stated", "basis": "model",
                     "why": "a requirement on your training job: judged by 'sheetaudit scale SHEET --job job.yaml "
                            "--require FILE'", "question": s["ask"]}
-        if t.get(field) is None:
-            why = t.get("unknown") or ("the job file gives no tokens to train" if field == "time_to_train_days"
-                                       else "the job was not modelled")
+        got = t.get(field)
+        if want.get("tokens") and t.get("tokens_per_second"):      # the requirement's own tokens to train
+            got = float(f"{want['tokens'] / t['tokens_per_second'] / 86400:.4g}")
+        if got is None:
+            why = t.get("unknown") or ("neither the job file nor the requirement gives tokens to train"
+                                       if field == "time_to_train_days" else "the job was not modelled")
             return {"result": "not-stated", "basis": "model", "why": why, "question": s["ask"]}
-        value, limit = t[field], want[op]
+        value, limit = got, want[op]
         result = _decide([value], op, limit)
         assumed = [k for k, how in (t.get("hardware_how") or {}).items() if how.startswith("assumed")]
         why = (f"the job what-if at {num(t['accelerators'])} accelerators, layout "

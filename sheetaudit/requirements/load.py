@@ -87,9 +87,18 @@ def _bound(raw, s: dict, at: str) -> dict:
                 span = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
                 raise UsageError(f"{at}.{b}: {_shown(raw[b])} is out of range (expected a number {span})")
     for k, rule in (s.get("extra") or {}).items():
+        if k not in raw and rule.get("optional"):
+            continue
         if k not in raw:
             raise UsageError(f"{at}: expected '{k}' (e.g. {{{s['bounds'][0]}: 0.9, {k}: 1024}})")
         v = raw[k]
+        if rule.get("count"):           # a large count as people write it: 15e12, 15T, 300B
+            from ..atscale.parse import parse_count
+            try:
+                out[k] = parse_count(str(v)) if not isinstance(v, bool) else parse_count("x")
+            except ValueError as exc:
+                raise UsageError(f"{at}.{k}: {exc}") from None
+            continue
         if isinstance(v, bool) or not isinstance(v, int) or v < rule.get("min", 0):
             raise UsageError(f"{at}.{k}: expected a whole number of at least {rule.get('min', 0)}, got {_shown(v)}")
         out[k] = v
