@@ -34,19 +34,44 @@ _RESULT = {
 
 
 def schema() -> dict:
-    return json.loads(files("sheetaudit").joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
+    """The JSON Schema of a result under the rules in use: the shipped file with the lists the rules own filled in
+    from them (`rules_lists`), so a requirement key added by the README's recipe validates, and the cache entries
+    written with it stay valid. The shipped file is kept equal to it for the shipped rules (tests/
+    test_schema_follows_rules.py; `write_schema` rewrites it)."""
+    doc = json.loads(files("sheetaudit").joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
+    lists = rules_lists()
+    doc["$defs"]["requirement"]["properties"]["key"]["enum"] = lists["requirement_keys"]
+    doc["properties"]["sheet_kind"]["enum"] = lists["sheet_kinds"]
+    return doc
+
+
+def rules_lists() -> dict:
+    """The lists of the schema that the rules own: the requirement keys a result may name (rules/requirements.yaml,
+    all but the file's name and facility) and the kinds of sheet (rules/vocabulary.yaml sheet_kinds, and unknown)."""
+    from .rules import load_rules
+    r = load_rules()
+    keys = [k for k, s in r.requirements["keys"].items() if s.get("kind") not in ("text", "facility")]
+    kinds = list(dict.fromkeys([e["kind"] for e in r.vocab["sheet_kinds"]] + ["unknown"]))
+    return {"requirement_keys": keys, "sheet_kinds": kinds}
+
+
+def write_schema() -> None:
+    """Rewrite the shipped schema from the rules (after a requirement key or a sheet kind is added)."""
+    path = files("sheetaudit").joinpath(SCHEMA_FILE)
+    path.write_text(json.dumps(schema(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 @lru_cache(maxsize=None)
-def _compiled(which: str):
+def _compiled(which: str, rules: str):
     import fastjsonschema
     return fastjsonschema.compile(schema() if which == "contract" else _RESULT)
 
 
 def _run(which: str, value, path: str) -> None:
     import fastjsonschema
+    from .rules import rules_hash
     try:
-        _compiled(which)(value)
+        _compiled(which, rules_hash() if which == "contract" else "")(value)
     except fastjsonschema.JsonSchemaValueException as exc:
         name = exc.name or "data"
         said = exc.message[len(name):].strip() if exc.message.startswith(name) else exc.message

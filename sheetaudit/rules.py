@@ -43,6 +43,7 @@ class Rules:
     comparison: dict = None      # cross-sheet (batch) checks, compare.*
     scale: dict = None           # rules/scale.yaml as parsed: the what-if's assumptions (sheetaudit.atscale checks them)
     words: dict = None           # rules/checks.yaml `words`: the patterns the checks read in a sheet's text
+    requirements: dict = None    # rules/requirements.yaml as parsed: the keys a requirements file may hold
 
     def explain(self, code: str) -> dict | None:
         """Any code the tool can print, per-sheet or cross-sheet."""
@@ -105,7 +106,7 @@ def _rules(docs: dict, d: Path) -> Rules:
                  thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
                  steps=checks_doc.get("steps", {}), directory=d, technologies=kb,
                  comparison=checks_doc.get("comparison", {}), scale=docs["scale.yaml"],
-                 words=checks_doc.get("words", {}))
+                 words=checks_doc.get("words", {}), requirements=docs["requirements.yaml"])
 
 
 def tier_words(entries: list[dict], kb: dict) -> list[dict]:

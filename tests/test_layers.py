@@ -14,10 +14,11 @@ PACKAGE = ROOT / "sheetaudit"
 # atscale, output, batch) is one layer, so its modules may import each other.
 LAYERS = [
     ("errors", "failures", "limits", "numfmt", "fileio", "cachedir", "severity", "regex_cache", "textsafe"),
-    ("model", "contract"),
+    ("model",),
     ("read",),
     ("rules",),
-    ("validate",),                     # user inputs checked against schemas in rules/inputs
+    ("validate", "contract"),          # user inputs checked against schemas in rules/inputs; results against the
+                                       # output's schema, whose lists (requirement keys, sheet kinds) the rules own
     ("technologies", "units"),
     ("find",),
     ("triage",),

@@ -102,3 +102,59 @@ def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
             assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)], pattern
         checked += 1
     assert checked >= 50        # the vocabularies, the finder's and the units' patterns
+
+
+def _rule_patterns():
+    """Every regular expression the rules hold: the vocabularies, the checks' words, the knowledge base's names
+    and generations, the named rates and the conventions (prose that is no pattern is left out)."""
+    from sheetaudit.rules import load_rules
+    r = load_rules()
+    found = []
+
+    def walk(obj, keys=None):
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                if keys is None or k in keys:
+                    walk(v, None if keys is None else ())
+                elif isinstance(v, (dict, list)):
+                    walk(v, keys)
+        elif isinstance(obj, list):
+            for v in obj:
+                walk(v, keys)
+        elif isinstance(obj, str) and keys in (None, ()):
+            found.append(obj)
+
+    walk(r.vocab)
+    walk(r.words)
+    walk({k: v for k, v in r.conventions.items() if isinstance(v, str)})
+    walk(r.units.get("named_rates"), {"pattern"})
+    walk(r.technologies, {"pattern", "generation_pattern", "names", "rdma_transports"})
+    out = []
+    for p in dict.fromkeys(found):
+        try:
+            re.compile(p)
+        except re.error:
+            continue
+        out.append(p)
+    return out
+
+
+def test_every_pattern_the_rules_hold_matches_as_re_compile_does(cache_home, monkeypatch):
+    """The cache and its first-character lookahead change no match of any pattern in rules/, whether or not an
+    audit of the samples happens to compile it: built fresh and built from the cache, case-sensitive and not, on
+    the text of the labelled sheets."""
+    patterns = _rule_patterns()
+    assert len(patterns) >= 150
+    texts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "tests" / "labelled").glob("*.md"))[:8]]
+    texts.append("Kelvin \u212aelvin ſtraſſe İSTANBUL NVLINK nvlink 4th Gen PCIE5 32GT/s x16（PCIE5） 第四代 NVLink")
+    for flags in (0, re.I):
+        for p in patterns:
+            regex_cache.compile(p, flags)
+    regex_cache.save()
+    _as_new_process(monkeypatch)
+    for flags in (0, re.I):
+        for p in patterns:
+            ours, theirs = regex_cache.compile(p, flags), re.compile(p, flags)
+            assert (p, flags) in regex_cache._entries
+            for text in texts:
+                assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)], p
