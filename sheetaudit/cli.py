@@ -115,7 +115,7 @@ def _report(result, fmt: str, password: str | None, all_figures: bool = False) -
         return dumps(result) + "\n"
     if fmt == "html":
         from .output.html_out import render
-        return render(result, password=password)
+        return render(result, password=password, all_figures=all_figures)
     from .output.text_out import render
     return render(result, all_figures=all_figures)
 
@@ -158,7 +158,8 @@ def _failures_named(ctx, name: str, during: str, max_memory: int):
               help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
                    "figures read so are marked OCR-read.")
 @click.option("--all-figures", is_flag=True,
-              help="Terminal summary: list every figure read, not only those the findings rest on.")
+              help="List every figure read, not only those the findings rest on (the terminal summary; the "
+                   "printed HTML report's appendix).")
 @click.option("--in-process", is_flag=True,
               help="Audit in this process rather than a forked child, so that a profiler sees the work "
                    "(python -m cProfile -m sheetaudit check --in-process SHEET); a crash of the PDF library "

@@ -260,16 +260,19 @@ def test_print_opens_every_collapsed_section(browser, tmp_path):
     out = tmp_path / "print.html"
     write_report(sheet, out)
     browser.open(out, media="print")
-    # every collapsed section opens on paper, except a finding's further places (one line names them) and the
-    # figures no finding rests on (the appendix prints the cited rows; the HTML keeps them all)
-    hidden = browser.js("""Array.from(document.querySelectorAll('details:not(.more) li, details:not(.more) .evidence'))
+    # every collapsed section opens on paper, except a finding's further places (one line names them), the
+    # figures no question rests on (the appendix prints the cited rows; the HTML keeps them all), and the lists a
+    # brief leaves to the screen: the passed checks of each step and the scaling model's assumptions
+    shown = "details:not(.more):not(.passed):not(.assumptions)"
+    hidden = browser.js(f"""Array.from(document.querySelectorAll('{shown} li, {shown} .evidence'))
         .filter(e => e.getBoundingClientRect().height === 0).length""")
-    total = browser.js("document.querySelectorAll('details:not(.more) li, details:not(.more) .evidence').length")
-    assert total > 0 and hidden == 0
+    total = browser.js(f"document.querySelectorAll('{shown} li, {shown} .evidence').length")
+    assert hidden == 0, (hidden, total)
     rows = browser.js("""Array.from(document.querySelectorAll('#figures-table tbody tr'))
         .map(r => [r.classList.contains('cited'), r.getBoundingClientRect().height > 0])""")
     assert rows and all(cited == shown for cited, shown in rows) and any(c for c, _ in rows)
-    more = browser.js("Array.from(document.querySelectorAll('.more-print')).map(p => p.getBoundingClientRect().height)")
+    more = browser.js("Array.from(document.querySelectorAll('.finding:not(.finding-info) .more-print'))"
+                      ".map(p => p.getBoundingClientRect().height)")   # a note's places are not printed
     assert all(h > 0 for h in more)
     assert browser.js("getComputedStyle(document.getElementById('figure-tools')).display") == "none"
     browser.print_pdf(ARTIFACTS / "orion-nvl72-rack.a4.pdf")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
 from ..output.verdict import STATUS_TEXT
@@ -160,11 +160,31 @@ def compliance_matrix(rows: list[dict], systems) -> dict | None:
         x["kind"] = (contracts.get(x["sheet"]) or {}).get("sheet_kind") or "unknown"
         x["component"] = is_component(x["counts"], x["kind"])
     sheets.sort(key=lambda x: (x["component"], OUTCOME_ORDER.get(x["outcome"], 9), x["sheet"]))
+    for x in sheets:
+        x["label"] = short_name((contracts.get(x["sheet"]) or {}).get("source") or {}, x["sheet"])
     first = contracts[sheets[0]["sheet"]]["requirements"]["results"]
     from ..requirements import spec
     return {"name": sheets[0]["name"], "source": sheets[0]["source"], "sheets": sheets, "words": spec()["results"],
             "requirements": [(x["key"], x["requirement"], x["wanted"]) for x in first],
-            "verdict": requirements_verdict(sheets)}
+            "verdict": requirements_verdict(sheets),
+            # on paper the matrix is split across pages by columns, each part with the requirements down its side
+            "parts": [sheets[i:i + PRINT_COLUMNS] for i in range(0, len(sheets), PRINT_COLUMNS)]}
+
+
+PRINT_COLUMNS = 9     # sheets in one printed part of the matrix: legible at 7 pt on landscape A4 or Letter
+
+
+def short_name(source: dict, sheet: str, most: int = 30) -> str:
+    """A column head for a sheet: its product's name (without the title's marketing line or "— Specifications"),
+    or the file's name without its extension when the title names no model (no word of letters and digits:
+    "Rack specifications", "Table 1. System specifications")."""
+    import re
+
+    from .tables import product_name
+    name = re.split(r"\s+[—–|:]\s+|\s+-\s+", product_name(source.get("title") or ""))[0].strip()
+    if not re.search(r"(?=\S*[A-Za-z])\S*\d", re.sub(r"^(?:Table|Figure)\s+\d+\W*", "", name)):
+        name = PurePosixPath(sheet).stem
+    return name if len(name) <= most else name[:most - 1].rstrip() + "…"
 
 
 COMPONENT_KINDS = {"switch": "switch or NIC", "nic": "switch or NIC", "accelerator": "accelerator"}

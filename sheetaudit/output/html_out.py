@@ -306,7 +306,7 @@ def _attach_images(a: Audit, views: list[FindingView], resolution: int, max_imag
 
 
 def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images: int = MAX_IMAGES,
-            password: Optional[str] = None, back_href: Optional[str] = None) -> dict:
+            password: Optional[str] = None, back_href: Optional[str] = None, all_figures: bool = False) -> dict:
     """Everything the sheet template needs; the batch pages reuse it."""
     from ..rules import load_rules
     rules = load_rules()
@@ -382,9 +382,26 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
         "facility_text": (facility_json(a.facility) or {}).get("text", ""),
         "scale": section_html(scale_doc) if scale_doc else None, "back_href": back_href, "passed_total": len(a.passed),
         "requirements": a.requirements, "req_words": _requirement_words() if a.requirements else None,
-        "cited": {i for f in a.findings for i in f.figures} | {i for r in (a.requirements or {}).get("results", [])
-                                                              for i in r.get("figures") or []},
+        # what the printed appendix lists: the figures the questions and requirements rest on (an info finding's
+        # figures are the sheet's port speeds read by convention, a hundred on a long switch sheet)
+        "cited": _cited(a),
+        "all_figures": all_figures,
     }
+
+
+def _cited(a: Audit) -> set[str]:
+    """The figures the printed appendix lists: those the questions (errors, warnings) and the requirements rest on,
+    a figure printed again with the same reading once (an info finding's figures are the sheet's port speeds read by
+    convention, a hundred on a long switch sheet; the same port speed recurs on every page)."""
+    wanted = {i for f in a.findings if f.severity != "info" for i in f.figures} | {
+        i for r in (a.requirements or {}).get("results", []) for i in r.get("figures") or []}
+    seen, out = set(), set()
+    for f in a.figures:
+        key = (f.quantity, f.text, f.tier, f.scope, f.direction, str((f.normalized or {}).get("value")))
+        if f.id in wanted and key not in seen:
+            seen.add(key)
+            out.add(f.id)
+    return out
 
 
 def _requirement_words() -> dict:
@@ -393,8 +410,9 @@ def _requirement_words() -> dict:
 
 
 def render(a: Audit, *, images: bool = True, resolution: int = 100, max_images: int = MAX_IMAGES,
-           password: Optional[str] = None, back_href: Optional[str] = None) -> str:
+           password: Optional[str] = None, back_href: Optional[str] = None, all_figures: bool = False) -> str:
+    """The report; printed, it lists the figures the questions rest on, every figure with all_figures."""
     ctx = context(a, images=images, resolution=resolution, max_images=max_images, password=password,
-                  back_href=back_href)
+                  back_href=back_href, all_figures=all_figures)
     from ..textsafe import safe_text
     return safe_text(_env().get_template("sheet.html.j2").render(**ctx))   # a damaged text layer's lone surrogate

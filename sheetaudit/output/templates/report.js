@@ -84,10 +84,17 @@
       }
     });
   }
+  /* The appendix opened by hand prints every figure; folded, the figures the questions rest on. */
+  var fold = document.getElementById("figures-fold"), appendix = document.getElementById("figures");
+  if (fold && appendix && !appendix.classList.contains("all-figures")) {
+    fold.querySelector("summary").addEventListener("click", function () {
+      appendix.classList.toggle("all-figures", !fold.open);
+    });
+  }
   var opened = [];
   window.addEventListener("beforeprint", function () {
     opened = [];
-    Array.prototype.forEach.call(document.querySelectorAll("details:not([open])"), function (d) {
+    Array.prototype.forEach.call(document.querySelectorAll("details:not([open]):not(.passed):not(.assumptions)"), function (d) {
       d.open = true;
       opened.push(d);
     });
