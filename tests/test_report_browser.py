@@ -405,7 +405,7 @@ def test_system_report_shows_what_it_means_at_scale(browser, tmp_path):
     browser.open(out)
     page = browser.js
     assert page(f"{VISIBLE}(document.getElementById('scale'))")
-    assert "a model, not a measurement" in page("document.querySelector('#scale h2').textContent")
+    assert "a model, not a measurement" in page("document.querySelector('#scale .model-note').textContent").lower()
     assert page(f"{VISIBLE}(document.querySelector('#scale svg.scale-curve polyline.curve'))")
     assert page("document.querySelectorAll('#scale .chart-wide svg g.edge').length") == 1
     assert "scale_up_efficiency" in page("document.querySelector('#scale details.assumptions').textContent")

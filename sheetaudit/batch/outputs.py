@@ -161,11 +161,14 @@ def verdict(res) -> str:
     parts = []
     if res.failed:
         parts.append(f"{len(res.failed)} of {len(res.sheets)} files could not be audited (listed first)")
-    ups = [(s["row"]["scale_up"]["value"], s["sheet"]) for s in ok if s.get("row") and s["row"]["scale_up"]]
+    # the range from the sheets' own figures: a value the audit derived (divided from a total, read through a
+    # ratio) is shown in the table, in italics, but never heads the page
+    ups = [(s["row"]["scale_up"]["value"], s["sheet"]) for s in ok
+           if s.get("row") and s["row"]["scale_up"] and s["row"]["scale_up"].get("how") == "stated"]
     if len(ups) >= 2:
         hi, lo = max(ups), min(ups)
-        parts.append(f"per accelerator and per direction, scale-up bandwidth ranges from {fmt_num(lo[0])} GB/s "
-                     f"({lo[1]}) to {fmt_num(hi[0])} GB/s ({hi[1]})")
+        parts.append(f"per accelerator and per direction, scale-up bandwidth as stated ranges from {fmt_num(lo[0])} "
+                     f"GB/s ({lo[1]}) to {fmt_num(hi[0])} GB/s ({hi[1]})")
     if res.comparison:
         parts.append(f"{len(res.comparison)} thing(s) a side-by-side reading would get wrong (see below)")
     if not parts:

@@ -26,11 +26,14 @@ from ..numfmt import num as _num, ratio as ratio_text
 INK = "#1a1a1a"
 MUTED = "#4d4d4d"
 GRID = "#c8c8c8"
-# fill, stroke, pattern: solid dark / light with hatching / outline only
+# fill, stroke, pattern. One meaning per encoding in every chart: colour is the tier (dark scale-up, light
+# scale-out) or the rack, hatching is "derived by the audit, not printed in the sheet"; the key under each chart says so
+KEY = {"scale-up": "scale-up", "scale-out": "scale-out", "derived": "derived by the audit (not printed)",
+       "rack": "rack power as stated", "rack-derived": "derived from node power (not printed)"}
 STYLES = {
     "scale-up": ("#1f4e79", "#1f4e79", None),
-    "scale-out": ("#9dc3e6", "#1f4e79", "hatch"),
-    "derived": ("#ffffff", "#1f4e79", "dots"),
+    "scale-out": ("#9dc3e6", "#1f4e79", None),
+    "derived": ("#ffffff", "#1f4e79", "hatch"),
     "rack": ("#7f2704", "#7f2704", None),
     "rack-derived": ("#fdd0a2", "#7f2704", "hatch"),
     "hardware": ("#1f4e79", "#1f4e79", None),
@@ -111,9 +114,7 @@ def _ticks(top: float, n: int = 5) -> list[float]:
 def _defs(uid: str) -> str:
     return (f'<defs><pattern id="{uid}-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
             f'patternTransform="rotate(45)"><rect width="6" height="6" fill="#ffffff"/>'
-            f'<line x1="0" y1="0" x2="0" y2="6" stroke="#1a1a1a" stroke-width="2"/></pattern>'
-            f'<pattern id="{uid}-dots" width="5" height="5" patternUnits="userSpaceOnUse">'
-            f'<rect width="5" height="5" fill="#ffffff"/><circle cx="2.5" cy="2.5" r="1" fill="#1a1a1a"/></pattern></defs>')
+            f'<line x1="0" y1="0" x2="0" y2="6" stroke="#1a1a1a" stroke-width="2"/></pattern></defs>')
 
 
 def _fill(kind: str, uid: str) -> tuple[str, str]:
@@ -221,7 +222,10 @@ def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines:
                         f'{escape(b.text or (_num(b.value) + " " + unit))}</text>')
             y += h + gap
     axis_y = y + 2
-    height = axis_y + 36
+    kinds = list(dict.fromkeys(b.kind for g in groups for b in g.bars if b.kind in KEY))
+    key = _key(kinds, uid, axis_y + 40, width, small) if len(kinds) > 1 or any(
+        STYLES[k][2] for k in kinds) else ([], 0)
+    height = axis_y + 36 + key[1]
     out = _open(uid, width, height, title, desc, klass)
     for t in _ticks(top_v, 3 if compact else 5):
         xt = x(t)
@@ -248,8 +252,26 @@ def bar_chart(groups: list[Group], unit: str, title: str, desc: str = "", lines:
         out.append(f'<text x="{xl + dx:.1f}" y="{19 + 16 * i}" text-anchor="{anchor}" font-size="12" '
                    f'font-weight="700">{escape(fit(ln.label, room, 12, bold=True))}</text>')
     out.extend(over)
+    out.extend(key[0])
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def _key(kinds: list[str], uid: str, y: float, width: int, size: int) -> tuple[list[str], int]:
+    """What each fill means, under the axis: a swatch and its words, wrapped to the width. (parts, height)"""
+    parts, x, rows = [], 6.0, 1
+    for k in kinds:
+        fill, stroke = _fill(k, uid)
+        words = KEY[k]
+        w = 22 + text_width(words, size) + 14
+        if x + w > width and x > 6:
+            x, rows = 6.0, rows + 1
+        yy = y + 18 * (rows - 1)
+        parts.append(f'<g class="key key-{escape(k)}"><rect x="{x:.1f}" y="{yy - 10:.1f}" width="16" height="11" '
+                     f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/><text x="{x + 21:.1f}" y="{yy:.1f}" '
+                     f'font-size="{size}" fill="{MUTED}">{escape(words)}</text></g>')
+        x += w
+    return parts, 18 * rows + 4
 
 
 @dataclass

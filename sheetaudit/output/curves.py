@@ -9,10 +9,19 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from ..numfmt import percent
+from ..numfmt import count, percent
 from .charts import GRID, INK, MUTED, _open, _uid, scaled, text_width
 
-PALETTE = [("#1f4e79", ""), ("#b35806", "7 4"), ("#2d7f3e", "2 3"), ("#7b3294", "10 3 2 3"), ("#4d4d4d", "4 2")]
+# Each curve its own colour and its own dash (eight of each, both distinct for eight curves, every pair distinct
+# up to 64), so two systems never look alike, on screen or in grey print.
+COLOURS = ["#1f4e79", "#b35806", "#2d7f3e", "#7b3294", "#4d4d4d", "#a50f15", "#00798c", "#8c6d1f"]
+DASHES = ["", "7 4", "2 3", "10 3 2 3", "4 2", "12 4", "1 4", "6 2 2 2 2 2"]
+
+
+def style(i: int) -> tuple[str, str]:
+    """(colour, dash) of the i-th curve."""
+    n = len(COLOURS)
+    return COLOURS[i % n], DASHES[(i + i // n) % len(DASHES)]
 
 
 @dataclass
@@ -36,11 +45,12 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
     left, top, plot_h = 48, 14, 240
     # Each curve's label ends its line when the labels fit beside the plot in 40 % of the width; otherwise (a
     # phone, long file names) they go in a legend under it, wrapped, never cut.
-    names = [_end_label(c) for c in curves]
-    beside_w = max(text_width(f"100% {n}", 13, True) for n in names) + 12
+    # each label says at which count its percentage is read: where the curve stops
+    names = [f"{percent(c.points[-1][1])} at {count(c.points[-1][0])} {_end_label(c)}" for c in curves]
+    beside_w = max(text_width(n, 13, True) for n in names) + 12
     beside = beside_w <= width * 0.4
     plot_w = width - left - (beside_w if beside else 16) - 10
-    legend = [] if beside else [_wrapped(f"{n}", width - left - 40) for n in names]
+    legend = [] if beside else [_wrapped(n, width - left - 40) for n in names]
     legend_h = sum(18 * len(lines) + 4 for lines in legend) + (8 if legend else 0)
     hi_n = max(n for c in curves for n, _ in c.points)
     lo_x, hi_x = 0.0, math.ceil(math.log10(max(hi_n, 10)))
@@ -72,7 +82,7 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
                f'accelerators (log scale)</text>')
     ends = []
     for i, c in enumerate(curves):
-        colour, dash = PALETTE[i % len(PALETTE)]
+        colour, dash = style(i)
         pts = " ".join(f"{x(n):.1f},{y(e):.1f}" for n, e in c.points)
         out.append(f'<polyline class="curve" points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5"'
                    + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
@@ -84,26 +94,34 @@ def efficiency_chart(curves: list[Curve], title: str, desc: str, marks=(0.9, 0.5
                        f'height="9" fill="#ffffff" stroke="{colour}" stroke-width="2"/>'
                        f'<title>{escape(c.label)}: leaves the scale-up domain above {c.edge} accelerators</title></g>')
         n_end, e_end = c.points[-1]
-        ends.append([y(e_end), colour, names[i], percent(e_end), dash, i])
+        # where the curve stops: the largest count its inputs support (the sheet's own limit when it is below the
+        # plot's), marked, and the legend's percentage is read there
+        ex, ey = x(n_end), y(e_end)
+        out.append(f'<circle class="pt pt-end" cx="{ex:.1f}" cy="{ey:.1f}" r="4.5" fill="{colour}" stroke="#ffffff" '
+                   f'stroke-width="1.5"><title>{escape(c.label)}: {percent(e_end)} at {count(n_end)} accelerators, '
+                   f'where the curve stops</title></circle>')
+        ends.append([y(e_end), colour, names[i], dash, i])
     if beside:
         ends.sort()
         for j in range(1, len(ends)):                      # keep the end labels apart
             ends[j][0] = max(ends[j][0], ends[j - 1][0] + 15)
-        for ly, colour, label, pct, _, _ in ends:
+        for ly, colour, label, _, _ in ends:
             out.append(f'<text class="curve-label" x="{left + plot_w + 8}" y="{ly + 4:.1f}" fill="{colour}" '
-                       f'font-weight="700">{escape(f"{pct} {label}")}</text>')
+                       f'font-weight="700">{escape(label)}</text>')
     else:
         ly = top + plot_h + 44 + 14
-        for (_, colour, _, pct, dash, i), lines in zip(ends, legend):
+        for (_, colour, _, dash, i), lines in zip(ends, legend):
             out.append(f'<line x1="{left}" y1="{ly - 4}" x2="{left + 28}" y2="{ly - 4}" stroke="{colour}" '
                        f'stroke-width="2.5"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
             for j, line in enumerate(lines):
-                text = f"{pct} {line}" if j == 0 else line
                 out.append(f'<text class="curve-label" x="{left + 34}" y="{ly + 18 * j:.1f}" fill="{colour}" '
-                           f'font-weight="700">{escape(text)}</text>')
+                           f'font-weight="700">{escape(line)}</text>')
             ly += 18 * len(lines) + 4
-    out.append(f'<text x="{left + 4}" y="{top + plot_h - 6}" font-size="11" fill="{MUTED}">▯ domain edge · dotted: '
-               f'{" and ".join(percent(m) for m in marks)}</text>')
+    key = _wrapped(f"▯ domain edge · ● where the curve stops (its percentage, at that count) · dotted: "
+                   f"{' and '.join(percent(m) for m in marks)}", (plot_w - 8) * 13 / 11)
+    for j, line in enumerate(key):
+        out.append(f'<text class="key" x="{left + 4}" y="{top + plot_h - 6 - 13 * (len(key) - 1 - j)}" '
+                   f'font-size="11" fill="{MUTED}">{escape(line)}</text>')
     out.append("</svg>")
     return Markup("".join(out))
 

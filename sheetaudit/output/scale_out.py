@@ -70,13 +70,19 @@ def marks_sentence(s: dict) -> str:
     if not t["curve"]:
         return "The training what-if needs the scale-up bandwidth and domain size."
     parts = []
+    # claimed no further than the curve drawn: the model keeps each accelerator's compute the same at every count
+    # (weak scaling), which no fixed job does far past it
+    shown = t["curve"][-1]["accelerators"]
+    reach = min(t["reach"] or shown, shown)
     for mark, n in t["below"].items():
         pct = percent(mark)
-        parts.append(f"under {pct} from {n:,} accelerators" if n else
-                     f"not under {pct} up to {t['reach']:,} accelerators")
+        parts.append(f"under {pct} from {n:,} accelerators" if n and n <= shown else
+                     f"not under {pct} up to {reach:,} accelerators" if not n else
+                     f"not under {pct} up to {reach:,} accelerators, the largest count drawn")
     edge = t.get("domain_edge")
     return (f"Data-parallel step ({fmt_bytes(t['gradient_bytes'])} of gradients all-reduced, {t['compute']}, "
-            f"overlap {t['overlap']:g}): efficiency " + "; ".join(parts) + "."
+            f"overlap {t['overlap']:g}; the same compute per accelerator at every count, so a fixed job, "
+            f"whose share per accelerator shrinks, falls off sooner: see --job): efficiency " + "; ".join(parts) + "."
             + (f" The job leaves the scale-up domain above {edge} accelerators." if edge else "")
             + ("" if t["reach"] is None or t["reach"] >= 1 << 20 else
                " Beyond the domain the scale-out bandwidth is missing, so the curve stops there."))
@@ -148,7 +154,7 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
     from .curves import curves_of, efficiency_chart
     marks = doc["assumptions"].get("efficiency_marks") or (0.9, 0.5)
     def draw(width):
-        return efficiency_chart(curves_of(doc), "Scaling efficiency of a data-parallel step (a model)",
+        return efficiency_chart(curves_of(doc), "Scaling efficiency of a data-parallel step",
                                 "Efficiency against accelerator count, log axis; the square marks where the job "
                                 "leaves the scale-up domain.", marks=marks, width=width)
     chart = draw(680)
@@ -157,8 +163,9 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
         chart = Markup(f'<div class="chart-wide">{chart}</div><div class="chart-compact">{draw(COMPACT_WIDTH)}</div>')
     training = doc["request"]["training"]
     h = []
-    h.append(f'<section class="scale" id="scale"><{heading}>What this means at scale (a model, not a measurement)'
-             f'</{heading}><p class="model-note">{escape(doc["note"])}</p>')
+    # said once, in the note under the heading: a model, not a measurement
+    h.append(f'<section class="scale" id="scale"><{heading}>What this means at scale</{heading}>'
+             f'<p class="model-note">{escape(doc["note"])}</p>')
     if chart is not None:
         h.append(f'<figure class="chart-box">{chart}<figcaption>Efficiency of a data-parallel training step against '
                  f'accelerator count (compute time over compute plus exposed gradient all-reduce). '
@@ -170,6 +177,8 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
               f'(or <code>{escape(m["fill"])}</code>)</li>' for m in s["missing"]]
         h += [f'<li class="note">{escape(n)}</li>' for n in s["notes"]]
         h.append(f'</ul><p>{escape(marks_sentence(s))}</p>')
+        if s.get("requirements"):
+            h.append(requirements_html(s["requirements"]))
         headers = POINT_HEADERS + (TRAIN_HEADERS if training else [])
         h.append(f'<div class="table-wrap"><table class="scale-points"><caption>{escape(doc["request"]["collective"])} of '
                  f'{escape(fmt_bytes(doc["request"]["message_bytes"]))} per accelerator (modelled)</caption><thead><tr>'
@@ -179,6 +188,27 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
         h.append("</tbody></table></div>")
     h.append(assumptions_html(doc) + "</section>")
     return Markup("".join(h))
+
+
+def requirements_html(sec: dict) -> str:
+    """`scale --require`: each requirement against this system, as the terminal and the JSON give it."""
+    from markupsafe import escape
+
+    from ..requirements import spec
+    words = spec()["results"]
+    h = [f'<div class="table-wrap"><table class="scale-requirements"><caption>Against your requirements'
+         f'{": " + escape(sec["name"]) if sec.get("name") else ""}</caption><thead><tr><th scope="col">requirement'
+         f'</th><th scope="col">wanted</th><th scope="col">this system</th><th scope="col">result</th>'
+         f'<th scope="col">what settles it</th></tr></thead><tbody>']
+    for r in sec["results"]:
+        value = f"{r['value_text']}{' ' + r['unit'] if r.get('unit') else ''}" if r.get("value_text") else ""
+        w = words[r["result"]]
+        h.append(f'<tr data-result="{escape(r["result"])}"><th scope="row">{escape(r["requirement"])}</th>'
+                 f'<td>{escape(r["wanted"])}</td><td>{escape(value)}</td>'
+                 f'<td>{escape((w["mark"] + " ") if w["mark"] else "")}{escape(w["word"])}</td>'
+                 f'<td>{escape(r.get("question") or r.get("why") or "")}</td></tr>')
+    h.append("</tbody></table></div>")
+    return "".join(h)
 
 
 def assumptions_html(doc: dict) -> str:

@@ -165,7 +165,7 @@ def _mfu_chart(doc: dict) -> str:
     import math
 
     from markupsafe import escape
-    from .curves import PALETTE
+    from .curves import style
     series = [s for s in doc["systems"] if len(s["training"].get("curve", [])) > 1]
     if not series:
         return ""
@@ -193,7 +193,7 @@ def _mfu_chart(doc: dict) -> str:
     h.append(f'<text x="{left + pw / 2}" y="{top + ph + 34}" font-size="12" text-anchor="middle">accelerators '
              f'(log scale); ■ knee, ● the job</text>')
     for i, s in enumerate(series):
-        colour, dash = PALETTE[i % len(PALETTE)]
+        colour, dash = style(i)
         t = s["training"]
         pts = [(c["accelerators"], c["mfu"]) for c in t["curve"]]
         h.append(f'<polyline points="{" ".join(f"{x(n):.1f},{y(v):.1f}" for n, v in pts)}" fill="none" '
@@ -216,7 +216,7 @@ def section_html(doc: dict, heading: str = "h2"):
     from markupsafe import Markup, escape
     from .scale_out import input_lines
     h = [f'<section class="scale training" id="scale"><{heading}>Training what-if: job {escape(doc["request"]["job"])}'
-         f' (a model, not a measurement)</{heading}><p class="model-note">{escape(doc["note"])}</p>']
+         f'</{heading}><p class="model-note">{escape(doc["note"])}</p>']     # the note says it is a model, once
     h.append("<ol class=\"ranking\">" + "".join(f"<li>{escape(x.strip())}</li>" for x in ranking_lines(doc)) + "</ol>")
     bars = _stacked_bars(doc)
     if bars:
