@@ -48,7 +48,7 @@ def _first(entries: list[dict], key: str, *texts: str) -> str | None:
 def _first_in(table: tuple, text: str) -> str | None:
     """The first entry matching text. Cached because every figure of a segment asks the same of that segment's
     text: without it, a page printed as one 300,000-character paragraph costs time quadratic in its length
-    (issue 14, pathological pages). A str caches its own hash, so a long text is hashed once."""
+    (tests/test_pathological_pages.py). A str caches its own hash, so a long text is hashed once."""
     for pattern, value in table:
         if rx(pattern).search(text):
             return value
@@ -157,7 +157,7 @@ def _own_item(m: Mention) -> Mention:
 
 @lru_cache(maxsize=256)
 def _bullets(text: str) -> tuple:
-    """Where the inline bullets of a text start; cached: every figure of a long paragraph asks (issue 14)."""
+    """Where the inline bullets of a text start; cached: every figure of a long paragraph asks."""
     return tuple(x.start() for x in INLINE_BULLET.finditer(text))
 
 
@@ -580,7 +580,7 @@ def _distance(pat, text: str, m: Mention) -> int:
 
 
 # Every count in one long paragraph asks the same questions of the whole paragraph: asked once per text, not once
-# per count (a dense 80,000-character page was quadratic here, issue 23).
+# per count (a dense 80,000-character page was quadratic here).
 @lru_cache(maxsize=256)
 def _spans(pat, text: str) -> tuple:
     return tuple(x.span() for x in pat.finditer(text))

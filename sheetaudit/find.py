@@ -600,20 +600,6 @@ def _is_power_setting(m: Mention, r) -> bool:
 INLINE_BULLET = re.compile(r"\s[•▪●◦■►]\s|\s[–—]\s")
 
 
-def item_window(text: str, start: int, end: int, before: int, after: int) -> str:
-    """text[start - before:end + after], cut at the inline bullets either side of the mention: "under 10W/port •
-    1+1 redundant & hot-swappable power" is two items, and the second does not describe the first's watts."""
-    left = text[max(0, start - before):start]
-    right = text[end:end + after]
-    cut = None
-    for cut in INLINE_BULLET.finditer(left):
-        pass
-    if cut is not None:
-        left = left[cut.end():]
-    nxt = INLINE_BULLET.search(right)
-    return left + text[start:end] + (right[:nxt.start()] if nxt else right)
-
-
 CLAUSE_END = re.compile(r"[;；。]|\.\s")
 
 

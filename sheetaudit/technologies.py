@@ -207,7 +207,7 @@ def technology(*texts: str) -> str:
 @lru_cache(maxsize=4096)
 def _technology(directory: str, texts: tuple) -> str:
     """Cached: every figure of one long paragraph asks it of the whole paragraph, and a pattern the paragraph
-    does not match reads all of it each time (quadratic in its length, issue 23)."""
+    does not match reads all of it each time (quadratic in its length)."""
     could, techs = _technology_patterns(directory)
     for text in texts:
         if not text:

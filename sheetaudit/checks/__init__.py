@@ -6,7 +6,6 @@ import re
 from contextvars import ContextVar
 
 from ..model import Derived, Figure, Finding
-from ..numfmt import fmt  # noqa: F401  (the check modules import it from here)
 from ..errors import RulesError
 from ..rules import load_rules, rx
 from ..severity import rank

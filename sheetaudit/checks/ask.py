@@ -14,7 +14,8 @@ from ..errors import RulesError
 from ..model import Figure, Finding
 from ..rules import load_rules
 from ..technologies import load as knowledge
-from . import ask_where, fmt
+from ..numfmt import fmt
+from . import ask_where
 
 SCOPE_WORD = {"per-accelerator": "accelerator", "per-node": "server", "per-domain": "domain", "per-rack": "rack",
               "per-switch": "switch", "per-port": "port", "per-link": "link", "per-device": "device",

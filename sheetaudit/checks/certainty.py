@@ -24,7 +24,6 @@ from ..technologies import load as knowledge
 from . import words
 
 ASPECTS = ("comparison", "technology", "tier", "scope", "direction", "value", "model")
-PORTISH_SCOPES = {"per-port", "per-device", "per-lane", "per-switch", "per-node", "per-accelerator", "per-link"}
 
 
 CLAUSE_END = re.compile(r"[,;，；。:：]|\s[-–—]\s")
@@ -52,7 +51,7 @@ def near(f: Figure, window: int = 40) -> str:
 @lru_cache(maxsize=4096)
 def _named_in(keys: tuple, field: str, text: str) -> frozenset:
     """Every value (a tier, a scope) the vocabulary lists KEYS find in TEXT. Cached: the figures of one long
-    paragraph ask it of the same text, which would cost time quadratic in its length (issue 14)."""
+    paragraph ask it of the same text, which would cost time quadratic in its length."""
     v = load_rules().vocab
     return frozenset(e[field] for key in keys for e in (v.get(key) or []) if rx(e["pattern"]).search(text))
 
@@ -75,7 +74,7 @@ def own_text(f: Figure) -> str:
 def _joined(*parts: str) -> str:
     """The parts joined by spaces, one string object per distinct joining. The figures of one long paragraph
     share it, so each cache below keyed by it hashes it once and finds it by identity; a new copy per figure
-    made them quadratic in the paragraph's length (issue 23)."""
+    made them quadratic in the paragraph's length."""
     return " ".join(parts)
 
 

@@ -17,7 +17,7 @@ def _named(doc, tier: str, sheet) -> list[str]:
     for s in doc.segments:
         name = technology(s.text)
         t = kb.get(name) if name else None
-        if t is not None and t.tier == tier and (tier == "scale-up" or t.rdma or name == "EFA"):
+        if t is not None and t.tier == tier and (tier == "scale-up" or t.rdma):
             found[t.name] = None
     if tier == "scale-up":
         found.update(dict.fromkeys(getattr(sheet, "scale_up_links", ()) or ()))

@@ -11,7 +11,8 @@ from ..classify import is_bytes
 from ..normalise import base_gbs
 from ..rules import load_rules
 from ..technologies import MATCH_TOLERANCE, Generation, load
-from . import ask_where, bw, finding, fmt, shown, words
+from ..numfmt import fmt
+from . import ask_where, bw, finding, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host")
 
@@ -49,7 +50,7 @@ def _without_comparisons(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _generations(tech, text: str) -> tuple:
-    """tech.named(text), cached: the figures of one long paragraph ask it of the same text (issue 14)."""
+    """tech.named(text), cached: the figures of one long paragraph ask it of the same text."""
     return tuple(tech.named(text))
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..model import Derived
 from ..normalise import same_model
-from . import ask_where, bw, finding, fmt, shown, words
+from ..numfmt import fmt
+from . import ask_where, bw, finding, shown, words
 from .certainty import near as _near
 
 AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",

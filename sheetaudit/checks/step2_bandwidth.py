@@ -10,7 +10,8 @@ from ..model import Derived
 from ..normalise import same_model
 from ..numfmt import ratio as ratio_text
 from ..rules import load_rules, rx
-from . import ask_where, bw, finding, fmt, shown, words
+from ..numfmt import fmt
+from . import ask_where, bw, finding, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
 
@@ -294,7 +295,7 @@ def _aggregate_mismatch(figs):
 
 
 # The port figures of one long paragraph ask the same of its whole text: read once per text, not once per figure
-# (a dense 80,000-character page was quadratic here, issue 23).
+# (a dense 80,000-character page was quadratic here).
 @lru_cache(maxsize=256)
 def _counts(pattern, text: str) -> tuple:
     return tuple((m.end(), int(m.group(1))) for m in pattern.finditer(text))

@@ -49,7 +49,7 @@ def run(figs, sheet, doc, facility):
 
 def _conditions(cond, label: str, text: str, row, reading: str) -> bool:
     """Whether `cond` finds a condition in the figure's words. The sentence part is searched once per sentence,
-    not once per latency in it (a dense paragraph was quadratic, issue 23); only what joins it to the figure's
+    not once per latency in it (a dense paragraph was quadratic); only what joins it to the figure's
     own note is searched again."""
     if _in_sentence(cond, label, text, str(row)):
         return True

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..model import Derived
 from ..rules import load_rules, rx
-from . import finding, fmt, shown, words
+from ..numfmt import fmt
+from . import finding, shown, words
 
 
 LIQUID = ("liquid", "immersion")
