@@ -60,6 +60,21 @@ def _star_sparse(doc, voc: dict) -> bool:
     return any(pat.search(t.strip()) or (len(t) > 200 and rx(r"[*†]\s*with sparsity").search(t)) for t in texts)
 
 
+SUPERSCRIPTS = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹", "123456789")
+
+
+def _footnote(doc, marker: str | None) -> str:
+    """The text of the numbered footnote a figure's marker points to ("4 Effective FP8 teraFLOPS (TFLOPS) using
+    the new sparsity feature"), from the reader's footnotes or a footnote line that runs several together."""
+    marker = (marker or "").strip().translate(SUPERSCRIPTS)
+    if not marker.isdigit():
+        return ""
+    texts = [f"{k} {v}" for k, v in (doc.footnotes or {}).items()]
+    texts += [s.text for s in doc.segments if s.kind == "footnote"]
+    pat = rx(rf"(?:^|\s){marker}\s+([A-Z*][^|]*?)(?=\s+(?:I\s+)?(?!{marker}\b)\d\s+[A-Z]|$)")
+    return next((m.group(1) for t in texts for m in [pat.search(t)] if m), "")
+
+
 def _domain_count(figures: list[Figure]) -> int | None:
     sizes = [int(f.normalized["value"]) for f in figures if f.quantity == "domain_size" and f.tier == "scale-up"
              and f.normalized and isinstance(f.normalized.get("value"), (int, float))]
@@ -113,27 +128,34 @@ def _compute(doc, sheet, figures, voc: dict) -> list[Figure]:
             left, right = _window(seg.text, m.start(), m.end())
             near = f"{left} {m.group(0)} {right}"
             around = f"{seg.label} {seg.column} {near}"
+            if rx(voc["not_compute"]).search(f"{seg.label} {left}"):
+                continue
             tflops = _num(m.group(1)) * voc["prefix_tflops"][m.group(2)[0].lower()]
             inferred: dict[str, str] = {}
+            note = _footnote(doc, m.group(3))
             precision = (_first(voc["precisions"], "precision", seg.label)
                          or _nearest(voc["precisions"], "precision", left, right)
                          or _first(voc["precisions"], "precision", seg.column)
+                         or _first(voc["precisions"], "precision", note)
                          or _first(voc["precisions"], "precision", seg.heading))
             if precision is None:
                 precision = voc["unstated_precision"]
                 inferred["precision"] = "no precision printed: read as 16-bit tensor compute"
-            starred = bool(m.group(3)) or seg.label.rstrip().endswith(("*", "†"))
-            if rx(voc["dense"]).search(around):
+            starred = (m.group(3) or "").strip() in ("*", "†") or seg.label.rstrip().endswith(("*", "†"))
+            if rx(voc["dense"]).search(f"{around} {note}"):
                 basis = "dense"
-            elif rx(voc["sparse"]).search(around) or (starred and star_sparse):
+            elif rx(voc["sparse"]).search(f"{around} {note}") or (starred and star_sparse):
                 basis = "sparse"
             else:
                 basis = "unspecified"
             per_acc = rx(voc["per_accelerator"]).search(around)
             system_words = rx(voc["system"]).search(around) or rx(voc["rack"]).search(around) or \
                 rx(voc["cluster"]).search(around)
+            counted = None if per_acc else rx(voc["counted"]).search(f"{seg.column} | {seg.label}")
             if per_acc:
                 scope = "per-accelerator"
+            elif counted:
+                scope = _system_scope((near, seg.label, seg.column), sheet.kind, voc)
             elif system_words:
                 scope = _system_scope((near, seg.label, seg.column), sheet.kind, voc)
             elif tflops > voc["accelerator_max_tflops"]:
@@ -144,7 +166,8 @@ def _compute(doc, sheet, figures, voc: dict) -> list[Figure]:
                 scope = "per-accelerator"
                 if sheet.kind in ("server", "rack", "pod"):
                     inferred["scope"] = "a system's sheet that does not say whose compute this is: read as one accelerator's"
-            f = Figure(id="", quantity="compute", text=m.group(0), value=_num(m.group(1)),
+            f = Figure(id="", quantity="compute", text=m.group(0)[:(m.start(3) if m.group(3) else m.end()) - m.start()],
+                       value=_num(m.group(1)),
                        unit=UNITS[m.group(2)[0].lower()], page=seg.page, context=_context(seg), scope=scope,
                        basis=basis, label=seg.label, heading=seg.heading, bbox=seg.bbox, ocr=seg.ocr, segment=seg,
                        model=sheet.model_of(seg), precision=precision,
@@ -152,13 +175,15 @@ def _compute(doc, sheet, figures, voc: dict) -> list[Figure]:
             steps = [f"{m.group(0)} = {tflops:g} TFLOP/s"]
             value = tflops
             if scope != "per-accelerator":
-                value = _per_accelerator(tflops, _count(sheet, seg, f.model, scope, domain), domain,
+                got = (int(counted.group(1)), "") if counted else _count(sheet, seg, f.model, scope, domain)
+                value = _per_accelerator(tflops, got, domain,
                                          voc["accelerator_max_tflops"], steps, inferred)
             out.append((f, value, steps, inferred))
     own = _own_dense(out)
+    dense_only = _first_named(doc, voc)
     for f, value, steps, inferred in out:
         if value is not None:
-            value = _dense(f, value, own, voc, steps, inferred)
+            value = _dense(f, value, own, voc, steps, inferred, dense_only)
         f.normalized = None if value is None else {"value": round(value, 4), "unit": "TFLOP/s"}
         f.arithmetic = ", ".join(steps) + (" per accelerator" if value is not None else "")
         _certainty(f, inferred, "compute")
@@ -192,7 +217,18 @@ def _own_dense(figs: list[tuple]) -> dict[str, list[float]]:
     return own
 
 
-def _dense(f: Figure, value: float, own: dict, voc: dict, steps: list, inferred: dict) -> float:
+def _first_named(doc, voc: dict) -> str:
+    """The first accelerator the sheet names, when it is one with no sparse mode (else '')."""
+    both = [rx(voc["accelerators"]), rx(voc["dense_only_accelerators"])]
+    for seg in doc.segments:
+        hits = [(m.start(), i, m.group(1)) for i, pat in enumerate(both) for m in [pat.search(seg.text)] if m]
+        if hits:
+            _, which, name = min(hits)
+            return name if which == 1 else ""
+    return ""
+
+
+def _dense(f: Figure, value: float, own: dict, voc: dict, steps: list, inferred: dict, dense_only: str = "") -> float:
     """The dense value of a per-accelerator throughput: halved when sparse; a system's share that says neither is
     held against the sheet's own per-accelerator figure at its precision (equal: dense; twice it: sparse), else
     read as sparse by the vendors' convention for a system's headline."""
@@ -204,6 +240,8 @@ def _dense(f: Figure, value: float, own: dict, voc: dict, steps: list, inferred:
             sparse = match[0] == 2
             inferred["basis"] = (f"its share per accelerator is {'twice ' if sparse else ''}the sheet's own "
                                  f"{match[1]:g} TFLOP/s per accelerator: {'sparse' if sparse else 'dense'}")
+        elif dense_only:
+            inferred["basis"] = f"the sheet's {dense_only} has no sparse mode: dense"
         elif voc["system_unstated_is_sparse"]:
             sparse = True
             inferred["basis"] = ("a system's headline compute that says neither dense nor sparse: read as sparse, "

@@ -113,3 +113,23 @@ def test_the_scaling_what_if_takes_the_sheets_compute_when_no_tflops_is_given():
     assert "989 TFLOP/s from the sheet" in t["compute"] and t["curve"]
     mine = json.loads(run_cli("scale", "--format", "json", "--tokens", "8192", "--tflops", "989", KESTREL).stdout)
     assert mine["systems"][0]["training"]["compute_s"] == t["compute_s"]
+
+
+def test_a_systems_total_agrees_with_the_sheets_own_per_accelerator_figure(sheet):
+    """A pod's figure that says neither dense nor sparse is held against the chip's: 256 x 197 is the pod's 50.4."""
+    a = sheet("# Strato pod\n\nA pod joins 256 chips through ICI links.\n\nPeak compute per chip (bf16): 197 TFLOPs"
+              "\n\nBF16 peak compute per pod: 50.43 PFLOPs\n")
+    f = figure(a, "50.43 PFLOPs")
+    assert f.scope == "per-cluster" and f.normalized["value"] == pytest.approx(197, rel=0.01)
+    assert "dense" in f.inferred["basis"]
+
+
+@pytest.mark.parametrize("name, text, dense", [
+    ("real-nvidia-rtx6000-ada-datasheet.pdf", "1457.0 TFLOPS", 728.5),   # "4": "Effective FP8 ... sparsity feature"
+    ("real-nvidia-dgx-1-volta-datasheet.pdf", "1 petaFLOPS", 125),       # column "8X Tesla V100": no sparse mode
+    ("real-nvidia-dgx-station-datasheet.pdf", "500 TeraFLOPS", 125),     # four V100s
+])
+def test_footnotes_counted_columns_and_accelerators_without_sparsity(name, text, dense):
+    c = _corpus(name)
+    f = figure(c, text, first=True, quantity="compute")
+    assert f["normalized"]["value"] == pytest.approx(dense)
