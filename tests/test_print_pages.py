@@ -139,3 +139,18 @@ def test_no_page_scrolls_sideways_at_1280(b, tmp_path, index18, which):
     b.open(page)
     width, client = b.js("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width <= client, f"{which}: scrollWidth {width} > {client}"
+
+
+def test_no_result_pill_is_clipped_on_a_phone(b, tmp_path):
+    page = report(SAMPLES / "gannet-gx800-xdr-switch.html", tmp_path / "report.html")
+    b.call("Emulation.setDeviceMetricsOverride", session=True, width=390, height=900, deviceScaleFactor=1, mobile=False)
+    try:
+        b.open(page)
+        clipped = b.js("""Array.from(document.querySelectorAll('.badge, .req, .st')).filter(e => {
+            const box = e.closest('.table-wrap, .wrap'); if (!box) return false;
+            const r = e.getBoundingClientRect(), q = box.getBoundingClientRect();
+            return r.right > q.right + 1;}).map(e => e.textContent.trim())""")
+        assert clipped == []
+    finally:
+        b.call("Emulation.setDeviceMetricsOverride", session=True, width=1280, height=900, deviceScaleFactor=1,
+               mobile=False)

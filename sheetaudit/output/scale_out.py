@@ -227,7 +227,8 @@ def assumptions_html(doc: dict) -> str:
 
 
 PAGE_CSS = """.table-wrap{overflow-x:auto}.chart-compact{display:none}
-@media (max-width:45rem){.chart-wide{display:none}.chart-compact{display:block}}
+@media (max-width:45rem){.chart-wide{display:none}.chart-compact{display:block}
+table{font-size:12px}th,td{padding:.2em .3em}caption{white-space:normal;max-width:calc(100vw - 2em)}}
 body{font:15px/1.45 system-ui,sans-serif;color:#1a1a1a;max-width:1100px;margin:1.5em auto;padding:0 1em}
 table{border-collapse:collapse;margin:.5em 0 1em}th,td{border:1px solid #c8c8c8;padding:.25em .5em;text-align:left;
 vertical-align:top}caption{text-align:left;font-weight:600}.model-note{background:#fff4d6;border-left:4px solid #b35806;
