@@ -62,3 +62,18 @@ def test_the_scale_page_says_once_it_is_a_model_and_carries_the_requirements(tmp
     assert 'class="scale-requirements"' in html and "Scale-up bandwidth per accelerator" in html
     drawn = max(int(n.replace(",", "")) for n in re.findall(r"up to ([\d,]+) accelerators", html))
     assert drawn <= 65536 and "1,048,576" not in html
+
+
+def test_the_training_charts_name_each_system_whole(tmp_path):
+    import shutil
+    long_name = "vendor-kestrel-k8x-h-gpu-server-datasheet-2026.pdf"
+    shutil.copy(SAMPLES / "kestrel-k8x-gpu-server.pdf", tmp_path / long_name)
+    page = tmp_path / "train.html"
+    r = run_cli("scale", tmp_path / long_name, SAMPLES / "borealis-bx72-rack.pdf", "--job",
+                SAMPLES / "jobs" / "llama-70b.yaml", "--format", "html", "-o", page)
+    assert r.returncode == 0, r.stderr
+    html = page.read_text(encoding="utf-8")
+    for klass in ("step-bars", "mfu-curve"):
+        svg = html.split(f'<svg class="{klass}"', 1)[1].split("</svg>", 1)[0]
+        text = "".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+        assert long_name in text, (klass, text[:300])

@@ -124,7 +124,9 @@ def _stacked_bars(doc: dict) -> str:
     width, left, bar_h, gap = 680, 200, 22, 14
     longest = max(s["training"]["step_seconds"] for s in rows)
     plot = width - left - 150
-    height = len(rows) * (bar_h + gap) + 70
+    from .curves import _wrapped
+    names = {s["sheet"]: _wrapped(short_name(s["sheet"]), left - 14) for s in rows}   # whole, wrapped: never cut
+    height = sum(max(bar_h, 14 * len(names[s["sheet"]]) + 4) + gap for s in rows) + 70
     h = [f'<svg class="step-bars" viewBox="0 0 {width} {height}" width="{width}" role="img" '
          f'aria-labelledby="sb-title"><title id="sb-title">Where each system\'s training step goes</title>'
          '<defs>' + "".join(
@@ -135,8 +137,9 @@ def _stacked_bars(doc: dict) -> str:
     y = 10
     for s in rows:
         t = s["training"]
-        h.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end" font-size="12">'
-                 f'{escape(short_name(s["sheet"])[:27])}</text>')
+        for j, line in enumerate(names[s["sheet"]]):
+            h.append(f'<text x="{left - 8}" y="{y + 15 + 14 * j}" text-anchor="end" font-size="12">'
+                     f'{escape(line)}</text>')
         x = left
         for k, label, _ in PARTS:
             v = t["breakdown_seconds"].get(k) or 0
@@ -147,7 +150,7 @@ def _stacked_bars(doc: dict) -> str:
             x += w
         h.append(f'<text x="{x + 6:.1f}" y="{y + 15}" font-size="12">{escape(seconds(t["step_seconds"]))}, '
                  f'MFU {escape(percent(t["mfu"], 1))}</text>')
-        y += bar_h + gap
+        y += max(bar_h, 14 * len(names[s["sheet"]]) + 4) + gap
     lx = 10
     for i, (k, label, _) in enumerate(PARTS):
         if i == 4:
@@ -169,7 +172,11 @@ def _mfu_chart(doc: dict) -> str:
     series = [s for s in doc["systems"] if len(s["training"].get("curve", [])) > 1]
     if not series:
         return ""
-    width, left, top, ph, pw = 680, 48, 14, 220, 440
+    from .curves import _wrapped
+    width, left, top, ph, pw = 680, 48, 14, 220, 600
+    # a legend under the plot, each system's whole name beside its line's colour and dash (never cut)
+    legend = [_wrapped(short_name(s["sheet"]), width - left - 60) for s in series]
+    legend_h = sum(16 * len(x) + 4 for x in legend) + 6
     ns = [c["accelerators"] for s in series for c in s["training"]["curve"]]
     lo, hi = math.log2(min(ns)), math.log2(max(ns))
     top_mfu = max(0.1, math.ceil(max(c["mfu"] for s in series for c in s["training"]["curve"]) * 10) / 10)
@@ -179,8 +186,8 @@ def _mfu_chart(doc: dict) -> str:
 
     def y(v):
         return top + ph * (1 - v / top_mfu)
-    h = [f'<svg class="mfu-curve" viewBox="0 0 {width} {top + ph + 50}" width="{width}" role="img" '
-         f'aria-labelledby="mc-title"><title id="mc-title">MFU against accelerator count at the job\'s global batch'
+    h = [f'<svg class="mfu-curve" viewBox="0 0 {width} {top + ph + 50 + legend_h}" width="{width}" '
+         f'role="img" aria-labelledby="mc-title"><title id="mc-title">MFU against accelerator count at the job\'s global batch'
          f'</title>']
     for k in range(int(lo), int(hi) + 1):
         h.append(f'<line x1="{x(2 ** k):.1f}" y1="{top}" x2="{x(2 ** k):.1f}" y2="{top + ph}" stroke="#e3e3e3"/>'
@@ -205,9 +212,15 @@ def _mfu_chart(doc: dict) -> str:
             if n == t.get("accelerators"):
                 h.append(f'<circle cx="{x(n):.1f}" cy="{y(v):.1f}" r="4" fill="#fff" stroke="{colour}" '
                          f'stroke-width="2"/>')
-        n, v = pts[-1]
-        h.append(f'<text x="{x(n) + 8:.1f}" y="{y(v) + 4:.1f}" font-size="12" fill="{colour}" font-weight="700">'
-                 f'{escape(short_name(s["sheet"])[:24])}</text>')
+    ly = top + ph + 50 + 12
+    for i, lines in enumerate(legend):
+        colour, dash = style(i)
+        h.append(f'<line x1="{left}" y1="{ly - 4}" x2="{left + 28}" y2="{ly - 4}" stroke="{colour}" stroke-width="2.5"'
+                 + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
+        for j, line in enumerate(lines):
+            h.append(f'<text class="curve-label" x="{left + 34}" y="{ly + 16 * j}" font-size="12" fill="{colour}" '
+                     f'font-weight="700">{escape(line)}</text>')
+        ly += 16 * len(lines) + 4
     h.append("</svg>")
     return "".join(h)
 
