@@ -142,7 +142,7 @@ def _patterns():
         rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?)(?:{FIGURE_END}|{GLUED_WORD_END})")
     unit_list = compiled(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
     bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
-    rate_name = compiled(r.conventions["rate_names"])
+    rate_name = compiled(knowledge().rate_names())
     count_words = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
     nouns = r.vocab["accelerator_nouns"]
     # A count, then up to six words of product name or marks, then an accelerator noun: "8 GPUs",
@@ -299,7 +299,8 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     found.extend(_named_rates(seg, text, taken, r))
     for m in (rate_name.finditer(text) if digits else ()):
         if taken.free(m.start(), m.end()):
-            found.append(Mention("bandwidth", m.group(0), float(m.group(1)), "Gb/s", seg, m.start(), m.end(),
+            gbps = next(g for g in m.groups() if g)
+            found.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
                                  flags={"bare-unit", "rate-name"}))
             taken.add((m.start(), m.end()))
     found = _merge_rate_lists(found, text)
@@ -422,12 +423,12 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
             out.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
                                flags={"rate-name"}, count=int(counted.group(0)) if counted else None))
             taken.add((m.start(), m.end()))
-    conv = r.conventions
+    tech = knowledge().named_alone()
     around = f"{seg.label} {text}"
-    if not (prefilter(conv["ib_context"], flags=re.I)(around) and rx(conv["ib_context"]).search(around)):
+    if tech is None or not (prefilter(tech.context, flags=re.I)(around) and rx(tech.context).search(around)):
         return out
-    rates = {g.gen: (g.get("port_gbps") or {}).get("4x") for g in knowledge().get("InfiniBand").generations}
-    for m in compiled(conv["ib_generation_names"]).finditer(text):
+    rates = tech.alone_rates()
+    for m in compiled(tech.named_alone).finditer(text):
         if not taken.free(m.start(), m.end()) or re.match(r"[\s-]*\(?\d", text[m.end():]) or re.search(
                 r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$", text[max(0, m.start() - 12):m.start()]):
             continue     # "NDR 400Gb/s", "400G NDR": the number is the figure

@@ -191,7 +191,8 @@ def validate_technologies(doc: dict) -> None:
         for key in ("name", "pattern", "tier", "bytes_totals"):
             if not t.get(key):
                 raise RulesError(f"rules/technologies.yaml: technology {t.get('name', '?')!r} lacks '{key}'")
-        for pat in [t["pattern"], t.get("generation_pattern") or ""] + [p for g in t.get("generations") or []
+        spelt = [t.get(k) or "" for k in ("generation_pattern", "rate_names", "named_alone", "context")]
+        for pat in [t["pattern"], *spelt] + [p for g in t.get("generations") or []
                                                                          for p in g.get("names") or []]:
             try:
                 compiled(pat)

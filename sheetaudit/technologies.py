@@ -96,6 +96,19 @@ class Technology:
     generations: tuple[Generation, ...] = field(default_factory=tuple)
     words: dict = field(default_factory=dict)      # ordinals as sheets write them ("fourth", "四") -> "4"
     accelerator: str = "accelerator"               # what a question calls the devices it joins ("GPU")
+    rate_names: str = ""       # a rate written as a generation's name with its number ("NDR400")
+    named_alone: str = ""      # generations named alone ("a port of NDR"): each its widest port rate ...
+    context: str = ""          # ... only beside one of these words
+
+    def alone_rates(self) -> dict[str, float]:
+        """Gb/s of each generation named alone: its widest port ("NDR" is a 4x port of 400 Gb/s)."""
+        out = {}
+        for g in self.generations:
+            ports = g.get("port_gbps")
+            widest = max(ports.values()) if isinstance(ports, dict) and ports else ports
+            if widest:
+                out[g.gen] = float(widest)
+        return out
 
     def generation(self, gen: str) -> Generation | None:
         return next((g for g in self.generations if g.is_called(str(gen))), None)
@@ -124,6 +137,15 @@ class KnowledgeBase:
 
     def get(self, name: str) -> Technology | None:
         return next((t for t in self.technologies if t.name.lower() == name.lower()), None)
+
+    def rate_names(self) -> str:
+        """One pattern for every rate written as a generation's name with its number ("NDR400"); the number is
+        the match's first group that took part."""
+        return "|".join(f"(?:{t.rate_names})" for t in self.technologies if t.rate_names) or "(?!)"
+
+    def named_alone(self) -> Technology | None:
+        """The technology whose generations a sheet names alone as a port's rate ("a single port of NDR")."""
+        return next((t for t in self.technologies if t.named_alone), None)
 
     def names(self, tier: str | None = None) -> frozenset[str]:
         """The technologies of TIER ("scale-up": NVLink, UALink, HCCS, NeuronLink...), or all of them."""
@@ -334,7 +356,9 @@ def build(doc: dict) -> KnowledgeBase:
         gens = tuple(Generation(t["name"], str(g["gen"]), g, label) for g in t.get("generations") or [])
         techs.append(Technology(name=t["name"], pattern=t["pattern"], tier=t["tier"], bytes_totals=t["bytes_totals"],
                                 rdma=bool(t.get("rdma")), generation_pattern=t.get("generation_pattern") or "",
-                                generations=gens, words=words, accelerator=t.get("accelerator") or "accelerator"))
+                                generations=gens, words=words, accelerator=t.get("accelerator") or "accelerator",
+                                rate_names=t.get("rate_names") or "", named_alone=t.get("named_alone") or "",
+                                context=t.get("context") or ""))
     return KnowledgeBase(tuple(techs), tuple(doc.get("rdma_transports") or ()))
 
 

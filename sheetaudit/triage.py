@@ -22,6 +22,7 @@ from .find import FIGURE_END, HEADER_UNIT, MARKERS, _cooling, _domain, _header_u
 from .model import Segment
 from .read.layout import FOOTNOTE_MARKERS
 from .rules import compiled, load_rules
+from .technologies import load as knowledge
 
 FIGURE_REACH = (120, 60)   # characters before and after a number and its unit that a figure there can span
 COUNT_REACH = 200          # characters before an accelerator noun that its count and product name can span
@@ -33,8 +34,9 @@ def _scans() -> tuple[re.Pattern, re.Pattern]:
     names = [e["pattern"] for e in r.units.get("named_rates", [])]
     # a number, its unit, and the end the figure pattern requires after them
     unit = rf"\d\s?(?:{unit_alternation()})[{MARKERS}]?{FIGURE_END}"
-    numeric = compiled("|".join([unit, *names,
-                                 r.conventions["rate_names"], r.conventions["ib_generation_names"]]))
+    kb = knowledge()
+    alone = [kb.named_alone().named_alone] if kb.named_alone() else []
+    numeric = compiled("|".join([unit, *names, kb.rate_names(), *alone]))
     # nouns are plain words: matched in lower-cased text without IGNORECASE, which scans several times slower
     nouns = r.vocab["accelerator_nouns"].lower()
     counts = compiled(rf"(?:{nouns})|-way\b|[颗张块枚]")

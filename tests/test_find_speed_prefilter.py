@@ -37,7 +37,7 @@ def _rule_patterns():
     for e in r.units["named_rates"]:
         yield "named rate", [e["pattern"]], 0
     yield "cooling phrase", [r.vocab["cooling_phrase"]], re.I
-    yield "InfiniBand context", [r.conventions["ib_context"]], re.I
+    yield "InfiniBand context", [next(t["context"] for t in r.technologies["technologies"] if t.get("context"))], re.I
     yield "Chinese counts", [zh_count.pattern], 0
 
 
