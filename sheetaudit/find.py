@@ -30,7 +30,7 @@ WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "亿": 100_000_000}
 ZH_NUM = "[零〇一二两三四五六七八九十百千万萬亿]+"
-ZH_ROUND = re.compile("[十百千万萬亿]+")      # 千, 万, 十万 alone: a round scale class, not a count
+ZH_ROUND = compiled("[十百千万萬亿]+")      # 千, 万, 十万 alone: a round scale class, not a count
 
 
 def zh_number(text: str) -> int | None:
@@ -70,7 +70,7 @@ def _opening(bounds) -> str:
     bound or its number); it lets the scan leave the other positions of a sentence at one character test
     instead of trying each bound word and number form there (figure scanning costs half as much)."""
     firsts, seconds, signs = set(), set(), set()
-    plain = re.compile(r"[^\\()\[\]{}.*+?^$|]")          # a character that stands for itself
+    plain = compiled(r"[^\\()\[\]{}.*+?^$|]")          # a character that stands for itself
     for pattern, _ in bounds:
         for word in pattern.split("|"):
             if len(word) >= 3 and word[:2].isascii() and word[:2].isalpha() and word[2] not in "?*{":
@@ -174,7 +174,7 @@ def _paren_twin():
 def _twins(seg: Segment, text: str, taken: "Spans", unit_q: dict) -> list[Mention]:
     out = []
     for m in _paren_twin().finditer(text):
-        unit = _canonical(re.sub(r"\s+", "", m.group("unit")), unit_q)
+        unit = _canonical(compiled(r"\s+").sub("", m.group("unit")), unit_q)
         if unit_q.get(unit) != "bandwidth" or not taken.free(m.start(), m.end()):
             continue
         a, b = _num(m.group("a")), _num(m.group("b"))
@@ -187,8 +187,8 @@ def _twins(seg: Segment, text: str, taken: "Spans", unit_q: dict) -> list[Mentio
 
 
 def _num(s: str) -> float:
-    s = re.sub(r"(?<=\d)[\u00a0\u202f ](?=\d{3})", "", s)     # "2 048": a space between thousands
-    if re.fullmatch(r"\d+,\d{1,2}", s):
+    s = compiled(r"(?<=\d)[\u00a0\u202f ](?=\d{3})").sub("", s)     # "2 048": a space between thousands
+    if compiled(r"\d+,\d{1,2}").fullmatch(s):
         return float(s.replace(",", "."))
     return float(s.replace(",", ""))
 
@@ -202,7 +202,7 @@ def _bound(text: str | None) -> str:
     return ""
 
 
-DIGIT = re.compile(r"\d")
+DIGIT = compiled(r"\d")
 
 
 def find_mentions(doc: Document) -> list[Mention]:
@@ -269,7 +269,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     for m in (figure.finditer(text) if digits else ()):
         if not taken.free(m.start("num"), m.end()):
             continue
-        unit = re.sub(r"\s+", "", m.group("unit"))
+        unit = compiled(r"\s+").sub("", m.group("unit"))
         unit = _canonical(unit, unit_q)
         q = unit_q.get(unit)
         if q is None:
@@ -285,7 +285,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
             flags.add("bare-unit")
             if unit == "G" and max(nums) not in STANDARD_G:
                 continue    # "XH-S30 48G", "96G": a bare G that is no port or lane speed is a memory size
-        if unit.endswith("T/s") or re.match(r"\s*(?:PAM-?4|NRZ)?\s*(?:SerDes|lanes?\b|PAM-?4|NRZ|signal)", after, re.I):
+        if unit.endswith("T/s") or compiled(r"\s*(?:PAM-?4|NRZ)?\s*(?:SerDes|lanes?\b|PAM-?4|NRZ|signal)", re.I).match(after):
             flags.add("signaling")
         start = m.start("bound") if m.group("bound") else m.start("num")
         found.append(Mention(q, text[start:m.end()].strip(), max(nums), unit, seg, start, m.end(),
@@ -326,8 +326,8 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
 
 # "from 90W to 146W", "between 350 W and 400 W", "300 W – 450 W": a range printed with its unit twice is one
 # figure, its upper end (what the product may reach), as "350-400W" is.
-RANGE_JOIN = re.compile(r"\s*(?:to|-|–|—|~|～|至|and)\s*")
-RANGE_OPEN = re.compile(r"(?:\bfrom|\bbetween|\branging|\branges|\bvaries|从|介于)\s*$", re.I)
+RANGE_JOIN = compiled(r"\s*(?:to|-|–|—|~|～|至|and)\s*")
+RANGE_OPEN = compiled(r"(?:\bfrom|\bbetween|\branging|\branges|\bvaries|从|介于)\s*$", re.I)
 
 
 def _power_ranges(kept: list[Mention], text: str) -> list[Mention]:
@@ -366,10 +366,10 @@ def _header_unit(seg: Segment, unit_q: dict, declared=()) -> list[Mention]:
     caption = [f"({u})" for field, u in declared if not field or field in named]
     for header in (seg.label, seg.column, *caption):
         for h in HEADER_UNIT.finditer(header or ""):
-            printed = re.split(r"[,;，]", (h.group("u") or h.group("v") or ""))[0].strip()
+            printed = compiled(r"[,;，]").split(h.group("u") or h.group("v") or "")[0].strip()
             # "GB/sec/device": the unit, then what it counts per; "(GB/sec, bidirectional)": the unit first
-            for cand in (printed, re.sub(r"\s*(?:/|\bper\s)\s*(?:device|chip|card|GPU|accelerator|node|port|link|lane|"
-                                         r"direction|instance|server)s?$", "", printed, flags=re.I)):
+            for cand in (printed, compiled(r"\s*(?:/|\bper\s)\s*(?:device|chip|card|GPU|accelerator|node|port|link|lane|"
+                                         r"direction|instance|server)s?$", re.I).sub("", printed)):
                 unit = _canonical(cand.replace(" ", ""), unit_q)
                 q = unit_q.get(unit)
                 if q and q != "weight" and unit not in ("G", "T", "Gb", "Gib", "GbE", "GE"):
@@ -419,7 +419,7 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
             if not taken.free(m.start(), m.end()):
                 continue
             gbps = entry["gbps"] if "gbps" in entry else float(m.group(entry["mbps_group"])) / 1000
-            counted = re.match(r"\d+", m.group(0)) if entry.get("counted") else None    # "2 * GE 口": two ports
+            counted = compiled(r"\d+").match(m.group(0)) if entry.get("counted") else None    # "2 * GE 口": two ports
             out.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
                                flags={"rate-name"}, count=int(counted.group(0)) if counted else None))
             taken.add((m.start(), m.end()))
@@ -429,19 +429,18 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
         return out
     rates = tech.alone_rates()
     for m in compiled(tech.named_alone).finditer(text):
-        if not taken.free(m.start(), m.end()) or re.match(r"[\s-]*\(?\d", text[m.end():]) or re.search(
-                r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$", text[max(0, m.start() - 12):m.start()]):
+        if not taken.free(m.start(), m.end()) or compiled(r"[\s-]*\(?\d").match(text[m.end():]) or compiled(
+                r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$").search(text[max(0, m.start() - 12):m.start()]):
             continue     # "NDR 400Gb/s", "400G NDR": the number is the figure
-        names = re.split(r"\s*/\s*", m.group(0))
+        names = compiled(r"\s*/\s*").split(m.group(0))
         values = [float(n[3:]) if n[3:] else float(rates.get(n[:3], 0)) for n in names]
-        beside = re.match(r"\s*(?:InfiniBand|Infiniband|IB|VPI)\b|\s*ports?\b", text[m.end():]) or re.search(
-            r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$", text[:m.start()])
+        beside = compiled(r"\s*(?:InfiniBand|Infiniband|IB|VPI)\b|\s*ports?\b").match(text[m.end():]) or compiled(r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$").search(text[:m.start()])
         near = taken.near(m.start(), m.end(), 40)
         if near and not taken.near(m.start(), m.end(), 40, text):
             # the figures near lie in other items of a list: another port's rate where they name their own
             # technology ("Dual 10 GbE, 4 IB EDR"), else this name's rate ("HDR InfiniBand, 400 Gb/s per port")
-            near = not re.search(r"GbE|\dGE\b|Ethernet|BASE-", text[max(0, m.start() - 40):m.end() + 40])
-        bare = not re.search(r"\d", m.group(0))
+            near = not compiled(r"GbE|\dGE\b|Ethernet|BASE-").search(text[max(0, m.start() - 40):m.end() + 40])
+        bare = not compiled(r"\d").search(m.group(0))
         setup, compared = _setup_and_comparators(seg.label, text) if bare else (False, ())
         if setup or any(a <= m.start() < b for a, b in compared):
             continue     # "A100 cluster: HDR IB network", "than InfiniBand HDR": the test set-up or a comparator
@@ -451,7 +450,7 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
                 taken.add((m.start(), m.end()))   # its members are not figures of their own either
             continue     # a generation named alone counts beside an InfiniBand word, and only with no rate printed by it
         flags = {"rate-name", "bare-unit"} | ({"rate-list"} if len(names) > 1 else set())
-        counted = re.search(r"(?<![\w.,])(\d{1,3})\s+(?:IB|InfiniBand|Infiniband)\s*$", text[max(0, m.start() - 20):m.start()])
+        counted = compiled(r"(?<![\w.,])(\d{1,3})\s+(?:IB|InfiniBand|Infiniband)\s*$").search(text[max(0, m.start() - 20):m.start()])
         out.append(Mention("bandwidth", m.group(0), max(values), "Gb/s", seg, m.start(), m.end(), flags=flags,
                            count=int(counted.group(1)) if counted else None))    # "4 IB EDR": four EDR ports
         taken.add((m.start(), m.end()))
@@ -467,11 +466,11 @@ def _setup_and_comparators(label: str, text: str) -> tuple[bool, tuple]:
             tuple((c.start(), c.end()) for c in rx(v["comparator_phrase"]).finditer(text)))
 
 
-_SAME_UNIT_JOIN = re.compile(r"\s*(?:/|or|或|to|through|thru|-|–|~|至|到)\s*")
+_SAME_UNIT_JOIN = compiled(r"\s*(?:/|or|或|to|through|thru|-|–|~|至|到)\s*")
 # A port's supported speeds written out as a list ("400GbE, 200GbE, 100GbE and 10GbE", "from 1.6TbE down to 100GbE",
 # "10G、25G、100G"): the joiners between two bit rates of one list. A count between them ("48 100G and 8 400G
 # ports") ends the list, since each number then counts its own ports.
-_SPEED_LIST_JOIN = re.compile(r"\s*(?:,|，|、|/)?\s*(?:(?:and|or|to|through|thru|down\s+to|up\s+to|和|或|及|至|到)\s+)?"
+_SPEED_LIST_JOIN = compiled(r"\s*(?:,|，|、|/)?\s*(?:(?:and|or|to|through|thru|down\s+to|up\s+to|和|或|及|至|到)\s+)?"
                               r"|\s*(?:and|or|to|through|thru|down\s+to)\s*", re.I)
 
 
@@ -486,7 +485,7 @@ def _bit_rate_gbs(m: Mention) -> float | None:
         return None
 
 
-_OPTION_JOIN = re.compile(r"\s*(?:/|or|或|to|through|thru|down\s+to|up\s+to|-|–|~|至|到)\s*", re.I)
+_OPTION_JOIN = compiled(r"\s*(?:/|or|或|to|through|thru|down\s+to|up\s+to|-|–|~|至|到)\s*", re.I)
 
 
 def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
@@ -545,7 +544,7 @@ def _canonical(unit: str, unit_q: dict) -> str:
     if unit in unit_q:
         return unit
     for s in unit_q:   # "Gb / Sec" printed with spaces: compare without them
-        if re.sub(r"\s+", "", s) == unit:
+        if compiled(r"\s+").sub("", s) == unit:
             return s
     return unit
 
@@ -555,14 +554,14 @@ def _in_excluded_context(m: Mention, r) -> bool:
     if not pat:
         return False
     text = m.segment.text
-    left = re.split(r"[;；。]|\.\s", text[max(0, m.start - 50):m.start])[-1]
-    right = re.split(r"[;；。,，]|\.\s", text[m.end:m.end + 30])[0]
+    left = compiled(r"[;；。]|\.\s").split(text[max(0, m.start - 50):m.start])[-1]
+    right = compiled(r"[;；。,，]|\.\s").split(text[m.end:m.end + 30])[0]
     if m.quantity == "bandwidth" and OWN_NETWORK_PORT.match(right):
         return False    # "1*Console Micro USB，1*GE RJ45管理网口": the rate names its own network port
     return bool(rx(pat).search(f"{m.segment.label} {left} {right}"))
 
 
-OWN_NETWORK_PORT = re.compile(r"\s*(?:RJ-?45|Q?SFP|OSFP|网口|电口|光口|以太网|Ethernet|LAN\b)", re.I)
+OWN_NETWORK_PORT = compiled(r"\s*(?:RJ-?45|Q?SFP|OSFP|网口|电口|光口|以太网|Ethernet|LAN\b)", re.I)
 
 
 def _is_breakout(m: Mention, r) -> bool:
@@ -574,7 +573,7 @@ def _is_breakout(m: Mention, r) -> bool:
     text = m.segment.text
     if rx(r.vocab["breakout_before"]).search(text[max(0, m.start - 60):m.start]):
         return True
-    counted = m.count is not None or re.search(r"\bports?\s+of\s*$", text[max(0, m.start - 30):m.start], re.I)
+    counted = m.count is not None or compiled(r"\bports?\s+of\s*$", re.I).search(text[max(0, m.start - 30):m.start])
     return bool(counted and rx(r.vocab["breakout_after"]).search(text[m.end:m.end + 80]))
 
 
@@ -598,10 +597,10 @@ def _is_power_setting(m: Mention, r) -> bool:
 
 # Bullets set inline ("BENEFITS – Zero packet loss – Throughput • 6.4Tb/s • 9.52B packets – Storage and server
 # applications run faster"): a PDF sidebar read as one run of text is a list, and each item is its figures' sentence.
-INLINE_BULLET = re.compile(r"\s[•▪●◦■►]\s|\s[–—]\s")
+INLINE_BULLET = compiled(r"\s[•▪●◦■►]\s|\s[–—]\s")
 
 
-CLAUSE_END = re.compile(r"[;；。]|\.\s")
+CLAUSE_END = compiled(r"[;；。]|\.\s")
 
 
 def _is_supply_rating(m: Mention, r) -> bool:
@@ -619,26 +618,25 @@ def _is_supply_rating(m: Mention, r) -> bool:
     window = left + text[m.start:m.end] + right
     if pat.search(left_out.sub(" ", m.segment.label)) or pat.search(left_out.sub(" ", window)):
         return True
-    own = f"{re.split(r'[,，、]', left)[-1][-16:]} {re.split(r'[,，、]', right)[0][:10]}"
+    own = f"{compiled(r'[,，、]').split(left)[-1][-16:]} {compiled(r'[,，、]').split(right)[0][:10]}"
     return bool(rx(v["power_idle"]).search(f"{m.segment.label} {own}")
                 and rx(v["power_idle_component"]).search(f"{m.segment.label} {window}"))
 
 
 def _count_before(left: str) -> int | None:
     """'8x 400 Gb/s', '8 × 200GE', '64x NDR 400 Gb/s', '2 x 25 Gb/s': the count of ports or devices."""
-    m = re.search(r"(?<![\w.])(\d{1,4})\s*(?:(?:links?|ports?|lanes?)\s*)?(?:[xX×]|个|路|口)\s*(?:[A-Za-z][\w\-()]*\s+){0,5}$",
-                  left[-80:])       # "7 links x 128 GB/s" too
+    m = compiled(r"(?<![\w.])(\d{1,4})\s*(?:(?:links?|ports?|lanes?)\s*)?(?:[xX×]|个|路|口)\s*(?:[A-Za-z][\w\-()]*\s+){0,5}$").search(left[-80:])       # "7 links x 128 GB/s" too
     if m:
         return int(m.group(1))
     # "32 ports of", "32 ports running at 100GbE", "a 32-port 100GbE switch"
-    m = re.search(r"(?<![\w.])(\d{1,4})(?:\s*ports?(?: of| (?:running|operating|clocked) at)|-port)\s*$", left[-40:])
+    m = compiled(r"(?<![\w.])(\d{1,4})(?:\s*ports?(?: of| (?:running|operating|clocked) at)|-port)\s*$").search(left[-40:])
     return int(m.group(1)) if m else None
 
 
 def _count_around(left: str, right: str) -> int | None:
     """"48 100G SFP-DD and 8 400G QSFP-DD ports": a plain number right before a rate whose next words name ports."""
-    m = re.search(r"(?<![\w.,/])(\d{1,4})\s+$", left[-12:])
-    if m and re.match(r"\s*(?:[\w-]+\s+){0,2}?(?:[\w-]+\s+)?ports?\b|\s*(?:[\w-]+\s+){0,2}?(?:and|,)\s+\d{1,4}\s+\d", right[:60]):
+    m = compiled(r"(?<![\w.,/])(\d{1,4})\s+$").search(left[-12:])
+    if m and compiled(r"\s*(?:[\w-]+\s+){0,2}?(?:[\w-]+\s+)?ports?\b|\s*(?:[\w-]+\s+){0,2}?(?:and|,)\s+\d{1,4}\s+\d").match(right[:60]):
         return int(m.group(1))
     return None
 
@@ -654,16 +652,15 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
     # "| Nodes | GPUs |" over rows of "| 32 | 256 |": a table's column of accelerator counts
     column = (not labelled and seg.kind == "cell" and bool(seg.column)
               and rx(r.vocab["accelerator_count_column"]).fullmatch(seg.column.strip()) is not None)
-    lead = re.match(r"\s*(\d{1,3}(?:,\d{3})+|\d{1,6})(?=\s*$|\s*[,;(（]|\s*(?:x|X|×)\s|\s+(?:fully|GPUs?|accelerators?|per)\b)",
-                    seg.text) if labelled or column else None
+    lead = compiled(r"\s*(\d{1,3}(?:,\d{3})+|\d{1,6})(?=\s*$|\s*[,;(（]|\s*(?:x|X|×)\s|\s+(?:fully|GPUs?|accelerators?|per)\b)").match(seg.text) if labelled or column else None
     if lead:   # "GPUs per node: 4, fully connected, NVLink 4": the label says what the number counts
-        text = re.split(r"[;(（]|,(?!\d{3})", seg.text.strip())[0].strip()
+        text = compiled(r"[;(（]|,(?!\d{3})").split(seg.text.strip())[0].strip()
         out.append(Mention("domain_size", text, float(lead.group(1).replace(",", "")), "accelerators", seg,
                            lead.start(1), lead.end(1), flags={"from-label"} | ({"from-column"} if column else set())))
         return out
     for m in domain.finditer(seg.text):
         n = m.group("n").lower()
-        digits = re.sub(r"[, ]", "", n)
+        digits = compiled(r"[, ]").sub("", n)
         val = WORD_NUMBERS.get(n) or (int(digits) if digits.isdigit() else None)
         if not val or val > 1_000_000:
             continue
@@ -671,25 +668,24 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         if m.group("noun") and seg.text[m.start("noun") - 1:m.start("noun")] in ("网", "线", "声"):
             continue    # 网卡 (a NIC), 线卡 (a line card), 声卡 count other things than accelerators
         if m.group("noun") in ("颗", "张", "块") and rx(r.vocab["host_cpu"]).search(
-                re.split(r"[，,、；;。+]", seg.text[m.end():m.end() + 12])[0]):
+                compiled(r"[，,、；;。+]").split(seg.text[m.end():m.end() + 12])[0]):
             continue    # "2 颗 CPU", "4 颗 64 核 ARM 处理器": a classifier of host processors
-        if re.search(r"\b(?:per|for every|every)\s*$", seg.text[max(0, m.start() - 14):m.start()], re.I):
+        if compiled(r"\b(?:per|for every|every)\s*$", re.I).search(seg.text[max(0, m.start() - 14):m.start()]):
             continue    # "one NIC per two cards": a ratio, not a group of accelerators
         if m.group("way") and rx(r.vocab["way_not_domain"]).search(seg.text[m.end():m.end() + 40]):
             continue    # "128-way ECMP", "64-way MLAG": routing and link aggregation, not accelerators
         if rx(r.vocab["host_cpu"]).search(mid) and not ACCELERATOR_IN_NAME.search(mid):
             continue    # "4 颗 64 核 ARM 处理器", "2x 64-core x86 processors": host processors
-        if re.search(r"\d\s*[个颗张块枚]", mid):
+        if compiled(r"\d\s*[个颗张块枚]").search(mid):
             continue    # "350 标卡中包含1个昇腾AI处理器": a run of Chinese holding its own count; that one is read below
         if _restated(seg.text, m.start(), out):
             out[-1].flags.add("restated")
             continue    # "two p300c cards for a total of four Blackhole chips": the same accelerators by their dies
-        if re.search(r"\d(?:G|T|GbE|GE|Gb|Gbps)\b", mid):
+        if compiled(r"\d(?:G|T|GbE|GE|Gb|Gbps)\b").search(mid):
             continue    # "a 32 x 400G device": a port configuration
-        if re.search(r"\b(?:CPUs?|cores?|x86|arm64|aarch64|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
+        if compiled(r"\b(?:CPUs?|cores?|x86|arm64|aarch64|nodes?|trays?|racks?|switch(?:es)?|EPYC|Xeon|Grace|ConnectX|BlueField|DPUs?|NICs?|"
                      r"ports?|links?|lanes?|[A-Z]?DIMMs?|SSDs?|NVMe|PSUs?|NVSwitch\w*|switch\w*|retimers?|PLX|ASICs?|memory|HBM\w*|SerDes|"
-                     r"[KMGT]i?B|GDDR\w*|LPDDR\w*)\b",
-                     mid, re.I):
+                     r"[KMGT]i?B|GDDR\w*|LPDDR\w*)\b", re.I).search(mid):
             continue
         out.append(Mention("domain_size", m.group(0).strip(), float(val), "accelerators", seg, m.start(), m.end(),
                            bound=(_bound(m.group("bound")) or "up-to") if m.group("bound") else "",
@@ -715,9 +711,9 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
             continue    # "每 2 卡共享 1 块网卡": a ratio of cards to NICs, not a group of accelerators
         if ZH_MID_NOT_NAME.search(mid):
             continue    # "64 个 800GE 端口连接 GPU": ports that reach the accelerators, not accelerators
-        if m.group("noun") == "卡" and re.search(r"\d\s*$", mid):
+        if m.group("noun") == "卡" and compiled(r"\d\s*$").search(mid):
             continue    # "8 个总线交换单元实现 64 卡": the units are not cards; "64 卡" is read on its own
-        if m.group("noun") and re.match(r"\s*(?:cores?\b|核|内核|计算单元|units?\b)", seg.text[m.end():m.end() + 8], re.I):
+        if m.group("noun") and compiled(r"\s*(?:cores?\b|核|内核|计算单元|units?\b)", re.I).match(seg.text[m.end():m.end() + 8]):
             continue    # "64 个 MLU Core": the cores of one chip
         val = int(n.replace(",", "")) if n.replace(",", "").isdigit() else zh_number(n)
         if val and not any(o.start <= m.start() < o.end for o in out):
@@ -726,14 +722,14 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
 
 
 # An accelerator named inside a product name that also names its maker's CPUs ("海光 DCU K100", "Grace Blackwell GPU")
-ACCELERATOR_IN_NAME = re.compile(r"DCU|GPU|NPU|XPU|加速|Blackwell|Hopper|Instinct", re.I)
+ACCELERATOR_IN_NAME = compiled(r"DCU|GPU|NPU|XPU|加速|Blackwell|Hopper|Instinct", re.I)
 # Words between a Chinese count and an accelerator noun that show the count is of something else: a port speed, ports,
 # a connection ("64 个 800GE 端口连接 GPU").
-ZH_MID_NOT_NAME = re.compile(r"\d\s*(?:[GT]b?E?|Gbps)(?![A-Za-z])|端口|网口|接口|连接|接入")
-ZH_SHARED = re.compile(r"\s*(?:共享|共用|配备?|对应|使用)")
+ZH_MID_NOT_NAME = compiled(r"\d\s*(?:[GT]b?E?|Gbps)(?![A-Za-z])|端口|网口|接口|连接|接入")
+ZH_SHARED = compiled(r"\s*(?:共享|共用|配备?|对应|使用)")
 # A product model named with its count of accelerators in brackets: "PowerEdge XE9680 (8)", "SYS-821GE-TNHR (8)"
-MODEL_COUNT = re.compile(r"(?<![\w.])[A-Z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,3}?\s+[\w-]*\d[\w-]*\s*\((?P<n>\d{1,3})\)")
-_RESTATED = re.compile(r"(?:\bfor a total of|\bi\.e\.|\btotaling|\btotalling|\(|（|，共|,\s*共)\s*$", re.I)
+MODEL_COUNT = compiled(r"(?<![\w.])[A-Z][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,3}?\s+[\w-]*\d[\w-]*\s*\((?P<n>\d{1,3})\)")
+_RESTATED = compiled(r"(?:\bfor a total of|\bi\.e\.|\btotaling|\btotalling|\(|（|，共|,\s*共)\s*$", re.I)
 
 
 def _restated(text: str, start: int, found: list[Mention]) -> bool:
@@ -755,7 +751,7 @@ def _cooling(seg: Segment) -> list[Mention]:
                 if any(not (m.end() <= a or m.start() >= b) for a, b in spans):
                     continue
                 spans.append((m.start(), m.end()))
-                if re.search(r"(?:\bno|\bwithout|\bnot|无|不需要?)\s*$", text[max(0, m.start() - 10):m.start()], re.I):
+                if compiled(r"(?:\bno|\bwithout|\bnot|无|不需要?)\s*$", re.I).search(text[max(0, m.start() - 10):m.start()]):
                     continue    # "no fans in compute trays": a method the sheet rules out
                 if not any(o.value == entry["value"] for o in out):
                     out.append(Mention("cooling", m.group(0), entry["value"], "", seg, m.start(), m.end()))

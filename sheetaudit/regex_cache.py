@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 FORMAT = 3                # what an entry holds: 3 = code with the first-character lookahead where re has no prefix
@@ -50,6 +51,13 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern:      # noqa: A001 - the
     except Exception:           # noqa: BLE001 - a code list this _sre does not take: compile it as re does
         entries.pop(key, None)
         return re.compile(pattern, flags)
+
+
+@lru_cache(maxsize=1024)
+def cached(pattern: str, flags: int = 0) -> re.Pattern:
+    """compile(), once per process: for a fixed pattern used inline (`cached(r"...").search(text)`), so that it
+    is built from the cache, not compiled by re on every run."""
+    return compile(pattern, flags)
 
 
 def _parts(pattern: str, flags: int):

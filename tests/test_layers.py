@@ -36,7 +36,7 @@ LAYERS = [
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 # What the reader may import besides itself: it hands plain data up and never asks the stages above.
-READ_MAY_IMPORT = {"read", "model", "limits", "errors"}
+READ_MAY_IMPORT = {"read", "model", "limits", "errors", "regex_cache"}   # regex_cache: compiled patterns, no knowledge
 # The stages after the reader take its Document (sheetaudit.model) and never call the reader themselves: what
 # the audit needs from a page (whether OCR could read it) is asked at pipeline level.
 NEVER_CALL_THE_READER = {"find", "context", "classify", "normalise", "find_compute", "checks"}

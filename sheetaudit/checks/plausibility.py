@@ -4,12 +4,11 @@ joins, a NIC port faster than its PCIe slot, Ethernet scale-out with no RDMA tra
 also gets the generation it matches, or the generations it could belong to, for the report."""
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from ..classify import is_bytes
 from ..normalise import base_gbs
-from ..rules import load_rules
+from ..rules import compiled, load_rules, rx
 from ..technologies import MATCH_TOLERANCE, Generation, load
 from ..numfmt import fmt
 from . import ask_where, bw, finding, shown, words
@@ -202,7 +201,7 @@ def _domain(kb, figs):
     beside: dict = {}
     for d in (f for f in figs if f.quantity == "domain_size" and f.tier == "scale-up"):
         own = _own_words(d)
-        tech = next((t for t in kb.technologies if t.generations and re.search(t.pattern, own, re.I)), None)
+        tech = next((t for t in kb.technologies if t.generations and rx(t.pattern).search(own)), None)
         doubt = ""
         if tech is None and usual is not None:
             tech = usual
@@ -288,7 +287,7 @@ def _no_rdma(kb, figs, doc):
     if not ether or any(kb.get(f.technology or "") and kb.get(f.technology).rdma for f in out_figs):
         return []
     text = " ".join(s.text + " " + s.label for s in doc.segments) + " " + doc.title
-    if any(re.search(p, text) for p in kb.rdma_transports):
+    if any(compiled(p).search(text) for p in kb.rdma_transports):
         return []
     items = list({(f.text, f.page): shown(f) for f in ether}.values())
     return [finding("latency.no-rdma",

@@ -13,12 +13,13 @@ all models") keeps it as one cell. The table is handed on as a pipe table (read.
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 
+from ..regex_cache import cached as compiled
+
 MIN_COLUMNS = 3          # a label and at least two value columns; two columns are read as "label   value" lines
-CELL = re.compile(r"\S+(?: \S+)*")       # a cell: runs of non-spaces joined by single spaces
-RULE = re.compile(r"^\s*[-=─━]{10,}\s*$")
+CELL = compiled(r"\S+(?: \S+)*")       # a cell: runs of non-spaces joined by single spaces
+RULE = compiled(r"^\s*[-=─━]{10,}\s*$")
 
 
 def _width(ch: str) -> int:

@@ -16,19 +16,20 @@ from operator import attrgetter
 from typing import Optional
 
 from ..model import Segment
+from ..regex_cache import cached as compiled
 
 FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"
 BULLETS = "•▪●◦■►–—-"
 # A note from its marker up to the next marker that starts another note (after a space; "*" only at the start:
 # it is too common inside a note's text)
-_NOTES = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹*†‡§].*?(?=\s[¹²³⁴⁵⁶⁷⁸⁹†‡§]\s|$)", re.S)
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
-ODD_SPACE = re.compile(r"\s\s|[^\S ]")      # what re.sub(r"\s+", " ") would change
+_NOTES = compiled(r"[¹²³⁴⁵⁶⁷⁸⁹*†‡§].*?(?=\s[¹²³⁴⁵⁶⁷⁸⁹†‡§]\s|$)", re.S)
+SENTENCE_END = compiled(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
+ODD_SPACE = compiled(r"\s\s|[^\S ]")      # what re.sub(r"\s+", " ") would change
 _BY_TOP = attrgetter("top", "x0")
 # A variant's name: a short product code with a digit in it ("7050SDX4-48D8", "H100 NVL"), not a bullet
-MODEL_NAME = re.compile(r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9][\w.+/-]*(?: [\w.+/()-]+){0,3}$")
+MODEL_NAME = compiled(r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9][\w.+/-]*(?: [\w.+/()-]+){0,3}$")
 # A cell that prints a figure ("400 Gb/s", "900ns", "8x"): a row of such cells is data, not a row of model names
-FIGURE_LIKE = re.compile(r"\d\s*(?:[kMGT]?[bB]\b|[kMGT]?[bB]/|[kMGT]?W\b|[nuµμ]s\b|GbE|GE\b|x\b|%)")
+FIGURE_LIKE = compiled(r"\d\s*(?:[kMGT]?[bB]\b|[kMGT]?[bB]/|[kMGT]?W\b|[nuµμ]s\b|GbE|GE\b|x\b|%)")
 _X0, _TOP, _X1, _BOTTOM = attrgetter("x0"), attrgetter("top"), attrgetter("x1"), attrgetter("bottom")
 
 
@@ -289,7 +290,7 @@ class PageBuilder:
         self.out = PageText()
 
     def _seg(self, text, kind, items, label="", column="", block=None):
-        text = (re.sub(r"\s+", " ", text) if ODD_SPACE.search(text) else text).strip()
+        text = (compiled(r"\s+").sub(" ", text) if ODD_SPACE.search(text) else text).strip()
         if not text:
             return
         self.out.segments.append(Segment(text=text, page=self.page_no, kind=kind, label=label, column=column,
@@ -304,7 +305,7 @@ class PageBuilder:
         texts = [_line_text(ln) for ln in lines]
         big = all(max(i.size for i in ln) >= 1.15 * body or all(i.bold for i in ln) for ln in lines)
         short = sum(len(ln) for ln in lines) <= 14 and len(lines) <= 2
-        if big and short and not re.match(r"[\d~<>≈]", texts[0].strip()):
+        if big and short and not compiled(r"[\d~<>≈]").match(texts[0].strip()):
             self.heading = _join_lines(texts)
             size = max(i.size for i in items)
             if size > self.out.title_size:
@@ -315,7 +316,7 @@ class PageBuilder:
         text = _join_lines(texts)
         first = text[:1]
         small = max(i.size for i in items) < 0.85 * body
-        if first in FOOTNOTE_MARKERS or (small and re.match(r"\d\s", text)):
+        if first in FOOTNOTE_MARKERS or (small and compiled(r"\d\s").match(text)):
             # "¹ Port-to-port ... ² Typical: ...": notes set as one paragraph are each their own footnote
             notes = [m.group(0) for m in _NOTES.finditer(text)] if first in FOOTNOTE_MARKERS else [text]
             for note in notes:
@@ -341,13 +342,14 @@ class PageBuilder:
         rows: list[tuple[list[list[Item]], float]] = []  # label lines, row top
         blocks = _value_blocks(rlines)
         rbases = [max(map(_BOTTOM, r)) for r in rlines]
+        rtops = [min(map(_TOP, r)) for r in rlines]     # once, not once per label line
         label_size = _body_size(left)
         sections: set[int] = set()        # rows of a label line alone, set apart: a heading inside the list
         prev = None
         row_gap = _row_gap(llines, rlines)
         for ln in llines:
             top = min(i.top for i in ln)
-            aligned = any(abs(min(i.top for i in r) - top) < 0.6 * ln[0].size for r in rlines)
+            aligned = any(abs(t - top) < 0.6 * ln[0].size for t in rtops)
             gap = top - max(map(_BOTTOM, prev)) if prev is not None else float("inf")
             if aligned and gap < 0.5 * ln[0].size:
                 # set close under the label line above it, at a label's leading: a wrapped label, unless a value
@@ -407,7 +409,7 @@ class PageBuilder:
         if ncols >= 3 and len(rows) > 1 and not any(FIGURE_LIKE.search(c or "") for c, _ in rows[0]):
             header = [c or "" for c, _ in rows[0]]
             body_rows = rows[1:]
-        generic = re.compile(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|name|参数|项目|规格|指标)?$", re.I)
+        generic = compiled(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|name|参数|项目|规格|指标)?$", re.I)
         for r in body_rows:
             label = (r[0][0] or "").strip() if len(r) > 1 else ""
             if header and label and not generic.match(header[0].strip()):
@@ -526,7 +528,7 @@ def _stat_caption(leaf: Leaf, nxt: Leaf | None, body: float) -> str | None:
         return None
     stat = lines[0]
     size = max(i.size for i in stat)
-    if size < 1.2 * body or not re.match(r"[\d<>~≈≤≥]|up to|over", _line_text(stat), re.I):
+    if size < 1.2 * body or not compiled(r"[\d<>~≈≤≥]|up to|over", re.I).match(_line_text(stat)):
         return None
     x0, x1 = min(i.x0 for i in stat), max(i.x1 for i in stat)
     cx0, cx1 = min(i.x0 for i in nxt.items), max(i.x1 for i in nxt.items)

@@ -12,14 +12,15 @@ from html.parser import HTMLParser
 
 from ..errors import UnreadableInput
 from ..model import Document, Segment
+from ..regex_cache import cached as compiled
 from .layout import FOOTNOTE_MARKERS, split_sentences
 
-BULLET = re.compile(r"^\s*[-*+•·]\s+(?=\S)")
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-KV_LINE = re.compile(r"^\s*(?P<label>[^:：|]{1,48}?)\s*(?:[:]\s+|：\s*)(?P<value>.+)$")   # 全角冒号 needs no space
-KV_DOTS = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)\s*(?:\.\s*){3,}\s*(?P<value>\S.*)$")
-KV_DASH = re.compile(r"^\s*(?:[-*]\s+)?(?P<label>[^—–|]{1,48}?)\s+[—–]{1,2}\s+(?P<value>\S.*)$")   # "Ports — 2 x 400GbE"
-KV_GAP = re.compile(r"^\s*(?P<label>\S.{0,46}?\S)(?:\t+| {3,})(?P<value>\S.*)$")
+BULLET = compiled(r"^\s*[-*+•·]\s+(?=\S)")
+CJK = compiled(r"[\u3400-\u9fff\uf900-\ufaff]")
+KV_LINE = compiled(r"^\s*(?P<label>[^:：|]{1,48}?)\s*(?:[:]\s+|：\s*)(?P<value>.+)$")   # 全角冒号 needs no space
+KV_DOTS = compiled(r"^\s*(?P<label>\S.{0,46}?\S)\s*(?:\.\s*){3,}\s*(?P<value>\S.*)$")
+KV_DASH = compiled(r"^\s*(?:[-*]\s+)?(?P<label>[^—–|]{1,48}?)\s+[—–]{1,2}\s+(?P<value>\S.*)$")   # "Ports — 2 x 400GbE"
+KV_GAP = compiled(r"^\s*(?P<label>\S.{0,46}?\S)(?:\t+| {3,})(?P<value>\S.*)$")
 
 
 def read_text(data: bytes, kind: str) -> Document:
@@ -71,7 +72,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             flush()
             header = []
             continue
-        m_head = re.match(r"^\s*#{1,6}\s+(.*)$", line) if markdown else None
+        m_head = compiled(r"^\s*#{1,6}\s+(.*)$").match(line) if markdown else None
         if m_head or (not markdown and line.isupper() and len(line) < 60 and not line.lstrip().startswith("|")
                       and not CJK.search(line)):     # "SPECIFICATIONS"; not "8 张 GPU 卡" nor a table row
             flush()
@@ -84,11 +85,11 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
         if line.lstrip().startswith("|"):
             flush()
             cells = [_cell_text(c) for c in line.strip().strip("|").split("|")]
-            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+            if all(compiled(r":?-{2,}:?").fullmatch(c) for c in cells if c):
                 continue
             # A header row is the one a Markdown separator (|---|) follows; HTML <th> rows are written that way.
             nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
-            if nxt.startswith("|") and all(re.fullmatch(r":?-{2,}:?", c.strip()) for c in nxt.strip("|").split("|") if c.strip()):
+            if nxt.startswith("|") and all(compiled(r":?-{2,}:?").fullmatch(c.strip()) for c in nxt.strip("|").split("|") if c.strip()):
                 header = cells
                 block += 1
                 # one data row under a header: a record laid sideways, each header names its value's field
@@ -101,8 +102,8 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                 continue
             _row(doc, cells, header, heading, block, " / ".join(trail.values()), one_row)
             continue
-        if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and re.match(r"^\s*(?:[*+-]\s+\S|\*\*[^*]+\*\*)", line)) \
-                and not re.match(r"^\s+[*+-]\s+\S", line):      # an indented "  * item" is a bullet in any text
+        if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and compiled(r"^\s*(?:[*+-]\s+\S|\*\*[^*]+\*\*)").match(line)) \
+                and not compiled(r"^\s+[*+-]\s+\S").match(line):      # an indented "  * item" is a bullet in any text
             flush()
             marker, note = _footnote(line.strip())
             doc.footnotes.setdefault(marker, note)
@@ -111,14 +112,14 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
         numbered = NUMBERED_NOTE.match(line)
         if numbered:      # "(1) Adapter pipeline latency, ...": a note that "0.62 us (1)" points to; the line
             doc.footnotes.setdefault(numbered.group(1), numbered.group(2))   # stays text (it may be a list item)
-        line = re.sub(r"(\*\*|__|`)", "", line)
+        line = compiled(r"(\*\*|__|`)").sub("", line)
         m = KV_DOTS.match(line) or KV_LINE.match(line) or KV_DASH.match(line) or KV_GAP.match(line)
         if m and len(m.group("label").split()) <= 6 and not m.group("label").rstrip().endswith(".") \
                 and _balanced(m.group("label")):      # "3.2 带宽（单位：GB/s）" is a caption, not "label: value"
             flush()
             block += 1
-            value = re.sub(r"^[-*]\s+", "", m.group("value").strip())
-            label = re.sub(r"^\s*[-*]\s+", "", m.group("label")).strip("*_ ")
+            value = compiled(r"^[-*]\s+").sub("", m.group("value").strip())
+            label = compiled(r"^\s*[-*]\s+").sub("", m.group("label")).strip("*_ ")
             doc.segments.append(Segment(value, 1, "cell", label=label, heading=heading, block=block,
                                         section=" / ".join(trail.values())))
             continue
@@ -128,7 +129,7 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
     flush()
 
 
-NUMBERED_NOTE = re.compile(r"^\s*(\(\d{1,2}\))\s+(\S.*)$")
+NUMBERED_NOTE = compiled(r"^\s*(\(\d{1,2}\))\s+(\S.*)$")
 
 
 def _balanced(text: str) -> bool:
@@ -144,21 +145,21 @@ def _footnote(line: str) -> tuple[str, str]:
     rest = line[stars:]
     if stars > 1 and rest[:1].strip() and "*" in rest:
         stars -= 1
-    return "*" * stars, re.sub(r"^\*|\*(?=\s|$|[.`])", "", line[stars:]).strip()
+    return "*" * stars, compiled(r"^\*|\*(?=\s|$|[.`])").sub("", line[stars:]).strip()
 
 
 def _cell_text(cell: str) -> str:
     """A table cell as text: emphasis marks dropped, line breaks (<br>) and bullets kept apart as '; '."""
-    cell = re.sub(r"(\*\*|__|`)", "", cell)
-    cell = re.sub(r"<br\s*/?>", "; ", cell, flags=re.I)
+    cell = compiled(r"(\*\*|__|`)").sub("", cell)
+    cell = compiled(r"<br\s*/?>", re.I).sub("; ", cell)
     return cell.strip().strip(";").strip()
 
 
 # reStructuredText (docs sites publish spec pages this way): headings underlined with punctuation, grid tables
 # drawn with +---+ and | and list-tables written as nested bullets. They are rewritten as Markdown headings and
 # pipe tables, so one table model reads all of them.
-RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
-RST_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
+RST_UNDERLINE = compiled(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
+RST_BORDER = compiled(r"^\s*\+(?:[-=]+\+)+\s*$")
 
 
 def _looks_like_rst(lines: list[str]) -> bool:
@@ -188,12 +189,12 @@ def _rst_lines(lines: list[str]) -> list[str]:
             rows, i = _list_table(lines, i)
             out += [""] + rows + [""]
             continue
-        if re.match(r"^\s*\.\.\s+\w[\w-]*::", line) or re.match(r"^\s*\.\. _", line):
+        if compiled(r"^\s*\.\.\s+\w[\w-]*::").match(line) or compiled(r"^\s*\.\. _").match(line):
             i += 1                                     # other directives (images, labels): not spec text
             while i < len(lines) and lines[i].startswith((" ", "\t")) and lines[i].strip().startswith(":"):
                 i += 1
             continue
-        out.append(re.sub(r":ref:`([^<`]*?)\s*(?:<[^>]*>)?`", r"\1", line))
+        out.append(compiled(r":ref:`([^<`]*?)\s*(?:<[^>]*>)?`").sub(r"\1", line))
         i += 1
     return out
 
@@ -247,7 +248,7 @@ def _grid_table(lines: list[str], i: int) -> tuple[list[str], int]:
             for k, p in enumerate(parts[:len(cur)]):
                 p = p.strip().strip("|").strip()
                 if p:
-                    cur[k].append(re.sub(r"^[*\-•]\s+", "", p) if re.match(r"^[*\-•]\s+", p) else p)
+                    cur[k].append(compiled(r"^[*\-•]\s+").sub("", p) if compiled(r"^[*\-•]\s+").match(p) else p)
         i += 1
     return _pipe_table([[_join_cell(c) for c in row] for row in rows], header_rows), i
 
@@ -256,7 +257,7 @@ def _join_cell(parts: list[str]) -> str:
     """Lines of one cell: a bullet list is a list ('; '), wrapped prose is one sentence."""
     text = ""
     for p in parts:
-        sep = "; " if text.endswith(":") or (text and re.match(r"^\d", p) and not text.endswith((",", "of"))) else " "
+        sep = "; " if text.endswith(":") or (text and compiled(r"^\d").match(p) and not text.endswith((",", "of"))) else " "
         text = f"{text}{sep}{p}" if text else p
     return text.strip()
 
@@ -266,7 +267,7 @@ def _list_table(lines: list[str], i: int) -> tuple[list[str], int]:
     header_rows = 0
     i += 1
     while i < len(lines) and (not lines[i].strip() or lines[i].strip().startswith(":")):
-        m = re.match(r"\s*:header-rows:\s*(\d+)", lines[i])
+        m = compiled(r"\s*:header-rows:\s*(\d+)").match(lines[i])
         if m:
             header_rows = int(m.group(1))
         i += 1
@@ -278,8 +279,8 @@ def _list_table(lines: list[str], i: int) -> tuple[list[str], int]:
             indent = len(line) - len(line.lstrip())
         if line.strip() and len(line) - len(line.lstrip()) < (indent or 0):
             break
-        m_row = re.match(r"^\s*\*\s+-\s?(.*)$", line)
-        m_cell = re.match(r"^\s*-\s?(.*)$", line)
+        m_row = compiled(r"^\s*\*\s+-\s?(.*)$").match(line)
+        m_cell = compiled(r"^\s*-\s?(.*)$").match(line)
         if m_row:
             rows.append([m_row.group(1).strip()])
         elif m_cell and rows:
@@ -287,26 +288,26 @@ def _list_table(lines: list[str], i: int) -> tuple[list[str], int]:
         elif line.strip() and rows:
             rows[-1][-1] = f"{rows[-1][-1]} {line.strip()}".strip()
         i += 1
-    return _pipe_table([[re.sub(r"^\\", "", c) for c in row] for row in rows], header_rows), i
+    return _pipe_table([[compiled(r"^\\").sub("", c) for c in row] for row in rows], header_rows), i
 
 
-GENERIC_HEADER = re.compile(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|attribute|name|参数|项目|规格|指标)?$", re.I)
+GENERIC_HEADER = compiled(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|attribute|name|参数|项目|规格|指标)?$", re.I)
 
 
 # A header cell that names a measured field (a unit in brackets, a word such as bandwidth or 功耗) rather than a
 # product: where the header row holds the fields and the first column does not, the table is a record laid
 # out sideways (a test report's "监控项 | 系统平均功耗 | ..." over "监控结果 | 2015.9W | ..."), and each value's
 # label is its column's header.
-FIELD_HEADER = re.compile(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)）\]]|bandwidth|latency|power|speed|rate|"
+FIELD_HEADER = compiled(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)）\]]|bandwidth|latency|power|speed|rate|"
                           r"throughput|TDP|consumption|带宽|时延|延迟|功耗|速率|功率", re.I)
 
 
 # A header whose first cell names what each row is ("Model", "Instance size", 型号) over columns that are fields:
 # the models are rows, and each value is labelled by its column. Where the other header cells are model codes
 # ("| Model | X100 | X200 |"), the models are columns as usual.
-MODEL_KEY = re.compile(r"^(?:models?|SKUs?|products?|part(?: number)?|instance(?: size| type)?|system|configuration|"
+MODEL_KEY = compiled(r"^(?:models?|SKUs?|products?|part(?: number)?|instance(?: size| type)?|system|configuration|"
                        r"型号|产品型号|规格型号|产品|名称|配置|机型)$", re.I)
-MODEL_CODE = re.compile(r"^[A-Za-z]{0,12}[-\s]?\d[\w.\-]*$")
+MODEL_CODE = compiled(r"^[A-Za-z]{0,12}[-\s]?\d[\w.\-]*$")
 
 
 def _shared_prefix(headers: list[str]) -> str:
@@ -320,8 +321,8 @@ def _shared_prefix(headers: list[str]) -> str:
 
 
 def _row(doc, cells, header, heading, block, section="", one_row=False):
-    if (len(cells) == 2 and not header and re.search(r"(?<![A-Za-z\d.,])\d[\d.,]*\s?(?:[A-Za-zµμ]|纳秒|微秒|瓦)", cells[0])
-            and not re.search(r"\d", cells[1])):
+    if (len(cells) == 2 and not header and compiled(r"(?<![A-Za-z\d.,])\d[\d.,]*\s?(?:[A-Za-zµμ]|纳秒|微秒|瓦)").search(cells[0])
+            and not compiled(r"\d").search(cells[1])):
         cells = [cells[1], cells[0]]     # "| under 2 µs | latency across the pod |": the figure first, its label after
     label = cells[0]
     shared = _shared_prefix(header[1:])
@@ -402,7 +403,7 @@ class _HTMLLines(HTMLParser):
             self.skip = max(0, self.skip - 1)
             return
         if tag in ("td", "th") and self.cell is not None:
-            self.cell["text"] = re.sub(r"\s+", " ", self.cur).strip().strip(";").strip()
+            self.cell["text"] = compiled(r"\s+").sub(" ", self.cur).strip().strip(";").strip()
             self.row.append(self.cell)
             self.cell, self.cur = None, ""
         elif tag == "tr" and self.row is not None:
@@ -427,7 +428,7 @@ class _HTMLLines(HTMLParser):
             self.cur += data
 
     def _end(self):
-        t = re.sub(r"\s+", " ", self.cur).strip()
+        t = compiled(r"\s+").sub(" ", self.cur).strip()
         if t and self.table is None:
             self.lines.append(self.prefix + t)
             self.lines.append("")
@@ -524,4 +525,4 @@ def _html_lines(text: str) -> tuple[list[str], str]:
             p = _parsed(text.replace("<![", "&lt;!["))
         except AssertionError as exc:
             raise UnreadableInput(f"not readable as HTML ({exc})") from None
-    return [html.unescape(x) if "&" in x else x for x in p.lines], re.sub(r"\s+", " ", p.title).strip()
+    return [html.unescape(x) if "&" in x else x for x in p.lines], compiled(r"\s+").sub(" ", p.title).strip()
