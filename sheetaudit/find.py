@@ -197,7 +197,7 @@ def _bound(text: str | None) -> str:
     if not text:
         return ""
     for pat, name in BOUNDS:
-        if re.fullmatch(pat, text.strip(), re.I):
+        if compiled(pat, re.I).fullmatch(text.strip()):
             return name
     return ""
 
@@ -261,7 +261,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     if digits and ("(" in text or "（" in text):
         found.extend(_twins(seg, text, taken, unit_q))
     for m in (unit_list.finditer(text) if digits else ()):
-        vals = [_num(v) for v in re.findall(NUM, m.group("list"))]
+        vals = [_num(v) for v in compiled(NUM).findall(m.group("list"))]
         unit = m.group("u")
         mm = Mention("bandwidth", m.group(0), max(vals), unit, seg, m.start(), m.end(), flags={"rate-list"})
         found.append(mm)
@@ -275,9 +275,9 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
         if q is None:
             continue
         after = text[m.end():]
-        if unit in NOT_AFTER and re.match(NOT_AFTER[unit], after, re.I):
+        if unit in NOT_AFTER and compiled(NOT_AFTER[unit], re.I).match(after):
             continue
-        nums = [_num(v) for v in re.findall(NUM, m.group("num"))]
+        nums = [_num(v) for v in compiled(NUM).findall(m.group("num"))]
         flags = set()
         if len(nums) > 1:
             flags.add("rate-list")
@@ -373,7 +373,7 @@ def _header_unit(seg: Segment, unit_q: dict, declared=()) -> list[Mention]:
                 unit = _canonical(cand.replace(" ", ""), unit_q)
                 q = unit_q.get(unit)
                 if q and q != "weight" and unit not in ("G", "T", "Gb", "Gib", "GbE", "GE"):
-                    nums = [_num(x) for x in re.findall(NUM, m.group("num"))]
+                    nums = [_num(x) for x in compiled(NUM).findall(m.group("num"))]
                     value = max(nums)
                     start = m.start("bound") if m.group("bound") else m.start("num")
                     flags = ({"header-unit"} | ({"signaling"} if unit.endswith("T/s") else set())

@@ -11,6 +11,7 @@ text, over a footer as wide as the page, has no gutter that runs its height, and
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Optional
@@ -373,6 +374,7 @@ class PageBuilder:
         # the variants' names: set over the values ("H100 SXM  H100 NVL"), or in the list's first row ("Model")
         models = _heads([(col, _text_of(col)) for col in _subcolumns(header_words)]) if header_words else []
         parent, parent_x = "", float("inf")    # a row without values over indented rows: "GPU Memory" over models
+        row_words = _RowWords(right, owner)
         for n, (label_lines, top) in enumerate(rows):
             nxt = rows[n + 1][1] if n + 1 < len(rows) else float("inf")
             label = _join_lines([_line_text(ln) for ln in label_lines])
@@ -382,8 +384,7 @@ class PageBuilder:
             elif parent:
                 label = f"{parent} {label}"
             # a word whose block tells its row is that row's; any other, the row whose label is above it
-            words = [i for i in right if (owner[id(i)] == n if id(i) in owner
-                                          else top - 0.6 * i.size <= i.top < nxt - 0.6 * i.size)]
+            words = row_words.of(n, top, nxt)
             if not words:
                 indent = rows[n + 1][0][0][0].x0 - x0 if n + 1 < len(rows) else 0.0
                 if 2.5 < indent <= 4 * label_size and max(i.size for ln in label_lines for i in ln) < 1.15 * label_size:
@@ -488,6 +489,36 @@ def _new_block(ln: list[Item], row: list[list[Item]], blocks) -> bool:
     top, bottom = min(map(_TOP, ln)), max(map(_BOTTOM, ln))
     rtop, rbottom = min(i.top for x in row for i in x), max(i.bottom for x in row for i in x)
     return any(a < bottom and b > top and not (a < rbottom and b > rtop) for a, b, _ in blocks)
+
+
+class _RowWords:
+    """The value words of each row of a label/value list, in their order: those a block assigns to the row, and
+    any other whose top lies in the row's band (top - 0.6 size <= word top < next row's top - 0.6 size). The free
+    words are looked up by bisection on top + 0.6 size (with a little slack, the exact test deciding), not tested
+    all again for every row: a long list was quadratic in its rows."""
+
+    SLACK = 1e-3
+
+    def __init__(self, right: list[Item], owner: dict[int, int]):
+        self.right = right
+        self.owned: dict[int, list[int]] = {}
+        free = []
+        for k, i in enumerate(right):
+            if id(i) in owner:
+                self.owned.setdefault(owner[id(i)], []).append(k)
+            elif i.top + 0.6 * i.size == i.top + 0.6 * i.size:     # a NaN key would disorder the sort (and
+                free.append((i.top + 0.6 * i.size, k))            # its word fits no band)
+        free.sort()
+        self.keys = [key for key, _ in free]
+        self.free = [k for _, k in free]
+
+    def of(self, n: int, top: float, nxt: float) -> list[Item]:
+        right = self.right
+        lo = bisect_left(self.keys, top - self.SLACK)
+        hi = bisect_right(self.keys, nxt + self.SLACK)
+        picked = self.owned.get(n, []) + [k for k in self.free[lo:hi]
+                                          if top - 0.6 * right[k].size <= right[k].top < nxt - 0.6 * right[k].size]
+        return [right[k] for k in sorted(picked)]
 
 
 def _subcolumns(words: list[Item]) -> list[list[Item]]:
