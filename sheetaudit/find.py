@@ -120,6 +120,19 @@ def unit_alternation() -> str:
     return f"{rate_regex()}|{_unit_alt(dict.fromkeys(s for q in QUANTITIES for s in r.units.get(q, {})))}"
 
 
+# A product name written plural ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s".
+PLURAL_NAME = r"(?-i:(?:[A-Z][\w\-]*[®™]?\s){0,3}[A-Z]*\d+[A-Z]*s)"
+
+
+@lru_cache(maxsize=1)
+def _counted_noun() -> re.Pattern:
+    """What every count of accelerators ends in (the domain pattern's noun, plural name or '-way'): a segment
+    without any is not scanned for a count at every number and number word."""
+    # a plural name ends in a digit, capitals and an "s" (its leading words are not looked for: scanned from every
+    # position they would backtrack over a long run of digits)
+    return rx(rf"(?:{load_rules().vocab['accelerator_nouns']})\b|(?-i:\d[A-Z]*s)\b|(?<=-)way\b")
+
+
 @lru_cache(maxsize=1)
 def _patterns():
     r = load_rules()
@@ -152,7 +165,7 @@ def _patterns():
     domain = compiled(
         rf"(?:(?P<bound>up to|as many as|more than|over|最多)\s+)?(?<![\w.,\-–])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*+|[a-z]{{1,3}}\d[\w\-]*+|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
-        rf"|(?P<plural>(?-i:(?:[A-Z][\w\-]*[®™]?\s){{0,3}}[A-Z]*\d+[A-Z]*s))\b|(?<=-)(?P<way>way)\b)", re.I)
+        rf"|(?P<plural>{PLURAL_NAME})\b|(?<=-)(?P<way>way)\b)", re.I)
     # "8 颗曜石 OAM 模组", "单机8卡", "十六卡", "4个昇腾AI处理器", "搭载8颗昆仑芯AI加速模块R300": a count of cards or chips in
     # Chinese (a round 万卡 alone is skipped in _domain). Between the classifier and the noun, a product name but no
     # other count ("8个OS共64个昇腾AI处理器": the OSes are not processors).
@@ -658,7 +671,7 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         out.append(Mention("domain_size", text, float(lead.group(1).replace(",", "")), "accelerators", seg,
                            lead.start(1), lead.end(1), flags={"from-label"} | ({"from-column"} if column else set())))
         return out
-    for m in domain.finditer(seg.text):
+    for m in (domain.finditer(seg.text) if _counted_noun().search(seg.text) else ()):
         n = m.group("n").lower()
         digits = compiled(r"[, ]").sub("", n)
         val = WORD_NUMBERS.get(n) or (int(digits) if digits.isdigit() else None)
