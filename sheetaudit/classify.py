@@ -244,10 +244,12 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     explicit = _first(v["tier_explicit"], "tier", clause) or _first(v["tier_explicit"], "tier", foot)
     if explicit:
         return explicit
-    explicit = _first(v["tier_explicit"], "tier", seg.label)
-    if explicit:
-        return explicit
     tech = _first(v["tier_technology"], "tier", clause)
+    explicit = _first(v["tier_explicit"], "tier", seg.label)
+    if explicit and not (explicit == "scale-up" and _names_host_link_only(c, seg)):
+        # the figure's own clause naming a host link ("Speed 32GT/s, Width x16 (PCIE5)") says more than a row
+        # label's in-node word ("机内总线协议"): an in-node bus need not be the accelerators' scale-up fabric
+        return explicit
     label_tier = _first(v["tier_label"], "tier", seg.label)
     if tech is None:
         sentence_tier = _first(v["tier_explicit"], "tier", seg.text, seg.row)
@@ -273,7 +275,34 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
         return label_tier
     if ctx.scale_up_links and any(n in f"{clause} {seg.label}" for n in ctx.scale_up_links):
         return "scale-up"      # the vendor's own link, which the sheet says forms its scale-up domain
+    before = _said_before(seg, ctx)
+    if before:
+        # "The ConnectX-7 VPI Adapter is the latest ConnectX line. It can provide 25/50/100/200/400G": a sentence
+        # that names nothing continues the one before it in its paragraph
+        said = _first(v["tier_explicit"], "tier", before) or _first(v["tier_technology"], "tier", before)
+        if said == "scale-out":
+            return _network_tier(f, m, c, ctx, label_tier)
+        if said:
+            return said
     return "unknown"
+
+
+def _names_host_link_only(c: Clause, seg) -> bool:
+    """The technology nearest the figure in its clause is a host link (PCIe), or its cell names one and no other."""
+    techs = load_rules().vocab["tier_technology"]
+    own = _nearest(techs, "tier", c)
+    if own is not None or seg.kind != "cell":
+        return own == "host"
+    return {e["tier"] for e in techs if rx(e["pattern"]).search(seg.text)} == {"host"}
+
+
+def _said_before(seg, ctx: SheetContext, reach: int = 240) -> str:
+    """The words of the figure's paragraph before its sentence (a reach of `reach` characters)."""
+    if seg.kind != "sentence":
+        return ""
+    block = ctx.block_text.get(seg.block, "")
+    i = block.find(seg.text)
+    return block[max(0, i - reach):i] if i > 0 else ""
 
 
 _NUMBERED_NOTE = re.compile(r"\s*(\(\d{1,2}\))(?!\s*\w)")
@@ -317,8 +346,9 @@ def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tie
     if "rate-list" in m.flags and ctx.kind not in ("switch", "nic") and rx(r"Ethernet").search(c.text + seg.text):
         return "front-end"   # "10/25/50/100/200 Gb/s Ethernet": a general-purpose NIC, not the AI fabric
     if ctx.kind not in ("switch", "nic") and label_tier != "scale-up":
-        if m.count is not None and acc and m.count < acc and m.count <= 2:
-            return "front-end"
+        if m.count is not None and acc and m.count < acc and m.count <= 2 and _first(
+                v["tier_explicit"], "tier", f.segment.text[max(0, m.start - 60):m.start]) != "scale-out":
+            return "front-end"   # one or two ports on a box of eight accelerators, unless "East-West NIC - (1x400G)"
         if m.count is None and rx(r"Ethernet NIC|\bNIC\b$").search(c.right.strip()) and rx(r"InfiniBand|\bIB\b").search(seg.text):
             return "front-end"
     return ctx.network_role
@@ -451,8 +481,9 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
         scope = _first(v["power_scope_heading"], "scope", seg.heading, seg.section)
     if scope is None:
         # in the figure's own sentence: the whole segment would be read again for each figure of a long page
+        table = ctx.block_text.get(seg.block, "")[:600] if seg.kind == "cell" else ""   # a power table's header
         powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b|thermal design").search(
-            f"{seg.label} {seg.column} {lead} {m.segment.text[max(0, m.start - 200):m.end + 200]}")
+            f"{seg.label} {seg.column} {lead} {m.segment.text[max(0, m.start - 200):m.end + 200]} {table}")
         default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
                    "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
         if ctx.edge_device and ctx.kind == "accelerator":

@@ -8,13 +8,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .find import BULLET_MARKS, INLINE_BULLET
 from .model import Document, Mention
 from .rules import load_rules, rx
 from .technologies import load as knowledge, technology
 
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
-SEPARATORS = re.compile(r",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[•▪●◦■►–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){1,3}:)")
+SEPARATORS = re.compile(rf",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[{BULLET_MARKS}–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){{1,3}}:)")
 
 # Figures printed with no separator between them share a clause start ("IB HDR100 100 Gb/s": two spellings of one
 # figure); a clause reaches back over at most this many of them, so that a run of thousands of bare figures costs
@@ -90,7 +91,8 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
         for i, m in enumerate(ms):
             lo = starts[i]
             hi = bounds[i] if i < len(bounds) else len(text)
-            left = text[lo:m.start]
+            item = [b.end() for b in INLINE_BULLET.finditer(text, lo, m.start)]
+            left = text[item[-1] if item else lo:m.start]     # a clause starts at its own inline bullet
             right = text[m.end:hi]
             if i == len(ms) - 1:
                 sep = SEPARATORS.search(right)

@@ -499,13 +499,15 @@ def _bit_rate_gbs(m: Mention) -> float | None:
 
 
 _OPTION_JOIN = compiled(r"\s*(?:/|or|或|to|through|thru|down\s+to|up\s+to|-|–|~|至|到)\s*", re.I)
+_SPAN_OPEN = compiled(r"(?:between|介于|在)\s*$", re.I)     # "speeds between 1 GbE and 100 GbE": one span
+_SPAN_JOIN = compiled(r"\s*(?:and|和|与|及)\s*", re.I)
 
 
 def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
     """"16 GT/s / 32GT/s", "100 Gb/s / 200 Gb/s": options of one link, one figure at the highest rate; so is a span
     of speeds ("from 10Gb/s to 100Gb/s per port", "10GbE through 100GbE") and a list of three or more speeds a port
     supports ("400GbE, 200GbE, 100GbE and 10GbE", whatever each is spelt in). Two speeds joined by "and" or a comma
-    may be two ports ("1 GbE and 100 GbE"), so they stay two figures."""
+    may be two ports ("1 GbE and 100 GbE"), so they stay two figures, unless "between" opens them as a span."""
     found = sorted(found, key=lambda x: x.start)
     out: list[Mention] = []
     run: list[Mention] = []      # the speeds of a list being read, merged into its first when it ends
@@ -526,7 +528,8 @@ def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
         if (between is not None and prev.quantity == m.quantity == "bandwidth"
                 and (prev.unit == m.unit and _SAME_UNIT_JOIN.fullmatch(between)
                      or (_bit_rate_gbs(prev) is not None and _bit_rate_gbs(m) is not None
-                         and _OPTION_JOIN.fullmatch(between)))):
+                         and (_OPTION_JOIN.fullmatch(between) or _SPAN_JOIN.fullmatch(between)
+                              and _SPAN_OPEN.search(text, max(0, prev.start - 12), prev.start))))):
             close()
             if _bit_rate_gbs(m) is not None and _bit_rate_gbs(prev) is not None and _bit_rate_gbs(m) > _bit_rate_gbs(prev):
                 prev.value, prev.unit, prev.marker = m.value, m.unit, m.marker
@@ -610,7 +613,8 @@ def _is_power_setting(m: Mention, r) -> bool:
 
 # Bullets set inline ("BENEFITS – Zero packet loss – Throughput • 6.4Tb/s • 9.52B packets – Storage and server
 # applications run faster"): a PDF sidebar read as one run of text is a list, and each item is its figures' sentence.
-INLINE_BULLET = compiled(r"\s[•▪●◦■►]\s|\s[–—]\s")
+BULLET_MARKS = "•▪●◦■►▶▸‣➤➢◆◇❖✓✔"
+INLINE_BULLET = compiled(rf"\s[{BULLET_MARKS}]\s|\s[–—]\s")
 
 
 CLAUSE_END = compiled(r"[;；。]|\.\s")

@@ -117,3 +117,43 @@ def test_a_chips_total_over_several_host_links_is_the_chips(sheet):
     f = next(f for f in a.figures if f.text.startswith("320"))
     assert f.scope == "per-accelerator"
     assert not [x for x in a.findings if x.severity == "error"]
+
+
+@pytest.mark.parametrize("text", [
+    "Key specifications:\n\n▶ Eight GPUs ▶ 1.5TB of GPU memory space ▶ Up to 400Gb/s InfiniBand/Ethernet per port\n",
+    "Key specifications:\n\n✓ 2 TB of DDR5 system memory ✓ Four OSFP ports, up to 400 Gb/s InfiniBand\n",
+])
+def test_an_inline_bullet_bounds_its_items_clause(sheet, text):
+    a = sheet(f"# Heron H8 server\n\n{text}")
+    assert figure(a, "bandwidth").tier == "scale-out"      # the memory in the item before is not this link's
+
+
+@pytest.mark.parametrize("line", [
+    "The Tern T2 switch can provide for speeds between 1 GbE and 100 GbE.",
+    "Ports run at speeds between 10GbE and 100GbE.",
+])
+def test_speeds_between_two_rates_are_one_span(sheet, line):
+    a = sheet(f"# Tern T2 Ethernet switch\n\n{line}\n")
+    assert values(a, "bandwidth") == [12.5]
+
+
+def test_a_sentence_naming_nothing_continues_the_one_before_it(sheet):
+    a = sheet("# Heron H8 server\n\nThe Kite K7 adapter is the latest InfiniBand adapter line. "
+              "It can provide 25/50/100/200/400G of throughput.\n")
+    assert figure(a, "bandwidth").tier == "scale-out"
+
+
+@pytest.mark.parametrize("row", ["机内总线协议 | Speed 32GT/s, Width x16（PCIE5）",
+                                 "Intra-node bus | 32 GT/s x16 (PCIe5)"])
+def test_a_cell_naming_a_host_link_is_host_under_an_in_node_label(sheet, row):
+    a = sheet(f"# Heron H8 server\n\n| Item | Value |\n|---|---|\n| {row} |\n")
+    assert figure(a, "bandwidth").tier == "host"
+
+
+@pytest.mark.parametrize("table", [
+    "Feature | Benefit\n---|---\n**Eight Kite K7 GPUs fully connected by NVLink** | density for training\n",
+    "Feature | Benefit\n---|---\nFront-to-back cooling | hot- and cold-aisle designs\n",
+])
+def test_a_markdown_table_without_outer_pipes_reads_its_feature_column(sheet, table):
+    a = sheet(f"# Heron H8 server\n\n{table}")
+    assert [f.quantity for f in a.figures if f.quantity in ("domain_size", "cooling")]

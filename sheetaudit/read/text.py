@@ -35,6 +35,8 @@ def read_text(data: bytes, kind: str) -> Document:
         lines = _rst_lines(lines)
     elif kind == "text":
         lines = _column_tables(lines)
+    if kind == "markdown":
+        lines = _piped_tables(lines)
     doc = Document(path="", sha256="", pages=1, kind=kind)
     _segments_from_lines(lines, doc, markdown=(kind in ("markdown", "html") or rst))
     if doc.segments:
@@ -130,6 +132,24 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
 
 
 NUMBERED_NOTE = compiled(r"^\s*(\(\d{1,2}\))\s+(\S.*)$")
+
+
+_BARE_SEPARATOR = compiled(r"^\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*$")
+
+
+def _piped_tables(lines: list[str]) -> list[str]:
+    """Markdown tables written without the outer pipes ("Item | Specs" over "---|---"), as GitHub and most
+    converters allow, given their outer pipes, so each row is read as cells and not as a sentence."""
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if i == 0 or line.lstrip().startswith("|") or not _BARE_SEPARATOR.match(line) or "|" not in lines[i - 1]:
+            continue
+        j = i - 1
+        while j < len(lines) and (j == i or ("|" in lines[j] and lines[j].strip())):
+            if not lines[j].lstrip().startswith("|"):
+                out[j] = "| " + lines[j].strip().rstrip("|") + " |"
+            j += 1
+    return out
 
 
 def _balanced(text: str) -> bool:
@@ -291,6 +311,7 @@ def _list_table(lines: list[str], i: int) -> tuple[list[str], int]:
     return _pipe_table([[compiled(r"^\\").sub("", c) for c in row] for row in rows], header_rows), i
 
 
+FEATURE_HEADER = compiled(r"^(?:(?:key )?features?|highlights?|capabilit(?:y|ies)|功能|特性|特点|亮点)$", re.I)
 GENERIC_HEADER = compiled(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|attribute|name|参数|项目|规格|指标)?$", re.I)
 
 
@@ -331,10 +352,17 @@ def _row(doc, cells, header, heading, block, section="", one_row=False):
         label = f"{label} {shared.strip()}"
     models_as_rows = bool(header) and bool(MODEL_KEY.match(header[0].strip())) and sum(
         bool(MODEL_CODE.match(h.strip())) for h in header[1:]) * 2 < len(header) - 1
-    sideways = len(header) > 1 and not shared and (models_as_rows or (one_row or sum(
+    sideways = len(header) > 1 and not shared and not FEATURE_HEADER.match(header[0].strip()) and (models_as_rows or (one_row or sum(
         bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1) and not FIELD_HEADER.search(cells[0]))
     if header and not sideways and not GENERIC_HEADER.match(header[0].strip()):
         label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
+    if not sideways and (header and FEATURE_HEADER.match(header[0].strip()) or len(cells[0].split()) >= 6 and re.search(
+            r"\d|\b(?:two|four|eight|sixteen)\b", cells[0], re.I)):
+        # a row header that is a sentence ("Eight NVIDIA HGX H100 GPUs with NVLink | GPU density for ...") or a
+        # feature ("Front-to-back cooling | Supports hot- and cold-aisle designs") is the row's content as much as
+        # its label
+        doc.segments.append(Segment(cells[0], 1, "cell", label=header[0].strip() if header else "", heading=heading,
+                                    block=block, section=section))
     for k, c in enumerate(cells[1:], start=1):
         if c:
             col = header[k] if k < len(header) else ""
