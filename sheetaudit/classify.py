@@ -297,12 +297,15 @@ def _names_host_link_only(c: Clause, seg) -> bool:
 
 
 def _said_before(seg, ctx: SheetContext, reach: int = 240) -> str:
-    """The words of the figure's paragraph before its sentence (a reach of `reach` characters)."""
+    """The words of the figure's paragraph before its sentence, or of the block before it where the sentence opens
+    its paragraph (a reach of `reach` characters)."""
     if seg.kind != "sentence":
         return ""
     block = ctx.block_text.get(seg.block, "")
     i = block.find(seg.text)
-    return block[max(0, i - reach):i] if i > 0 else ""
+    if i > 0 and block[:i].strip():
+        return block[max(0, i - reach):i]
+    return ctx.block_text.get(seg.block - 1, "")[-reach:]    # the list's lead-in: "The control plane needs: ▶ ..."
 
 
 _NUMBERED_NOTE = re.compile(r"\s*(\(\d{1,2}\))(?!\s*\w)")

@@ -618,6 +618,7 @@ INLINE_BULLET = compiled(rf"\s[{BULLET_MARKS}]\s|\s[–—]\s")
 
 
 CLAUSE_END = compiled(r"[;；。]|\.\s")
+_CELL_CLAUSE_END = compiled(r"[;；。]")
 
 
 def _is_supply_rating(m: Mention, r) -> bool:
@@ -629,7 +630,8 @@ def _is_supply_rating(m: Mention, r) -> bool:
     left_out = rx(v["power_excluded_left_out"])     # "典型功耗（不含光模块）": the switch's, optics left out
     text = m.segment.text
     left, right = text[max(0, m.start - 40):m.start], text[m.end:m.end + 40]
-    for cut in (INLINE_BULLET, CLAUSE_END):
+    # in a parts list a cell is one item, its full stops abbreviations ("Arista PSU, 1RU. AC/DC, 500W")
+    for cut in (INLINE_BULLET, _CELL_CLAUSE_END if m.segment.kind == "cell" else CLAUSE_END):
         left = cut.split(left)[-1]
         right = cut.split(right)[0]
     window = left + text[m.start:m.end] + right

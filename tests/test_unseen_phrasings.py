@@ -157,3 +157,16 @@ def test_a_cell_naming_a_host_link_is_host_under_an_in_node_label(sheet, row):
 def test_a_markdown_table_without_outer_pipes_reads_its_feature_column(sheet, table):
     a = sheet(f"# Heron H8 server\n\n{table}")
     assert [f.quantity for f in a.figures if f.quantity in ("domain_size", "cooling")]
+
+
+@pytest.mark.parametrize("row", ["PWR-511-AC | Kite PSU, 1RU. AC/DC, 500W, FORWARD",
+                                 "PS-2K-DC | Power supply, 2RU. DC, 2000 W, reverse airflow"])
+def test_a_power_supply_in_a_parts_list_is_not_consumption(sheet, row):
+    a = sheet(f"# Tern T9 Ethernet switch\n\n| Part | Description |\n|---|---|\n| {row} |\n")
+    assert values(a, "power") == []
+
+
+def test_a_list_under_a_control_plane_lead_in_is_front_end(sheet):
+    a = sheet("# Heron BasePOD\n\nThe minimum requirements for each server in the control plane are:\n\n"
+              "▶ 2 × Xeon Gold ▶ 512 GB memory ▶ 4 × 200 Gbps network\n")
+    assert figure(a, "bandwidth").tier == "front-end"
