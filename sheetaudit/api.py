@@ -9,7 +9,9 @@
     sheetaudit.compliance(results)                                # one row per sheet and requirement (requirements=)
     sheetaudit.scale(results, accelerators=[8, 512], overlap=0.5) # the what-if, one row per system and count
 
-Options are checked as the command line checks them: a bad one raises sheetaudit.errors.UsageError naming it.
+Options are checked as the command line checks them, by the one validator (sheetaudit.validate) against
+rules/inputs/api.yaml: a bad one, of any kind (a wrong type, nan, a negative timeout, message=True), raises
+sheetaudit.errors.UsageError naming it, never an exception from deep inside.
 """
 from __future__ import annotations
 
@@ -21,18 +23,28 @@ from .errors import UsageError
 from .batch.tables import COMPARISON_COLUMNS, COMPLIANCE_COLUMNS, FIGURE_COLUMNS, FINDING_COLUMNS  # noqa: F401
 
 
-def _max_pages(max_pages):
-    if max_pages is None:
-        return None
-    if isinstance(max_pages, bool) or not isinstance(max_pages, int) or max_pages < 1:
-        raise UsageError(f"max_pages={max_pages!r}: expected a whole number of pages, at least 1 (or None)")
-    return max_pages
+def _arguments(function: str, **values) -> dict:
+    """VALUES (the keyword arguments of sheetaudit.FUNCTION) checked against rules/inputs/api.yaml; whole numbers
+    given as floats (2.0) come back as ints."""
+    from .validate import load_schema, validate
+    validate(values, load_schema("api")["properties"][function], source=f"sheetaudit.{function}()")
+    return {k: int(v) if isinstance(v, float) and k in _WHOLE else v for k, v in values.items()}
 
 
-def _password(password):
-    if password is not None and not isinstance(password, str):
-        raise UsageError(f"password: expected a string, got {type(password).__name__}")
-    return password
+_WHOLE = ("max_pages", "jobs", "max_memory_mb")
+
+
+def _path(path, what: str = "path") -> Path:
+    """A path argument as a Path: text, bytes or os.PathLike naming something the file system can hold."""
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"{what}: expected a path (text or os.PathLike), got {type(path).__name__}")
+    try:
+        os.fsencode(path)
+    except (UnicodeError, TypeError):
+        raise UsageError(f"{what}: {path!r} is not a name the file system can hold") from None
+    return Path(path)
 
 
 def _facility(facility) -> dict | None:
@@ -40,8 +52,9 @@ def _facility(facility) -> dict | None:
     from .pipeline import check_facility, load_facility
     if facility is None:
         return None
-    if isinstance(facility, (str, os.PathLike)):
-        if not Path(facility).is_file():
+    if isinstance(facility, (str, bytes, os.PathLike)):
+        facility = _path(facility, "facility")
+        if not facility.is_file():
             raise UsageError(f"facility profile {facility}: no such file")
         return load_facility(facility)
     if isinstance(facility, dict):
@@ -50,7 +63,7 @@ def _facility(facility) -> dict | None:
 
 
 def _sheet(path) -> Path:
-    p = Path(path)
+    p = _path(path)
     if not p.is_file():
         raise UsageError(f"{path}: no such file" if not p.exists() else f"{path}: not a file")
     return p
@@ -68,8 +81,9 @@ def _requirements(requirements, facility):
     from .pipeline import check_facility, load_requirements
     if requirements is None:
         return None, facility
-    if isinstance(requirements, (str, os.PathLike)):
-        if not Path(requirements).is_file():
+    if isinstance(requirements, (str, bytes, os.PathLike)):
+        requirements = _path(requirements, "requirements")
+        if not requirements.is_file():
             raise UsageError(f"requirements file {requirements}: no such file")
         return load_requirements(requirements, facility)
     if isinstance(requirements, dict):
@@ -92,10 +106,9 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
     from .output.json_out import to_contract
     from .pipeline import audit as run
     p = _sheet(path)
-    if not isinstance(ocr, bool):
-        raise UsageError(f"ocr={ocr!r}: expected True or False")
+    args = _arguments("audit", ocr=ocr, cache=cache, max_pages=max_pages, password=password)
     req, fac = _requirements(requirements, _facility(facility))
-    options = {"max_pages": _max_pages(max_pages), "facility": fac, "password": _password(password), "ocr": ocr}
+    options = {"max_pages": args["max_pages"], "facility": fac, "password": password, "ocr": ocr}
     store = sha = None
     if cache:
         import hashlib
@@ -133,15 +146,15 @@ def audit_folder(folder, jobs: int | None = None, output=None, facility=None, oc
     import tempfile
 
     from .batch.run import BatchOptions, run_batch
-    if not Path(folder).is_dir():
+    if not _path(folder, "folder").is_dir():
         raise UsageError(f"{folder}: not a folder")
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise UsageError(f"jobs={jobs!r}: expected a whole number of processes, at least 1 (or None)")
-    if not isinstance(ocr, bool):
-        raise UsageError(f"ocr={ocr!r}: expected True or False")
+    if output is not None:
+        output = _path(output, "output")
+    args = _arguments("audit_folder", ocr=ocr, cache=cache, max_pages=max_pages, password=password, jobs=jobs,
+                      timeout=timeout, max_memory_mb=max_memory_mb)
     req, fac = _requirements(requirements, _facility(facility))
-    opts = BatchOptions(jobs=jobs, timeout=timeout, max_memory_mb=max_memory_mb, use_cache=cache,
-                        password=_password(password), max_pages=_max_pages(max_pages), facility=fac,
+    opts = BatchOptions(jobs=args["jobs"], timeout=timeout, max_memory_mb=args["max_memory_mb"], use_cache=cache,
+                        password=password, max_pages=args["max_pages"], facility=fac,
                         requirements=req, quiet=True, progress=False, job=None if job is None else _job(job))
     if cache:
         opts.cache_dir = _cache_dir()
@@ -165,15 +178,19 @@ def _contracts(audits) -> list[dict]:
     """AUDITS as contracts: one contract, an Audit, or a list of either (error records are kept; they hold none)."""
     from .model import Audit
     from .output.json_out import to_contract
+    from .validate import load_schema, validate
     if isinstance(audits, (dict, Audit)):
         audits = [audits]
+    if not isinstance(audits, (list, tuple)):
+        raise UsageError(f"expected audits (what sheetaudit.audit returns, or a list of them), "
+                         f"got {type(audits).__name__}")
     out = []
-    for a in audits:
+    for i, a in enumerate(audits):
         if isinstance(a, Audit):
             a = to_contract(a)
         if not isinstance(a, dict) or "figures" not in a:
             raise UsageError(f"expected audits (what sheetaudit.audit returns), got {type(a).__name__}")
-        out.append(a)
+        out.append(validate(a, load_schema("audit-json"), source=f"audits[{i}]"))
     return out
 
 
@@ -243,6 +260,8 @@ def scale(audits, accelerators=(8, 64, 512, 4096), collective: str = "all-reduce
     hardware block in the job. An item of AUDITS that is a list of audits (an accelerator's sheet and a server's)
     is one system read from both."""
     import pandas as pd
+    _arguments("scale", accelerators=accelerators, collective=collective, message=message, training=training,
+               tokens=tokens, tflops=tflops)
     if job is not None:
         return _scale_job(audits, job, tflops, assumptions)
 
@@ -298,8 +317,9 @@ def _systems(audits, precision: str) -> tuple[list[tuple[str, dict]], dict]:
 def _job(job):
     """A training job: a job file's path, or the same keys as a dict; checked alike."""
     from .atscale.job import job_from_data, read_job
-    if isinstance(job, (str, os.PathLike)):
-        if not Path(job).is_file():
+    if isinstance(job, (str, bytes, os.PathLike)):
+        job = _path(job, "job")
+        if not job.is_file():
             raise UsageError(f"job file {job}: no such file")
         return read_job(job)
     if isinstance(job, dict):

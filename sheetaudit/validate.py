@@ -14,9 +14,11 @@ A schema is plain data in a subset of JSON Schema, so it reads like one and live
 
 Keywords: type (object, array, string, number, integer, boolean, null, or a list of them), properties, required,
 additionalProperties (false or a schema), items, minItems, maxItems, enum, minimum, maximum, exclusiveMinimum,
-exclusiveMaximum, minLength, maxLength, pattern, anyOf, description (worded into the error). Two rules stricter
+exclusiveMaximum, minLength, maxLength, pattern, anyOf, description (worded into the error). Three rules stricter
 than JSON Schema, because a profile that says `.nan` or `yes` must not switch a check off silently: a number is
-always finite, and true/false are never numbers.
+always finite and at most MAX_NUMBER in size (a 400-digit integer is no float), true/false are never numbers,
+and 1/0 are never true/false. A YAML file's aliases are expanded only up to MAX_NODES values (read_yaml counts
+them on the parsed graph, before anything walks the result).
 
     from sheetaudit.validate import InvalidInput, load_schema, read_yaml, validate
     data = read_yaml(path, load_schema("facility"))        # read, parse and check: one call
@@ -41,6 +43,11 @@ MAX_INPUT_BYTES = 16 * 2**20
 # Deeper than any input anyone writes by hand; deep enough to refuse a 100,000-deep JSON before Python's own
 # recursion limit turns it into an internal error.
 MAX_DEPTH = 64
+# Values a YAML file may stand for once its aliases are expanded: a hand-written file holds a few hundred; nested
+# aliases ("billion laughs") make 600 bytes stand for billions, which any walk of the result would never finish.
+MAX_NODES = 100_000
+# No count, size or threshold anyone means is larger; a 400-digit integer is not a float at all.
+MAX_NUMBER = 1e18
 
 
 class InvalidInput(UsageError):
@@ -125,6 +132,8 @@ def _check(value, schema: dict, source, path: str, depth: int) -> None:
         raise bad()
     if isinstance(value, float) and not math.isfinite(value):
         raise bad(f"expected a finite number, got {value}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+        raise bad(f"expected a number of at most {MAX_NUMBER:g} in size, got {_show(value)}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         for key, fails in (("minimum", lambda v, b: v < b), ("maximum", lambda v, b: v > b),
                            ("exclusiveMinimum", lambda v, b: v <= b), ("exclusiveMaximum", lambda v, b: v >= b)):
@@ -208,6 +217,8 @@ def _read(path, schema, what: str, loads, errors, language: str):
         data = loads(text)
     except RecursionError:
         raise InvalidInput(path, "", f"the {what} is nested too deeply") from None
+    except TooLarge as exc:
+        raise InvalidInput(path, "", f"the {what} is refused: {exc}") from None
     except errors as exc:
         raise InvalidInput(path, "", f"not valid {language}: {' '.join(str(exc).split())}") from None
     if _depth(data) > MAX_DEPTH:
@@ -219,10 +230,65 @@ def _none_is_empty(loads):
     return lambda text: {} if (data := loads(text)) is None else data
 
 
+class TooLarge(ValueError):
+    """A YAML document whose aliases expand past MAX_NODES values, or refer to themselves."""
+
+
+def _expanded_size(root, limit: int) -> int:
+    """How many values the YAML node graph `root` stands for once every alias is expanded, counted on the graph
+    itself (each node once, shared nodes by their size): linear in the file, whatever the expansion. TooLarge
+    past `limit`, or for a node that contains itself."""
+    import yaml
+    size: dict[int, int] = {}
+    stack = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            open_nodes.discard(key)
+            children = _children(node, yaml)
+            total = 1 + sum(size[id(c)] for c in children)
+            if total > limit:
+                raise TooLarge(f"its aliases expand to more than {limit:,} values")
+            size[key] = total
+            continue
+        if key in size:
+            continue
+        if key in open_nodes:
+            raise TooLarge("an alias refers to a value that contains it")
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node, yaml) if id(c) not in size)
+    return size[id(root)]
+
+
+def _children(node, yaml) -> list:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [x for pair in node.value for x in pair]
+    return []
+
+
+def _safe_yaml(text: str):
+    """yaml.safe_load, with the expansion of aliases bounded (MAX_NODES) before anything walks the result."""
+    import yaml
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node, MAX_NODES)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
 def read_yaml(path, schema: dict | None = None, what: str = "input file"):
     """Read a YAML input file and check it against `schema`; an empty file is an empty mapping."""
     import yaml
-    return _read(path, schema, what, _none_is_empty(yaml.safe_load), yaml.YAMLError, "YAML")
+    return _read(path, schema, what, _none_is_empty(_safe_yaml), (yaml.YAMLError, TooLarge), "YAML")
 
 
 def read_json(path, schema: dict | None = None, what: str = "input file"):

@@ -405,8 +405,10 @@ class _HTMLLines(HTMLParser):
             self._end()
             self.table = []
         elif tag == "tr" and self.table is not None:
+            self._close_row()
             self.row = []
         elif tag in ("td", "th") and self.row is not None:
+            self._close_cell()
             a = dict(attrs)
             self.cell = {"th": tag == "th", "text": "", "colspan": _span(a.get("colspan")),
                          "rowspan": _span(a.get("rowspan"))}
@@ -431,14 +433,11 @@ class _HTMLLines(HTMLParser):
             self.skip = max(0, self.skip - 1)
             return
         if tag in ("td", "th") and self.cell is not None:
-            self.cell["text"] = compiled(r"\s+").sub(" ", self.cur).strip().strip(";").strip()
-            self.row.append(self.cell)
-            self.cell, self.cur = None, ""
+            self._close_cell()
         elif tag == "tr" and self.row is not None:
-            if self.row:
-                self.table.append(self.row)
-            self.row = None
+            self._close_row()
         elif tag == "table" and self.table is not None:
+            self._close_row()
             self.lines += [""] + _grid_lines(self.table) + [""]
             self.table = self.row = self.cell = None
             self.cur = ""
@@ -448,6 +447,21 @@ class _HTMLLines(HTMLParser):
             self._end()
         elif tag in self.BLOCK:
             self._end()
+
+    def _close_cell(self):
+        """End the open cell, if any, into its row (a browser closes it at the next cell, row or table end too:
+        `<td>x</tr></td>` is one cell)."""
+        if self.cell is not None and self.row is not None:
+            self.cell["text"] = compiled(r"\s+").sub(" ", self.cur).strip().strip(";").strip()
+            self.row.append(self.cell)
+            self.cur = ""
+        self.cell = None
+
+    def _close_row(self):
+        self._close_cell()
+        if self.row:
+            self.table.append(self.row)
+        self.row = None
 
     def handle_data(self, data):
         if self.in_title:
@@ -467,6 +481,7 @@ class _HTMLLines(HTMLParser):
     def close(self):
         super().close()
         if self.table is not None:
+            self._close_row()
             self.lines += [""] + _grid_lines(self.table) + [""]
             self.table = None
         self._end()

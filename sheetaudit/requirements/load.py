@@ -1,5 +1,7 @@
 """Read a requirements file and check it against rules/requirements.yaml: an unknown key, a unit that is not the
-key's quantity, or a value of the wrong type is one UsageError naming the file and the key (exit 2)."""
+key's quantity, or a value of the wrong type is one UsageError naming the file and the key (exit 2). Every value
+goes through the one validator (sheetaudit.validate): numbers finite and of a sane size, whole numbers where a
+count is meant, true (not 1) where a flag is."""
 from __future__ import annotations
 
 import re
@@ -53,8 +55,7 @@ def check_requirements(data, where: str, source: str = "") -> dict:
                                  f"got {_shown(raw)}")
             out["facility"] = raw
         elif kind == "required":
-            if raw not in ("required", True):
-                raise UsageError(f"{at}: expected 'required', got {_shown(raw)}")
+            _valid(raw, {"enum": ["required", True], "description": "'required'"}, at)
             out["keys"][key] = True
         elif kind == "methods":
             got = [raw] if isinstance(raw, str) else raw
@@ -94,38 +95,54 @@ def _bound(raw, s: dict, at: str) -> dict:
         v = raw[k]
         if rule.get("count"):           # a large count as people write it: 15e12, 15T, 300B
             from ..atscale.parse import parse_count
+            if not isinstance(v, str):
+                _valid(v, {"type": "number", "exclusiveMinimum": 0, "description": "a count above 0"}, f"{at}.{k}")
             try:
-                out[k] = parse_count(str(v)) if not isinstance(v, bool) else parse_count("x")
+                count = parse_count(str(v)) if not isinstance(v, bool) else parse_count("x")
             except ValueError as exc:
                 raise UsageError(f"{at}.{k}: {exc}") from None
+            out[k] = _valid(count, {"type": "number", "exclusiveMinimum": 0, "description": "a count above 0"},
+                            f"{at}.{k}")
             continue
-        if isinstance(v, bool) or not isinstance(v, int) or v < rule.get("min", 0):
-            raise UsageError(f"{at}.{k}: expected a whole number of at least {rule.get('min', 0)}, got {_shown(v)}")
-        out[k] = v
+        least = rule.get("min", 0)
+        _valid(v, {"type": "integer", "minimum": least, "description": f"a whole number of at least {least}"},
+               f"{at}.{k}")
+        out[k] = int(v)
     return out
+
+
+def _valid(value, schema: dict, at: str):
+    """VALUE checked by sheetaudit.validate against SCHEMA; a UsageError naming AT otherwise."""
+    from ..validate import InvalidInput, validate
+    try:
+        return validate(value, schema, source="")
+    except InvalidInput as exc:
+        raise UsageError(f"{at}{'.' + exc.key if exc.key else ''}: {exc.problem}") from None
 
 
 def _number(raw, s: dict, at: str) -> float:
     """A number in the key's unit, or a string with its own unit converted to it ('3.2 Tb/s', '800 ns')."""
     unit = s.get("unit") or ""
-    if isinstance(raw, bool):
-        raise UsageError(f"{at}: expected a number{' in ' + unit if unit else ''}, got {_shown(raw)}")
-    if isinstance(raw, (int, float)):
-        return float(raw)
-    m = _NUMBER_UNIT.match(raw) if isinstance(raw, str) else None
+    wanted = f"a {'whole ' if s.get('whole') else ''}number{' in ' + unit if unit else ''}"
+    number = {"type": "integer" if s.get("whole") else "number", "description": wanted}
+    if not isinstance(raw, str):
+        return float(_valid(raw, number, at))
+    m = _NUMBER_UNIT.match(raw)
     if not m:
-        raise UsageError(f"{at}: expected a number{' in ' + unit if unit else ''}, got {_shown(raw)}")
+        raise UsageError(f"{at}: expected {wanted}, got {_shown(raw)}")
     value, printed = float(m.group(1).replace(",", "")), (m.group(2) or "").strip()
     if not printed or printed == unit:
-        return value
+        return float(_valid(value, number, at))
     quantity = s.get("quantity")
     if quantity:
         from ..units import canonical_rate, convert
         spelling = (canonical_rate(printed) or printed) if quantity == "bandwidth" else printed
         try:
-            return convert(quantity, value, spelling) * _to_key_unit(quantity, unit)
+            converted = convert(quantity, value, spelling) * _to_key_unit(quantity, unit)
         except KeyError:
             pass
+        else:
+            return float(_valid(converted, number, at))
     raise UsageError(f"{at}: unknown unit {printed!r} (expected {unit or 'a plain number'}"
                      f"{' or another ' + quantity + ' unit' if quantity else ''})")
 
