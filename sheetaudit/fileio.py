@@ -45,16 +45,17 @@ class NotARegularFile(OSError):
     nobody writes), never end (/dev/zero) or follow a planted link."""
 
 
-def read_regular(path: str | Path, max_bytes: int, follow_links: bool = True) -> bytes:
+def read_regular(path: str | Path, max_bytes: int, follow_links: bool = True, dir_fd: int | None = None) -> bytes:
     """The bytes of a regular file of at most `max_bytes`; NotARegularFile or OSError (EFBIG) otherwise.
-    follow_links=False refuses a symbolic link itself (O_NOFOLLOW): for files only sheetaudit writes."""
+    follow_links=False refuses a symbolic link itself (O_NOFOLLOW): for files only sheetaudit writes. With
+    dir_fd, `path` is a name in that open folder (no link on the way to it is followed either)."""
     import errno
     import stat
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     if not follow_links:
         flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP and not follow_links:
             raise NotARegularFile(errno.ELOOP, "a symbolic link, not followed", str(path)) from None
@@ -69,3 +70,34 @@ def read_regular(path: str | Path, max_bytes: int, follow_links: bool = True) ->
     if len(data) > max_bytes:              # grew while we read it
         raise OSError(errno.EFBIG, f"larger than {max_bytes} bytes", str(path))
     return data
+
+
+DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def open_folder(path: str | Path, dir_fd: int | None = None, create: bool = False, own_link_ok: bool = False) -> int:
+    """An open descriptor of the folder `path` (a name in `dir_fd` when given), never through a symbolic link:
+    a link planted where a folder of ours belongs raises NotARegularFile. create=True makes it first when
+    missing. own_link_ok=True follows a link this user owns (a folder the user named, linked on purpose)."""
+    import errno
+    import stat
+    if create:
+        try:
+            os.mkdir(path, 0o777, dir_fd=dir_fd)
+        except FileExistsError:
+            pass
+    try:
+        return os.open(path, DIR_FLAGS | NOFOLLOW, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+            raise
+        try:
+            st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+        except OSError:
+            raise exc from None
+        if not stat.S_ISLNK(st.st_mode):
+            raise
+        if own_link_ok and st.st_uid == os.getuid():
+            return os.open(path, DIR_FLAGS, dir_fd=dir_fd)
+        raise NotARegularFile(errno.ELOOP, "a symbolic link, not followed", str(path)) from None

@@ -19,6 +19,12 @@ from contextlib import contextmanager
 
 from .errors import TimeLimitExceeded
 
+# Work a small file may ask for, capped before the work starts (read.pdf, read.inflate): a message names each.
+MAX_PDF_PAGES = 10_000                 # pages read without --max-pages (a page tree may repeat one page 200,000 times)
+MAX_STREAM_BYTES = 256 * 2**20         # one stream, inflated (the largest real content stream is a few MB)
+MAX_INFLATED_BYTES = 2 * 2**30         # all of a PDF's streams, inflated (pictures aside)
+MAX_PHOTO_PIXELS = 25_000_000          # pictures on a page drawn to tell a photograph from a scan; more: not drawn
+
 _deadline: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar("sheetaudit_deadline",
                                                                                           default=None)
 _progress = threading.local()

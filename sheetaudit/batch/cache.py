@@ -13,6 +13,13 @@ if it is signed: an HMAC-SHA256 over its bytes with a key kept in the user's own
 MAX_ENTRY_BYTES, is not signed with this user's key, does not parse or has the wrong shape (sheetaudit.contract: the
 JSON Schema) is ignored with one warning and overwritten by the fresh result. Editing a number, or deleting
 findings, breaks the signature.
+
+No symbolic link inside the cache folder is followed (a shard folder that is a link another user planted would
+otherwise receive our writes and lose its files to the clean-up): every entry is opened, written and removed
+through a descriptor of its shard folder opened without following links (sheetaudit.fileio.open_folder); the
+cache folder itself is followed only when the link is the user's own. The clean-up removes only files named as
+this module names them and owned by this user. A damaged signing key (truncated, not the user's, writable by
+others) is replaced, with one warning: the entries signed with it are audited again.
 """
 from __future__ import annotations
 
@@ -21,6 +28,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import stat
 import time
@@ -31,17 +39,26 @@ from pathlib import Path
 from .. import __version__
 from ..cachedir import user_cache_dir
 from ..contract import validate_result
-from ..fileio import NotARegularFile, atomic_write, read_regular
+from ..fileio import NOFOLLOW, NotARegularFile, open_folder, read_regular
 
 FORMAT = 3                 # 3: signed entries (an unsigned format-2 entry is simply not found)
 MAX_AGE_DAYS = 30          # an entry no run has used for this long is removed at the end of a batch
 MAX_ENTRY_BYTES = 16 * 2**20   # compressed; the largest real entry is well under 1 MiB
 KEY_BYTES = 32
+TMP_MAX_AGE = 3600         # a temporary entry this old belongs to a writer that died
+_SHARD = re.compile(r"[0-9a-f]{2}")
+_ENTRY = re.compile(r"[0-9a-f]{64}\.json\.gz")
+_TMP = re.compile(r"\.[0-9a-f]{64}\.json\.gz\.[0-9a-f]{16}\.tmp")
 
 
-def signing_key() -> bytes:
+class DamagedKey(OSError):
+    """The signing key file exists but cannot be trusted (truncated, not this user's, writable by others)."""
+
+
+def signing_key(warn=None) -> bytes:
     """This user's key for signing cache entries: 32 random bytes in the user's cache folder, made on first use
-    (mode 0600 in a 0700 folder). Raises OSError when it cannot be read or made safely; then nothing is cached."""
+    (mode 0600 in a 0700 folder). A damaged key is replaced (warn(message) says so). Raises OSError when it
+    cannot be read or made safely; then nothing is cached."""
     folder = user_cache_dir()
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     path = folder / "cache-key"
@@ -50,6 +67,11 @@ def signing_key() -> bytes:
             return _read_key(path)
         except FileNotFoundError:
             pass
+        except (DamagedKey, NotARegularFile) as exc:
+            path.unlink()                 # the link or file itself, never what a link points to
+            if warn:
+                warn(f"cache signing key {path} was damaged ({exc.strerror or exc}): replaced; results cached "
+                     "before are audited again")
         tmp = folder / f".cache-key.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
@@ -68,10 +90,17 @@ def signing_key() -> bytes:
 
 def _read_key(path: Path) -> bytes:
     import errno
-    key = read_regular(path, KEY_BYTES, follow_links=False)
+    try:
+        key = read_regular(path, KEY_BYTES, follow_links=False)
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            raise DamagedKey(errno.EINVAL, "longer than a key", str(path)) from None
+        raise
     st = os.stat(path, follow_symlinks=False)
-    if len(key) != KEY_BYTES or st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise OSError(errno.EPERM, "not a key only this user can write", str(path))
+    if len(key) != KEY_BYTES:
+        raise DamagedKey(errno.EINVAL, f"{len(key)} bytes, not {KEY_BYTES}", str(path))
+    if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise DamagedKey(errno.EPERM, "not a key only this user can write", str(path))
     return key
 
 
@@ -117,7 +146,7 @@ class Cache:
         self.secret = None
         if self.dir is not None:
             try:
-                self.secret = signing_key()
+                self.secret = signing_key(self.warn)
             except OSError as exc:
                 self.warn(f"no cache signing key in {user_cache_dir()} ({exc.strerror or exc}): results are not "
                           "cached")
@@ -131,14 +160,19 @@ class Cache:
             return None
         key, path = entry_path(self.dir, self.base, sha256, name)
         p = Path(path)
+        shard = None
         try:
-            raw = read_regular(p, MAX_ENTRY_BYTES, follow_links=False)
+            shard = _open_shard(self.dir, p.parent.name)
+            raw = read_regular(p.name, MAX_ENTRY_BYTES, follow_links=False, dir_fd=shard)
         except FileNotFoundError:
+            _close(shard)
             self.misses += 1
             return None
         except NotARegularFile as exc:
-            return self._bad(p, f"is {exc.strerror}")
+            _close(shard)
+            return self._bad(p if shard is not None else p.parent, f"is {exc.strerror}")
         except OSError as exc:
+            _close(shard)
             return self._bad(p, f"cannot be read ({exc.strerror or exc})")
         try:
             mac, _, payload = _gunzip(raw).partition(b"\n")
@@ -149,12 +183,14 @@ class Cache:
                 raise ValueError("not a cache entry for this key")
             validate_result(entry.get("result"), sha256)
         except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            _close(shard)
             return self._bad(p, f"is corrupt ({str(exc)[:200]})")
         self.hits += 1
         try:
-            os.utime(p)                       # used: not pruned for another MAX_AGE_DAYS
-        except OSError:
+            os.utime(p.name, dir_fd=shard, follow_symlinks=False)    # used: not pruned for another MAX_AGE_DAYS
+        except (OSError, NotImplementedError):
             pass
+        _close(shard)
         return entry["result"]
 
     def _bad(self, p: Path, why: str):
@@ -173,21 +209,66 @@ class Cache:
 
     def prune(self, max_age_days: float = MAX_AGE_DAYS) -> int:
         """Remove entries no run has used for max_age_days, and temporary files a killed worker left; returns the
-        number removed. A cache shared by many output folders stays the size of what is still in use."""
-        if self.dir is None or not self.dir.is_dir():
+        number removed. A cache shared by many output folders stays the size of what is still in use. Only this
+        user's regular files named as entries (or their temporary files) in real shard folders are removed."""
+        if self.dir is None:
             return 0
-        now = time.time()
+        try:
+            top = open_folder(self.dir, own_link_ok=True)
+        except OSError:
+            return 0
         removed = 0
-        for p in self.dir.glob("*/*"):
+        try:
+            for shard_entry in os.scandir(top):
+                if _SHARD.fullmatch(shard_entry.name) and shard_entry.is_dir(follow_symlinks=False):
+                    removed += _prune_shard(top, shard_entry.name, max_age_days)
+        except OSError:
+            pass
+        finally:
+            os.close(top)
+        return removed
+
+
+def _prune_shard(top: int, name: str, max_age_days: float) -> int:
+    try:
+        shard = open_folder(name, dir_fd=top)
+    except OSError:
+        return 0
+    now, removed = time.time(), 0
+    try:
+        for e in os.scandir(shard):
+            entry = _ENTRY.fullmatch(e.name) and e.name.startswith(name)
+            if not (entry or _TMP.fullmatch(e.name)):
+                continue
             try:
-                age = now - p.stat().st_mtime
-                stale_tmp = p.name.endswith(".tmp") and age > 3600
-                if stale_tmp or (p.name.endswith(".json.gz") and age > max_age_days * 86400):
-                    p.unlink()
+                st = os.stat(e.name, dir_fd=shard, follow_symlinks=False)
+                if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid():
+                    continue
+                age = now - st.st_mtime
+                if age > (max_age_days * 86400 if entry else TMP_MAX_AGE):
+                    os.unlink(e.name, dir_fd=shard)
                     removed += 1
             except OSError:
                 continue
-        return removed
+    finally:
+        os.close(shard)
+    return removed
+
+
+def _open_shard(directory: Path, name: str, create: bool = False) -> int:
+    """The shard folder NAME of the cache DIRECTORY, opened without following a link (NotARegularFile for one)."""
+    if create:
+        directory.mkdir(parents=True, exist_ok=True)
+    top = open_folder(directory, own_link_ok=True)
+    try:
+        return open_folder(name, dir_fd=top, create=create)
+    finally:
+        os.close(top)
+
+
+def _close(fd: int | None) -> None:
+    if fd is not None:
+        os.close(fd)
 
 
 def _gunzip(raw: bytes, limit: int = 64 * 2**20) -> bytes:
@@ -214,8 +295,25 @@ def write_entry(path: str, key: str, result: dict, secret: bytes) -> None:
     renamed into place."""
     entry = {"key": key, "result": {k: result[k] for k in CACHED_FIELDS if k in result}}
     payload = json.dumps(entry, ensure_ascii=False).encode("utf-8")
-    atomic_write(path, gzip.compress(sign(secret, payload) + b"\n" + payload, compresslevel=1, mtime=0),
-                 durable=False)
+    data = gzip.compress(sign(secret, payload) + b"\n" + payload, compresslevel=1, mtime=0)
+    p = Path(path)
+    shard = _open_shard(p.parent.parent, p.parent.name, create=True)
+    tmp = f".{p.name}.{secrets.token_hex(8)}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666,
+                     dir_fd=shard)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, p.name, src_dir_fd=shard, dst_dir_fd=shard)   # replaces a planted link, never follows it
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=shard)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(shard)
 
 
 def default_cache_dir(outdir: str | Path) -> Path:

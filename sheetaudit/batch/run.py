@@ -1,7 +1,8 @@
 """The whole batch: walk, look up the cache, audit the rest in the pool, compare, write every output atomically.
 
 Library first: `run_batch` returns a BatchResult and raises SheetAuditError subclasses for usage problems (and
-OutputNotWritable, before any sheet is audited, for an output folder it cannot write); the click command only
+OutputNotWritable, before any sheet is audited, for an output folder it cannot write; OutdirBusy while another
+run holds OUTDIR: batch.lock); the click command only
 parses options, prints and maps the result to an exit code. Ctrl-C or SIGTERM, once or any number of times, stops
 the workers, and the files finished so far are still written out (and were cached as they finished).
 """
@@ -128,10 +129,17 @@ def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None
 
 
 def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> BatchResult:
-    from .pool import default_jobs
-    from ..read import ocr_requested
+    from .lock import outdir_lock, remove_leftovers
     check_outdir(root, outdir)
     check_writable(outdir)
+    with outdir_lock(outdir):
+        remove_leftovers(outdir)
+        return _run_locked(root, outdir, opts, warn, interrupts)
+
+
+def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> BatchResult:
+    from .pool import default_jobs
+    from ..read import ocr_requested
     found = walk(root)
     res = BatchResult(root=found.root, outdir=Path(outdir), skipped=safe_data(found.skipped))
     res.jobs = max(1, opts.jobs or default_jobs())

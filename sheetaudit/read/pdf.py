@@ -22,8 +22,8 @@ from collections import deque
 from pathlib import Path
 from typing import Callable
 
-from ..errors import EncryptedInput, MemoryLimitExceeded, SheetAuditError, UnreadableInput
-from ..limits import check_deadline, set_progress
+from ..errors import EncryptedInput, InputTooLarge, MemoryLimitExceeded, SheetAuditError, UnreadableInput
+from ..limits import MAX_PDF_PAGES, MAX_PHOTO_PIXELS, check_deadline, set_progress
 from ..model import Document, Segment
 from .layout import Item, build_page
 
@@ -84,6 +84,8 @@ def _open(data: bytes, password: str | None):
 def read_pdf(path: Path, data: bytes, password: str | None = None, max_pages: int | None = None,
              only_pages: set[int] | None = None, ocr: bool = False,
              needs_layout: Callable[[str], bool] | None = None) -> Document:
+    from .inflate import check_streams
+    check_streams(data)            # a stream that inflates to gigabytes is refused before pdfium holds it
     pdf = _open(data, password)
     try:
         return _read(pdf, path, max_pages, only_pages, ocr, needs_layout)
@@ -100,6 +102,9 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     n = doc.pages
     if n == 0:
         raise UnreadableInput("damaged PDF, not repairable (no pages found)")
+    if n > MAX_PDF_PAGES and not max_pages and only_pages is None:
+        raise InputTooLarge(f"the PDF has {n} pages, more than the {MAX_PDF_PAGES} sheetaudit reads whole; "
+                            "audit a part of it with --max-pages N")
     limit = min(n, max_pages) if max_pages else n
     block, heading = 0, ""
     ocr_reader = None
@@ -134,8 +139,10 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
             if not image_only and sum(len(w.text) for w in words) < LITTLE_TEXT:
                 # A page that is mostly a picture with a little text: its spec table may be the picture, unless
                 # the picture is a photograph (a cover's title over a full-page photo is the whole page).
+                # Telling draws the page, decoding its pictures: past MAX_PHOTO_PIXELS (a picture that inflates
+                # to gigabytes) it is not drawn, and the page counts as one that may hold its table as a picture.
                 image_only = (content.image_area / (((x1 - x0) * (bottom - top)) or 1.0) > MOSTLY_IMAGE
-                              and not _photograph(content))
+                              and (content.image_pixels > MAX_PHOTO_PIXELS or not _photograph(content)))
             if image_only:
                 doc.no_text_pages.append(page_no)
             items = _items(content, words)

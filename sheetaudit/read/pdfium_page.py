@@ -86,6 +86,7 @@ _segment = _bare(R.FPDFPath_GetPathSegment, ctypes.c_size_t)
 _segment_point = _bare(R.FPDFPathSegment_GetPoint)
 _segment_type = _bare(R.FPDFPathSegment_GetType)
 _segment_closes = _bare(R.FPDFPathSegment_GetClose)
+_image_size = _bare(R.FPDFImageObj_GetImagePixelSize)
 
 
 def _matrix(obj, parent: tuple | None, m) -> tuple:
@@ -157,6 +158,14 @@ def _box(getter, page) -> tuple[float, float, float, float] | None:
     return tuple(float(v.value) for v in box)
 
 
+def _pixels(image) -> int:
+    """Width x height of an image object, read from its dictionary (the picture is not decoded)."""
+    w, h = ctypes.c_uint(), ctypes.c_uint()
+    if not _image_size(image, ctypes.byref(w), ctypes.byref(h)):
+        return 0
+    return w.value * h.value
+
+
 class PdfiumPage:
     """A pdfium page's content in pdfplumber's coordinates (x from the left, top from the media box's top)."""
 
@@ -180,6 +189,7 @@ class PdfiumPage:
         self.h_edges: list[tuple[float, float, float]] = []     # (top, x0, x1) of each horizontal segment
         self.v_edges: list[tuple[float, float, float]] = []     # (x, top, bottom) of each vertical one
         self.image_area = 0.0
+        self.image_pixels = 0                   # the pictures' pixels, from their dictionaries (none decoded)
         self._fonts: dict[int, tuple[str, float]] = {}
         self._segments = 0
         self._seen: set[tuple] = set()      # characters read one by one, to drop those printed twice in place
@@ -267,6 +277,7 @@ class PdfiumPage:
                 xs, ys = (m[0] + m[4], m[2] + m[4], m[4], m[0] + m[2] + m[4]), (m[1] + m[5], m[3] + m[5], m[5],
                                                                                    m[1] + m[3] + m[5])
                 self.image_area += max(0.0, (max(xs) - min(xs)) * (max(ys) - min(ys)))
+                self.image_pixels += _pixels(raw)
 
     def _font(self, obj) -> tuple[str, float]:
         """The font's base name and its descent per point of size, as pdfminer reads it."""
