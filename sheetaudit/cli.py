@@ -12,6 +12,7 @@ import click
 
 from . import __version__
 
+from .batch.command import SECONDS
 from .severity import FAIL_ON, reaches
 
 # --fail-on requirement: exit 1 when a sheet falls short of a --require file (findings do not count then).
@@ -150,7 +151,7 @@ def _failures_named(ctx, name: str, during: str, max_memory: int):
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages.")
 @click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
               help="Deprecated and ignored: every page is read in full (kept so that scripts passing it still run).")
-@click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
+@click.option("--timeout", type=SECONDS, default=120, show_default=True,
               help="Give up on the sheet after this many seconds (0: no limit).")
 @click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
               help="Address-space limit in MB while the sheet is audited (0: no limit).")
@@ -214,7 +215,7 @@ def _fails(severity: str, fail_on: str) -> bool:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
 @click.option("--password", help="Password of an encrypted PDF.")
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages.")
-@click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
+@click.option("--timeout", type=SECONDS, default=120, show_default=True,
               help="Give up on the sheet after this many seconds (0: no limit).")
 @click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
               help="Address-space limit in MB while the sheet is read (0: no limit).")
@@ -314,7 +315,7 @@ def _parsed(name: str):
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), help="Write to FILE (atomically).")
-@click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
+@click.option("--timeout", type=SECONDS, default=120, show_default=True,
               help="Give up on a sheet after this many seconds (0: no limit).")
 @click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
               help="Address-space limit in MB while a sheet is audited (0: no limit).")

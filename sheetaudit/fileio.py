@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -18,13 +19,26 @@ def atomic_write(path: str | Path, data: str | bytes, durable: bool = True) -> N
 
     durable=False skips the fsync: for the many per-sheet files a batch writes while its pool runs, where a file
     lost to a power cut is only written again by the next run."""
+    with atomic_writer(path, durable) as fh:
+        fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+class Unchanged(Exception):
+    """Raised inside atomic_writer's block to keep the target as it is (the temporary file is removed)."""
+
+
+@contextmanager
+def atomic_writer(path: str | Path, durable: bool = True):
+    """atomic_write for data written piece by piece (a 150 MB audit.json is never one string in memory): the
+    block writes to the binary file it is given; the file replaces the target when the block ends, unless the
+    block raises (Unchanged: the target is kept, quietly)."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
         os.fchmod(fd, 0o666 & ~_umask())   # mkstemp makes 0600; a report is meant to be shared
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            yield fh
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -32,6 +46,8 @@ def atomic_write(path: str | Path, data: str | bytes, durable: bool = True) -> N
             os.replace(tmp, p)
         except OSError as exc:      # name the target (index.html is a folder), not our temporary file
             raise type(exc)(exc.errno, exc.strerror, str(p)) from None
+    except Unchanged:
+        os.unlink(tmp)
     except BaseException:
         try:
             os.unlink(tmp)

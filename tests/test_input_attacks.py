@@ -138,3 +138,12 @@ def test_finite_checks_are_not_fooled_by_huge_ints():
         validate({"x": 10**400}, {"type": "object", "properties": {"x": {"type": "number"}}}, source="t")
     assert math.isfinite(validate({"x": 10**15}, {"type": "object", "properties": {"x": {"type": "number"}}},
                                   source="t")["x"])
+
+
+@pytest.mark.parametrize("command", ["check", "audit"])
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_a_timeout_that_is_no_number_of_seconds_is_refused(tmp_path, command, value):
+    args = [SHEET] if command == "check" else [SAMPLES, "-o", tmp_path / "out"]
+    ran = run_cli(command, *args, "--timeout", value)
+    assert ran.returncode == 2 and "--timeout" in ran.output, ran.output
+    assert not (tmp_path / "out" / "audit.json").exists()

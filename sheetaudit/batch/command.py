@@ -5,6 +5,23 @@ import click
 
 from ..severity import FAIL_ON
 
+class _Seconds(click.FloatRange):
+    """Seconds from 0 to a million: a finite number (click's range lets nan and inf through, and a timeout of nan
+    would fail every file)."""
+    name = "seconds"
+
+    def __init__(self):
+        super().__init__(min=0, max=1e6)
+
+    def convert(self, value, param, ctx):
+        import math
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return rv
+
+
+SECONDS = _Seconds()
 REQUIRE_HELP = ("Requirements file (YAML): the index opens with the compliance matrix and compliance.csv holds one "
                 "row per sheet and requirement; it may hold the facility profile under 'facility:'.")
 
@@ -15,7 +32,7 @@ REQUIRE_HELP = ("Requirements file (YAML): the index opens with the compliance m
               help="Folder for index.html, the per-sheet reports, audit.json, figures.csv, findings.csv, "
                    "comparison.csv and audit.xlsx; must be outside FOLDER.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes [default: one per core].")
-@click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
+@click.option("--timeout", type=SECONDS, default=120, show_default=True,
               help="Seconds per file before it is stopped and reported as an error (0: no limit).")
 @click.option("--max-memory", "max_memory", type=click.IntRange(min=0), default=2048, show_default=True,
               help="Address-space limit per worker in MB; a file that needs more is an error row (0: no limit).")

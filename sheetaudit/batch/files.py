@@ -34,7 +34,39 @@ def check_writable(folder: str | Path) -> None:
 
 
 def file_digest(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def write_json_list_if_changed(path: str | Path, items) -> bool:
+    """json.dumps(list(ITEMS), ensure_ascii=False, indent=1) + newline, byte for byte, written one item at a
+    time (a batch's audit.json is never one string in memory); a file that already holds those bytes is left
+    alone."""
+    import json
+
+    from ..fileio import Unchanged, atomic_writer
+    h = hashlib.sha256()
+    changed = True
+    with atomic_writer(path) as fh:
+        def put(text: str) -> None:
+            raw = text.encode("utf-8")
+            h.update(raw)
+            fh.write(raw)
+        first = True
+        for item in items:
+            put(("[\n " if first else ",\n ") + json.dumps(item, ensure_ascii=False, indent=1).replace("\n", "\n "))
+            first = False
+        put("[]\n" if first else "\n]\n")
+        try:
+            if file_digest(path) == h.hexdigest():
+                changed = False
+                raise Unchanged
+        except OSError:
+            pass
+    return changed
 
 
 def write_if_changed(path: str | Path, data: str | bytes, durable: bool = True) -> bool:

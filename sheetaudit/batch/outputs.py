@@ -13,7 +13,7 @@ from .. import __version__
 from .compare import compare, fmt_num, sheet_row
 from ..fileio import atomic_write
 from ..textsafe import safe_text
-from .files import file_digest, write_if_changed
+from .files import file_digest, write_if_changed, write_json_list_if_changed
 
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
 
@@ -48,14 +48,16 @@ def write_outputs(res, opts, warn=None) -> None:
         from .training import judge_requirements, training_doc
         training = training_doc(res.ok, job)
         judge_requirements(res.ok, training, opts.requirements)
-    records = []
-    for s in res.sheets:
-        if s["status"] == OK:
-            records.append(s["contract"])
-        else:
-            rec = error_record(s["path"], s.get("error") or "not audited")
-            rec["error_kind"] = s.get("error_kind", "not-run")
-            records.append(rec)
+    def records():
+        for s in res.sheets:
+            if s["status"] == OK:
+                yield s["contract"]
+            else:
+                rec = error_record(s["path"], s.get("error") or "not audited")
+                rec["error_kind"] = s.get("error_kind", "not-run")
+                yield rec
+    write_json_list_if_changed(out / "audit.json", records())   # streamed: by far the largest output
+    res.written.append("audit.json")
     pairs = [(s["sheet"], s["contract"]) for s in res.ok]
     compliance = compliance_rows(res.ok)
     tables_ = [(tables.COMPARISON, tables.comparison_rows(res.sheets)), (tables.FIGURES, tables.figure_rows(pairs)),
@@ -64,23 +66,28 @@ def write_outputs(res, opts, warn=None) -> None:
         tables_.append((tables.COMPLIANCE, compliance))
     else:       # a run without --require after one with it: an old matrix must not pass for this run's
         (out / "compliance.csv").unlink(missing_ok=True)
+    # Each output is built, written and let go before the next: the parent holds one of them at a time.
     files = {
-        "audit.json": json.dumps(records, ensure_ascii=False, indent=1) + "\n",
-        "comparison.json": json.dumps({"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok],
-                                       "findings": res.comparison}, ensure_ascii=False, indent=1) + "\n",
-        **{f"{t.name}.csv": tables.csv_text(t, rows) for t, rows in tables_},
-        "audit.sqlite": tables.sqlite_bytes(tables_),
-        "run.json": json.dumps(run_stats(res), indent=1) + "\n",
+        "comparison.json": lambda: json.dumps({"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok],
+                                               "findings": res.comparison}, ensure_ascii=False, indent=1) + "\n",
+        **{f"{t.name}.csv": (lambda t=t, rows=rows: tables.csv_text(t, rows)) for t, rows in tables_},
+        "audit.sqlite": lambda: tables.sqlite_bytes(tables_),
+        "run.json": lambda: json.dumps(run_stats(res), indent=1) + "\n",
     }
     if xlsx:
+        files["audit.xlsx"] = lambda: tables.xlsx_bytes(tables_)
+    for name, make in files.items():
         try:
-            files["audit.xlsx"] = tables.xlsx_bytes(tables_)
+            data = make()
         except Exception as exc:  # noqa: BLE001 - the optional workbook never costs the other outputs
+            if name != "audit.xlsx":
+                raise
             (warn or res.warnings.append)(f"audit.xlsx not written: {type(exc).__name__}: {exc}")
             xlsx = False
-    for name, data in files.items():
+            continue
         write_if_changed(out / name, data)
         res.written.append(name)
+        del data
     rows = sorted((s["row"] for s in res.ok), key=lambda r: r["sheet"])
     not_run = [s for s in res.sheets if s["status"] == NOT_RUN]
     ctx = {"total": len(res.sheets), "audited": len(res.ok), "failed": len(res.failed) + len(not_run),
