@@ -348,41 +348,54 @@ def run(sources: list[Path], per_source: int = 150, seed: int = 20250101, jobs: 
     jobs = jobs or os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="sheetaudit-mutants-") as tmp:
         mutants = make_mutants(sources, per_source, seed, Path(tmp))
-        counts: Counter = Counter()
-        by_kind: dict[str, Counter] = {}
-        failures, times = [], []
-        start = time.monotonic()
-        done = [0]
-
-        def on_result(task, res):
-            path, src, kind = task
-            outcome, detail, seconds = res
-            counts[outcome] += 1
-            by_kind.setdefault(kind, Counter())[outcome] += 1
-            times.append((seconds, path.name))
-            if outcome in ("uncaught", "killed", "over-time"):
-                failures.append({"file": path.name, "source": src, "kind": kind, "outcome": outcome,
-                                 "detail": detail})
-                if keep:
-                    keep.mkdir(parents=True, exist_ok=True)
-                    shutil.copy(path, keep / path.name)
-            done[0] += 1
-            if not quiet and sys.stderr.isatty():
-                print(f"\r{done[0]}/{len(mutants)} {dict(counts)}", end="", file=sys.stderr, flush=True)
-
         pool = Pool(jobs, timeout, tuple(formats), 0 if cli else max_memory_mb, grace=30 if cli else 10,
                     fn=check_cli if cli else None)
-        try:
-            pool.run(mutants, on_result)
-        finally:
-            pool.close()
+        return {"mutants": len(mutants), "sources": [s.name for s in sources], "seed": seed, "timeout": timeout,
+                "jobs": jobs, **run_pool(pool, mutants, ("uncaught", "killed", "over-time"), keep, quiet)}
+
+
+def run_pool(pool: Pool, mutants: list[tuple[Path, str, str]], failing: tuple[str, ...], keep: Path | None = None,
+             quiet: bool = False) -> dict:
+    """Run the (path, source, kind) mutants through POOL (closed after), counting outcomes overall and per kind;
+    the mutants whose outcome is in FAILING are listed (and copied into KEEP)."""
+    counts: Counter = Counter()
+    by_kind: dict[str, Counter] = {}
+    failures, times = [], []
+    start = time.monotonic()
+
+    def on_result(task, res):
+        path, src, kind = task
+        outcome, detail, seconds = res
+        counts[outcome] += 1
+        by_kind.setdefault(kind, Counter())[outcome] += 1
+        times.append((seconds, path.name))
+        if outcome in failing:
+            failures.append({"file": path.name, "source": src, "kind": kind, "outcome": outcome, "detail": detail})
+            if keep:
+                keep.mkdir(parents=True, exist_ok=True)
+                shutil.copy(path, keep / path.name)
         if not quiet and sys.stderr.isatty():
-            print(file=sys.stderr)
-        times.sort(reverse=True)
-        return {"mutants": len(mutants), "sources": [s.name for s in sources], "seed": seed,
-                "timeout": timeout, "jobs": jobs, "seconds": round(time.monotonic() - start, 1),
-                "counts": dict(counts), "by_kind": {k: dict(v) for k, v in sorted(by_kind.items())},
-                "failures": failures, "slowest": [(round(s, 2), n) for s, n in times[:5]]}
+            print(f"\r{sum(counts.values())}/{len(mutants)} {dict(counts)}", end="", file=sys.stderr, flush=True)
+
+    try:
+        pool.run(mutants, on_result)
+    finally:
+        pool.close()
+    if not quiet and sys.stderr.isatty():
+        print(file=sys.stderr)
+    times.sort(reverse=True)
+    return {"seconds": round(time.monotonic() - start, 1), "counts": dict(counts),
+            "by_kind": {k: dict(v) for k, v in sorted(by_kind.items())}, "failures": failures,
+            "slowest": [(round(s, 2), n) for s, n in times[:5]]}
+
+
+def report_tail(r: dict) -> list[str]:
+    """The lines per kind, the slowest files and the failures of a run's result."""
+    lines = [f"  {kind:<13} " + ", ".join(f"{k} {v}" for k, v in sorted(kc.items())) for kind, kc in r["by_kind"].items()]
+    lines.append("  slowest: " + ", ".join(f"{n} {s} s" for s, n in r["slowest"]))
+    for f in r["failures"][:40]:
+        lines.append(f"  FAIL {f['outcome']:<9} {f['file']} ({f['source']}): {f['detail']}")
+    return lines
 
 
 def report(r: dict) -> str:
@@ -392,12 +405,7 @@ def report(r: dict) -> str:
              f"  audited {c.get('audited', 0)}, unreadable (clean one-line error) {c.get('unreadable', 0)}, "
              f"over the time limit {c.get('over-time', 0)}, uncaught exceptions {c.get('uncaught', 0)}, "
              f"workers killed {c.get('killed', 0)}"]
-    for kind, kc in r["by_kind"].items():
-        lines.append(f"  {kind:<12} " + ", ".join(f"{k} {v}" for k, v in sorted(kc.items())))
-    lines.append("  slowest: " + ", ".join(f"{n} {s} s" for s, n in r["slowest"]))
-    for f in r["failures"][:40]:
-        lines.append(f"  FAIL {f['outcome']:<9} {f['file']}: {f['detail']}")
-    return "\n".join(lines)
+    return "\n".join(lines + report_tail(r))
 
 
 def main(argv=None) -> int:
