@@ -26,3 +26,14 @@ def test_unclosed_cells_still_make_a_row():
     doc = read_text(BROKEN_HTML[1].encode(), "html")
     text = " ".join(s.text for s in doc.segments)
     assert "400 Gb/s" in text and "10 kW" in text
+
+
+def test_a_zero_bandwidth_never_reaches_the_what_if_as_a_divisor(tmp_path):
+    """A damaged digit leaves '8x *00 Gb/s RoCE NICs': a scale-out figure of 0, which the report's what-if chart
+    must not divide by (found by benchmarks/attack.py)."""
+    from conftest import SAMPLES
+    text = (SAMPLES / "cormorant-c8x-platform.md").read_text(encoding="utf-8")
+    sheet = tmp_path / "zero.md"
+    sheet.write_text(text.replace("8x 400 Gb/s RoCE", "8x *00 Gb/s RoCE"), encoding="utf-8")
+    ran = run_cli("check", sheet, "--format", "html", "-o", tmp_path / "report.html")
+    assert ran.returncode in (0, 1) and "internal error" not in ran.output, ran.output

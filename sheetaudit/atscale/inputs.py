@@ -41,8 +41,9 @@ class Inputs:
 
 
 def _take(inp: Inputs, name: str, c: dict | None):
-    if not c:
-        return None
+    value = (c or {}).get("value")
+    if not (isinstance(value, (int, float)) and 0 < value < float("inf")):
+        return None             # a zero or damaged figure is no input: the model says it is unknown
     inp.figures.extend(i for i in c.get("figures", []) if i not in inp.figures)
     inp.how[name] = f"{c['how']}: {c.get('note') or c.get('text') or fmt_num(c['value'])}"
     return c["value"]
