@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .contract import product_of
 from .errors import UsageError
 
 from .batch.tables import COMPARISON_COLUMNS, COMPLIANCE_COLUMNS, FIGURE_COLUMNS, FINDING_COLUMNS  # noqa: F401
@@ -196,7 +197,7 @@ def _contracts(audits) -> list[dict]:
 
 def _names(c: dict) -> tuple[str, str]:
     src = c.get("source") or {}
-    return Path(src.get("path") or "").name, src.get("title") or ""
+    return Path(src.get("path") or "").name, product_of(c)
 
 
 def _pairs(audits) -> list[tuple[str, dict]]:

@@ -205,6 +205,13 @@ def _blanked(text: str, keep: tuple | None) -> str:
     return "".join(chars)
 
 
+def _market(m: Mention, v: dict) -> bool:
+    """The figure describes the market or networks in general ("the radix of 100Gbps networks")."""
+    text = m.segment.text
+    return bool(rx(v["market_before"]).search(text[max(0, m.start - 60):m.start])
+                or rx(v["market_after"]).match(text[m.end:m.end + 40]))
+
+
 def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool) -> None:
     v = load_rules().vocab
     original = m.segment
@@ -227,8 +234,8 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
                    or "unspecified")
     if rx(v["measured_cue"]).search(f"{clause} {seg.label} {seg.row}"):
         f.flags.add("measured")     # a benchmark's throughput: as measured, whatever the link's convention
-    if compared or rx(v["comparison_cue"]).search(original.text[max(0, m.start - 100):m.start]):
-        f.flags.add("comparison")   # another product's figure, quoted for comparison
+    if compared or rx(v["comparison_cue"]).search(original.text[max(0, m.start - 100):m.start]) or _market(m, v):
+        f.flags.add("comparison")   # another product's figure, quoted for comparison, or the market's
     if "twin-double" in m.flags and f.direction == "unspecified":
         f.direction = "bidirectional"
         f.reading = "printed in brackets at twice the rate before it ('12.8 (25.6) Tbps'): both directions added"

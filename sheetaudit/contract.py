@@ -33,6 +33,13 @@ _RESULT = {
     ]}
 
 
+def product_of(contract: dict) -> str:
+    """The product's name a contract gives (source.product; an older result's title, or its file's name): the one
+    name every output prints for the sheet."""
+    src = contract.get("source") or {}
+    return src.get("product") or src.get("title") or (src.get("path") or "").replace("\\", "/").rsplit("/", 1)[-1]
+
+
 def schema() -> dict:
     """The JSON Schema of a result under the rules in use: the shipped file with the lists the rules own filled in
     from them (`rules_lists`), so a requirement key added by the README's recipe validates, and the cache entries

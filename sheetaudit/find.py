@@ -192,7 +192,8 @@ def _twins(seg: Segment, text: str, taken: "Spans", unit_q: dict) -> list[Mentio
             continue
         a, b = _num(m.group("a")), _num(m.group("b"))
         double = a > 0 and abs(b - 2 * a) <= 0.02 * b
-        out.append(Mention("bandwidth", f"{m.group('a')} {m.group('unit')}", a, unit, seg, m.start("a"), m.end("a")))
+        out.append(Mention("bandwidth", f"{m.group('a')} {m.group('unit')}", a, unit, seg, m.start("a"), m.end("a"),
+                           flags={"twin-single"} if double else set()))
         out.append(Mention("bandwidth", f"({m.group('b')}) {m.group('unit')}", b, unit, seg, m.start("b"), m.end(),
                            flags={"paren-twin"} | ({"twin-double"} if double else set())))
         taken.add((m.start(), m.end()))

@@ -38,6 +38,10 @@ class Document:
     no_text_pages: list[int] = field(default_factory=list)
     ocr_pages: list[int] = field(default_factory=list)
     title: str = ""
+    # What names the product, as the reader found it (sheetaudit.naming picks the name from these):
+    cover: list[tuple[str, float, int]] = field(default_factory=list)  # display lines: (text, type size, page)
+    meta_title: str = ""                        # the file's own title (PDF Info dictionary, an HTML <title>)
+    product: str = ""                           # the product's name, one per sheet for every output
     notes: list[str] = field(default_factory=list)            # reader remarks (page limit reached, OCR absent)
     # What the reader could not read, as data (the notes word it for people; decisions read these):
     unread_pages: dict[int, str] = field(default_factory=dict)  # page -> why ('out of memory', an exception's name)
@@ -153,6 +157,7 @@ class Finding:
     models: list[str] = field(default_factory=list)   # the models of a multi-model sheet it concerns
     title: str = ""                  # the check's title as worded for this sheet (ports on a switch sheet)
     question: str = ""               # what to ask the vendor, in the vendor's words, with the page
+    asked_in: str = ""               # the check whose question asks this one's too (one question per figure)
     buyer: str = ""                  # what the buyer should check themselves (not a question for the vendor)
     certainty: str = "stated"        # inferred: the finding rests on a reading the sheet does not state
     certainty_reason: str = ""
@@ -172,6 +177,8 @@ class Finding:
             d["title"] = self.title
         if self.question:
             d["question"] = self.question
+        if self.asked_in:
+            d["asked_in"] = self.asked_in
         if self.buyer:
             d["buyer"] = self.buyer
         if self.certainty == "inferred":

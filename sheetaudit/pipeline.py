@@ -11,6 +11,7 @@ from .context import sheet_context
 from .find import find_mentions
 from .find_compute import compute_figures
 from .model import Audit
+from .naming import product_name
 from .normalise import normalise
 from .read import ocr_hint, read_document
 from .triage import may_hold_figures
@@ -26,6 +27,7 @@ def audit(path: str | Path, password: str | None = None, max_pages: int | None =
                         needs_layout=may_hold_figures if triage else None)
     if doc.no_text_pages:     # the sheet check words it; only the reader knows whether OCR is installed
         doc.ocr_hint = ocr_hint()
+    doc.product = product_name(doc)
     mentions = find_mentions(doc)
     sheet = sheet_context(doc, mentions)
     figures = assess(normalise(classify(mentions, sheet)), sheet)   # stated or inferred: what an error may rest on

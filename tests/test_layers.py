@@ -19,7 +19,7 @@ LAYERS = [
     ("rules",),
     ("validate", "contract"),          # user inputs checked against schemas in rules/inputs; results against the
                                        # output's schema, whose lists (requirement keys, sheet kinds) the rules own
-    ("technologies", "units"),
+    ("technologies", "units", "naming"),
     ("find",),
     ("triage",),
     ("context",),

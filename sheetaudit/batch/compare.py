@@ -8,6 +8,7 @@ its arithmetic and is marked as derived.
 from __future__ import annotations
 
 from ..basis import cell as _cell
+from ..contract import product_of
 from ..basis import interconnect
 from ..numfmt import num as fmt_num, ratio as fmt_ratio, significant  # noqa: F401  (the index imports them from here)
 from ..basis import norm as _norm
@@ -33,7 +34,7 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     figs = [f for f in contract.get("figures", []) if isinstance(f, dict)]
     derived = contract.get("derived", []) or []
     row = {"sheet": rel, "report": report, "kind": contract.get("sheet_kind", "unknown"),
-           "title": (contract.get("source") or {}).get("title") or ""}
+           "title": product_of(contract)}
     row.update(interconnect(contract))
     _mark_inferred(row, contract)
     lat = {b: [] for b in BASES}

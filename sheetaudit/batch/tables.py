@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..contract import product_of
+
 TEXT, REAL, INT, BOOL = "text", "real", "int", "bool"
 
 
@@ -70,13 +72,8 @@ FIGURE_COLUMNS, FINDING_COLUMNS, COMPARISON_COLUMNS, COMPLIANCE_COLUMNS = (t.nam
 
 
 def product(contract: dict) -> str:
-    """The product's name: the sheet's title without the marketing line a reader runs into it."""
-    return product_name((contract.get("source") or {}).get("title") or "")
-
-
-def product_name(title: str) -> str:
-    from ..output.html_out import title_parts
-    return title_parts(title or "")[0]
+    """The product's name, the one every output prints (sheetaudit.naming, via contract.product_of)."""
+    return product_of(contract)
 
 
 def _number(v):
@@ -140,7 +137,7 @@ def comparison_rows(sheets: list[dict]) -> list[dict]:
             continue
         lat = r["latency"]
         sw = r.get("switch") or {}
-        out.append({"sheet": r["sheet"], "product": product_name(r.get("title", "")), "status": r.get("status"),
+        out.append({"sheet": r["sheet"], "product": r.get("title", ""), "status": r.get("status"),
                     "kind": r["kind"], "scale_up_gbs_per_acc": v(r["scale_up"]),
                     "scale_out_gbs_per_acc": v(r["scale_out"]), "scale_out_to_up_ratio": v(r["ratio"]),
                     "scale_out_port_gbs": v(r["port"]), "scale_up_domain_size": v(r["domain"]),

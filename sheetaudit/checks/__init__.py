@@ -105,7 +105,8 @@ def merge_models(findings: list[Finding]) -> list[Finding]:
 
 
 def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
-    from . import ask, compute, headline, plausibility, sheet_checks, step1_tier, step2_bandwidth, step3_latency, step4_power
+    from . import ask, compute, headline, one_question, plausibility, sheet_checks, step1_tier, step2_bandwidth
+    from . import step3_latency, step4_power
     from .certainty import assess, derived_certainty, temper
     from .present import fit_to_sheet, merge_repeats
     if any(f.certainty is None for f in figs):
@@ -120,12 +121,19 @@ def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> 
         ask.word(findings, figs, sheet, doc)
         temper(findings, figs)
         derived_certainty(findings, figs)
+        one_question.merge(findings, figs, sheet)      # severities are final: one question per figure and doubt
     finally:
         PAGED.reset(token)
     findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, rank(f.severity)))
     raised = {f.check for f in findings}
     passed = [code for code in load_rules().checks if code not in raised]
     return findings, passed
+
+
+def own(figs):
+    """The figures that are this product's: not another product's quoted for comparison, nor the market's ("the
+    radix of 100Gbps networks"). Those are read and reported, but no question about their reading is sent."""
+    return [f for f in figs if "comparison" not in f.flags]
 
 
 def bw(figs, *tiers, scopes=None):

@@ -34,8 +34,9 @@ def _list(figs: list[Figure], most: int = 3) -> str:
 def _unique(figs: list[Figure]) -> list[Figure]:
     seen, out = set(), []
     for f in figs:
-        if (f.text, f.page) not in seen:
-            seen.add((f.text, f.page))
+        key = ("".join(f.text.split()).lower(), f.page)      # "14.4 TB/s" and "14.4TB/s" on one page: one figure
+        if key not in seen:
+            seen.add(key)
             out.append(f)
     return out
 

@@ -121,7 +121,7 @@ def comparator():
 
 def _comparison(f: Figure, inferred: dict) -> None:
     if "comparison" in f.flags:
-        inferred["comparison"] = "quoted for comparison (another product's or generation's figure)"
+        inferred["comparison"] = "quoted for comparison (another product's or generation's figure, or the market's)"
 
 
 def _technology(f: Figure, inferred: dict) -> None:
@@ -170,6 +170,9 @@ def _direction(f: Figure, inferred: dict, said: list) -> None:
         return
     if "measured" in f.flags:
         said.append("a measured throughput, per direction as measured")
+        return
+    if "twin-single" in f.flags:
+        said.append("printed beside its double in brackets ('12.8 (25.6) Tbps'): the rate per direction")
         return
     if f.scope == "per-switch" and f.direction_by == "ports":
         said.append(f"the sheet's own ports give its direction ({f.reading})")

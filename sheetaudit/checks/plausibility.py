@@ -11,7 +11,7 @@ from ..normalise import base_gbs
 from ..rules import compiled, load_rules, rx
 from ..technologies import MATCH_TOLERANCE, Generation, load
 from ..numfmt import fmt
-from . import ask_where, bw, finding, shown, words
+from . import ask_where, bw, finding, own, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host")
 
@@ -283,14 +283,18 @@ def _host_bottleneck(kb, figs, sheet, doc):
 
 def _no_rdma(kb, figs, doc):
     out_figs = bw(figs, "scale-out")
-    ether = [f for f in out_figs if f.technology == "Ethernet"]
+    ether = [f for f in own(out_figs) if f.technology == "Ethernet"]     # the product's, not the market's
     if not ether or any(kb.get(f.technology or "") and kb.get(f.technology).rdma for f in out_figs):
         return []
     text = " ".join(s.text + " " + s.label for s in doc.segments) + " " + doc.title
     if any(compiled(p).search(text) for p in kb.rdma_transports):
         return []
-    items = list({(f.text, f.page): shown(f) for f in ether}.values())
+    items: dict[str, dict] = {}         # one item a speed as printed, on every page it is printed on
+    for f in ether:
+        item = items.setdefault(f.text, shown(f, pages=[]))
+        item["pages"] = sorted({*item["pages"], f.page})
     return [finding("latency.no-rdma",
-                    "The scale-out fabric is Ethernet ({items}) and the sheet names no RDMA transport (RoCE, iWARP, "
-                    "GPUDirect RDMA, InfiniBand, EFA or the like): plain TCP/IP over Ethernet drops and retransmits "
-                    "under load.", ether, each="{figure} ({pages})", data={"items": items})]
+                    "The scale-out fabric is Ethernet and the sheet names no RDMA transport (RoCE, iWARP, GPUDirect "
+                    "RDMA, InfiniBand, EFA or the like): plain TCP/IP over Ethernet drops and retransmits under load. "
+                    "Its Ethernet figures: {items}.", ether, each="{figure} ({pages})",
+                    data={"items": list(items.values())})]

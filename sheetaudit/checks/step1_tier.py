@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..model import Derived
 from ..normalise import same_model
 from ..numfmt import fmt
-from . import ask_where, bw, finding, shown, words
+from . import ask_where, bw, finding, own, shown, words
 from .certainty import near as _near
 
 AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",
@@ -15,10 +15,10 @@ AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "s
 
 def run(figs, sheet, doc, facility):
     out = []
-    unknown = [f for f in figs if f.quantity in ("bandwidth", "latency") and f.tier in ("unknown", None)]
+    unknown = [f for f in own(figs) if f.quantity in ("bandwidth", "latency") and f.tier in ("unknown", None)]
     if unknown:
-        out.append(finding("tier.unclassified", "Tier not decided for {items}: nothing says whether it is scale-up, "
-                           "scale-out or front-end.", unknown, each="{figure} ({pages})",
+        out.append(finding("tier.unclassified", "Tier not decided: nothing says whether these figures are scale-up, "
+                           "scale-out or front-end: {items}.", unknown, each="{figure} ({pages})",
                            data={"items": [shown(f) for f in unknown]}))
     up = bw(figs, "scale-up")
     domain = [f for f in figs if f.quantity == "domain_size" and f.tier == "scale-up"]
@@ -33,7 +33,7 @@ def run(figs, sheet, doc, facility):
 
 def _aggregates(figs, sheet, domain):
     out = []
-    for f in bw(figs, "scale-up", "scale-out", "front-end", "host", "mixed", scopes=set(AGGREGATE_SCOPES)):
+    for f in bw(own(figs), "scale-up", "scale-out", "front-end", "host", "mixed", scopes=set(AGGREGATE_SCOPES)):
         if f.scope == "per-switch" and sheet.kind == "switch":
             continue   # a switch's own capacity is its figure; bandwidth.aggregate-mismatch checks it
         v = f.normalized["value"]

@@ -11,7 +11,7 @@ from ..normalise import same_model
 from ..numfmt import ratio as ratio_text
 from ..rules import load_rules, rx
 from ..numfmt import fmt
-from . import ask_where, bw, finding, shown, words
+from . import ask_where, bw, finding, own, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
 
@@ -19,7 +19,7 @@ LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
 def run(figs, sheet, doc, facility):
     out = _contradictions(figs)
     links = bw(figs, *LINK_TIERS)
-    unspecified = [f for f in links if f.direction == "unspecified"]
+    unspecified = [f for f in own(links) if f.direction == "unspecified"]
     # a port speed read by the Ethernet/InfiniBand standard, or a measured bus bandwidth, raises no question
     doubtful = [f for f in unspecified if "direction" in f.inferred]
     if unspecified:
@@ -40,7 +40,7 @@ def run(figs, sheet, doc, facility):
         out.append(finding("bandwidth.bidirectional", "Stated as both directions added, halved: {items}.", bidir,
                            each="{figure} ({pages}) = {gbs} GB/s per direction",
                            data={"items": [shown(f, gbs=f.normalized["value"]) for f in _unique(bidir)]}))
-    ambiguous = [f for f in links if {"bare-unit", "bytes-for-bits"} & f.flags]
+    ambiguous = [f for f in own(links) if {"bare-unit", "bytes-for-bits"} & f.flags]
     if ambiguous:
         # a bare '400G' on a port is one of the standard port speeds, in bits: a note, not a question
         doubtful = [f for f in ambiguous if "value" in f.inferred]

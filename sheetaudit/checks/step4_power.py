@@ -80,8 +80,8 @@ def run(figs, sheet, doc, facility):
     system = [f for f in power if f.scope not in ("per-device", "per-accelerator", "per-port", "per-lane", "per-link")]
     if not system and sheet.kind in ("server", "rack", "pod"):
         out.append(finding("power.missing", "The sheet gives no power consumption for the node, rack or accelerators." if not power
-                           else "The sheet gives no power consumption for the system it sells, only its components' "
-                                "({items}).", power[:3], data={"items": [shown(f) for f in power[:3]]},
+                           else "The sheet gives no power consumption for the system it sells, only its components': "
+                                "{items}.", power[:3], data={"items": [shown(f) for f in power[:3]]},
                            each="{figure} ({pages})"))
     if facility:
         weight = [f for f in figs if f.quantity == "weight" and f.scope == "per-rack"]

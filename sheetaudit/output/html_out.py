@@ -362,6 +362,10 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     questions = ask_list(views)
     st = status(a)
     name, tagline = title_parts(a.document.title or Path(a.document.path).name or "spec sheet")
+    if a.document.product:       # the product's name (sheetaudit.naming); the sheet's own title line under it
+        name, title = a.document.product, (a.document.title or "").strip()
+        rest = title[len(name):] if title.lower().startswith(name.lower()) else title
+        tagline = rest.strip(" :-–—|") if rest.strip(" :-–—|").lower() != name.lower() else ""
     from .certainty_view import certainty_note
     from ..atscale.whatif import for_report
     from .scale_out import section_html

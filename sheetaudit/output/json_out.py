@@ -20,7 +20,7 @@ def to_contract(a: Audit) -> dict:
         "schema": SCHEMA,
         "tool": {"name": "sheetaudit", "version": __version__},
         "source": {"path": doc.path, "sha256": doc.sha256, "pages": doc.pages, "kind": doc.kind,
-                   "title": doc.title, "no_text_pages": doc.no_text_pages, "ocr_pages": doc.ocr_pages,
+                   "title": doc.title, "product": doc.product, "no_text_pages": doc.no_text_pages, "ocr_pages": doc.ocr_pages,
                    "notes": doc.notes, "limited": doc.limited},
         "status": status(a),
         "sheet_kind": a.sheet_kind,

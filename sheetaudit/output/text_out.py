@@ -94,7 +94,8 @@ def render(a: Audit, cols: int | None = None, all_figures: bool = False) -> str:
     c = counts(a)
     pages = a.document.pages
     lines = wrap(f"{meaning}.", cols, first=f"{word}: ", rest=" " * (len(word) + 2))
-    lines += wrap(f"{a.document.path}  ({a.sheet_kind} sheet, {_n(pages, 'page')}, "
+    product = f"{a.document.product}: " if a.document.product else ""
+    lines += wrap(f"{product}{a.document.path}  ({a.sheet_kind} sheet, {_n(pages, 'page')}, "
                   f"{_n(len(a.figures), 'figure')}; {_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, "
                   f"{c['info']} info)", cols)
     lines.append("")

@@ -181,7 +181,13 @@ def vendor_questions(findings) -> dict[str, list]:
     """Every question for the vendor, most severe first, each with the findings that ask it (errors and warnings:
     an info finding asks nothing); the report's "Ask the vendor" and the terminal's list read it."""
     out: dict[str, list] = {}
-    for f in sorted(findings, key=lambda f: SEVERITY_RANK[f.severity]):
-        if f.severity in ("error", "warning"):
+    ordered = sorted(findings, key=lambda f: SEVERITY_RANK[f.severity])
+    for f in ordered:
+        if f.severity in ("error", "warning") and not f.asked_in:
             out.setdefault(f.question or f.fix, []).append(f)
+    for f in ordered:       # a doubt another check's question asks (one question per figure): listed under that one
+        if f.severity in ("error", "warning") and f.asked_in:
+            into = next((fs for fs in out.values() if any(g.check == f.asked_in for g in fs)), None)
+            if into is not None:
+                into.append(f)
     return out

@@ -125,6 +125,21 @@ def _lines(items: list[Item]) -> list[list[Item]]:
     return [lines[k] for k in order]
 
 
+def display_lines(items: list[Item], least: float = 1.1, few: int = 40) -> list[tuple[str, float]]:
+    """Lines set larger than the page's body type, as (text, size in points): where a cover names its product
+    (and its section headings, taglines and document type, which the namer tells apart). A page of a few words
+    (a cover over a photograph) has no body type: all its lines are display lines."""
+    body = _body_size(items)
+    words = sum(1 for i in items if i.table is None)
+    out = []
+    for line in _lines(items):
+        size = max(i.size for i in line)
+        text = _line_text(line).strip()
+        if (size >= least * body or words <= few) and text and len(text) <= 160:
+            out.append((text, round(size, 1)))
+    return out
+
+
 def _line_text(line: list[Item]) -> str:
     plain = " ".join([i.text for i in line])
     if plain.isascii():     # no CJK characters to set without spaces

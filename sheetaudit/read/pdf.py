@@ -25,7 +25,7 @@ from typing import Callable
 from ..errors import EncryptedInput, InputTooLarge, MemoryLimitExceeded, SheetAuditError, UnreadableInput
 from ..limits import MAX_PDF_PAGES, MAX_PHOTO_PIXELS, check_deadline, set_progress
 from ..model import Document, Segment
-from .layout import Item, build_page
+from .layout import Item, build_page, display_lines
 
 BOLD = re.compile(r"bold|black|heavy|semibold", re.I)
 MOSTLY_IMAGE = 0.35      # a page this much covered by pictures, with little text, may print its table as a picture
@@ -34,6 +34,7 @@ PHOTO_DPI = 9            # a page drawn this small still tells a photograph from
 BACKGROUND_SHARE = 0.5   # a picture of a document: two neighbouring tones of sixteen cover at least this share
 _TONE_BAND = bytes(v >> 4 for v in range(256))     # a grey level -> its band of sixteen
 OPENING_PAGES = 3        # pages always laid out (title, first headings, what kind of sheet it is)
+COVER_PAGES = 1          # of those, the first with text gives its display lines (where the product is named)
 ASK_RECENT = 8           # asking pays while, of the last this many pages asked about, ...
 ASK_PAYS = 2             # ... at least this many needed no layout; else only every ASK_RECENT-th page is asked
 _NO_HEADING = "\x00"     # a heading no page prints: tells whether a page set one
@@ -146,6 +147,8 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
             if image_only:
                 doc.no_text_pages.append(page_no)
             items = _items(content, words)
+            if items and page_no <= OPENING_PAGES and len({p for _, _, p in doc.cover}) < COVER_PAGES:
+                doc.cover.extend((text, size, page_no) for text, size in display_lines(items))
             if items:
                 text, block, end = build_page(items, page_no, block, heading)
                 if heading == _NO_HEADING:
@@ -179,6 +182,7 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     if limit < n:
         doc.notes.insert(0, f"read the first {limit} of {n} pages (--max-pages {max_pages})")
         doc.pages_read = limit
+    doc.meta_title = pdf.meta("Title")
     if doc.segments:
         doc.title = (title or next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text))[:200]
     return doc

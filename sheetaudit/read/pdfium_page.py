@@ -145,6 +145,19 @@ class Pdf:
             raise PdfiumError(f"cannot load page {index + 1}", R.FPDF_GetLastError())
         return PdfiumPage(handle)
 
+    def meta(self, key: str) -> str:
+        """An entry of the document's Info dictionary ("Title"), '' where it has none."""
+        try:
+            tag = key.encode("ascii")
+            n = R.FPDF_GetMetaText(self.raw, tag, None, 0)
+            if n <= 2:
+                return ""
+            buf = ctypes.create_string_buffer(n)
+            R.FPDF_GetMetaText(self.raw, tag, buf, n)
+            return buf.raw[:n - 2].decode("utf-16-le", "replace").strip()
+        except Exception:      # noqa: BLE001 - a damaged Info dictionary names nothing
+            return ""
+
     def close(self) -> None:
         if self.raw:
             R.FPDF_CloseDocument(self.raw)

@@ -23,6 +23,9 @@ KV_DASH = compiled(r"^\s*(?:[-*]\s+)?(?P<label>[^—–|]{1,48}?)\s+[—–]{1,2
 KV_GAP = compiled(r"^\s*(?P<label>\S.{0,46}?\S)(?:\t+| {3,})(?P<value>\S.*)$")
 
 
+TITLE_HEADINGS = 6       # a text file's first headings (and first line) read as its cover
+
+
 def read_text(data: bytes, kind: str) -> Document:
     text = _decode(data)
     page_title = ""
@@ -43,6 +46,15 @@ def read_text(data: bytes, kind: str) -> Document:
         doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
     if page_title and len(page_title) > len(doc.title):
         doc.title = page_title[:200]     # "Kestrel HX8-B GPU Server | Technical Specifications" over "Kestrel HX8-B"
+    doc.meta_title = page_title[:200]
+    # A text file has no type sizes: its first headings and sentences, in order, stand for a cover's display lines
+    # (the first the largest): a plain file's first line is its usual title, a web page's first sentence names
+    # what it sells ("The Cisco UCS C885A M8 Rack Server is ...").
+    firsts = [s.text for s in doc.segments if s.kind == "heading"][:TITLE_HEADINGS]
+    firsts += [s.text for s in doc.segments if s.kind != "heading"][:TITLE_HEADINGS // 2]
+    order = {s.text: i for i, s in reversed(list(enumerate(doc.segments)))}
+    firsts = sorted(set(firsts), key=order.get)[:TITLE_HEADINGS]
+    doc.cover = [(t[:160], round(2.0 - 0.1 * i, 2), 1) for i, t in enumerate(firsts)]
     return doc
 
 
