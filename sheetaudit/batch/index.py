@@ -176,15 +176,16 @@ PRINT_COLUMNS = 9     # sheets in one printed part of the matrix: legible at 7 p
 
 def short_name(source: dict, sheet: str, most: int = 30) -> str:
     """A column head for a sheet: its product's name (sheetaudit.naming; an older result's title without its
-    marketing line or "— Specifications"),
+    "— Specifications"),
     or the file's name without its extension when the title names no model (no word of letters and digits:
     "Rack specifications", "Table 1. System specifications")."""
     import re
 
-    from ..contract import product_of
-    name = re.split(r"\s+[—–|:]\s+|\s+-\s+", product_of({"source": source}))[0].strip()
-    if not re.search(r"(?=\S*[A-Za-z])\S*\d", re.sub(r"^(?:Table|Figure)\s+\d+\W*", "", name)):
-        name = PurePosixPath(sheet).stem
+    name = (source.get("product") or "").strip()       # sheetaudit.naming's: a name even with no model number
+    if not name:
+        name = re.split(r"\s+[—–|:]\s+|\s+-\s+", source.get("title") or "")[0].strip()
+        if not re.search(r"(?=\S*[A-Za-z])\S*\d", re.sub(r"^(?:Table|Figure)\s+\d+\W*", "", name)):
+            name = PurePosixPath(sheet).stem
     return name if len(name) <= most else name[:most - 1].rstrip() + "…"
 
 
