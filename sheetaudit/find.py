@@ -326,7 +326,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     for mm in found:
         if mm.quantity == "power" and (_is_supply_rating(mm, r) or _is_power_setting(mm, r)):
             continue
-        if _in_excluded_context(mm, r):
+        if _in_excluded_context(mm, r) or _is_module_rating(mm, r):
             continue
         mm.count = _count_before(text[:mm.start]) if mm.count is None else mm.count
         if _is_breakout(mm, r):
@@ -578,6 +578,15 @@ def _in_excluded_context(m: Mention, r) -> bool:
     return bool(rx(pat).search(f"{m.segment.label} {left} {right}"))
 
 
+def _is_module_rating(m: Mention, r) -> bool:
+    """A rate in a table row of pluggables, under a group or row that names transceivers, optics or cables
+    ("Fibre Channel Transceivers" | "DS-SFP-FC8G-SW | 8-Gbps Fibre Channel, shortwave"): the module's rating, which
+    CONTRACT does not count as the product's figure (rules: pluggable_rows)."""
+    seg = m.segment
+    return (m.quantity == "bandwidth" and seg.kind in ("cell", "heading")
+            and bool(rx(r.vocab["pluggable_rows"]).search(f"{seg.heading} | {seg.label}")))
+
+
 OWN_NETWORK_PORT = compiled(r"\s*(?:RJ-?45|Q?SFP|OSFP|网口|电口|光口|以太网|Ethernet|LAN\b)", re.I)
 
 
@@ -654,8 +663,9 @@ def _count_before(left: str) -> int | None:
 
 
 def _count_around(left: str, right: str) -> int | None:
-    """"48 100G SFP-DD and 8 400G QSFP-DD ports": a plain number right before a rate whose next words name ports."""
-    m = compiled(r"(?<![\w.,/])(\d{1,4})\s+$").search(left[-12:])
+    """"48 100G SFP-DD and 8 400G QSFP-DD ports", "32 fixed 40-Gbps Ethernet and FCoE ports": a plain number, perhaps
+    with a word or two that are not a count's preposition, right before a rate whose next words name ports."""
+    m = compiled(r"(?<![\w.,/])(\d{1,4})\s+(?:(?!(?:and|or|of|per|to|at|by|with|from|x)\b)[A-Za-z][A-Za-z+-]*\s+){0,2}$").search(left[-40:])
     if m and compiled(r"\s*(?:[\w-]+\s+){0,2}?(?:[\w-]+\s+)?ports?\b|\s*(?:[\w-]+\s+){0,2}?(?:and|,)\s+\d{1,4}\s+\d").match(right[:60]):
         return int(m.group(1))
     return None

@@ -170,3 +170,24 @@ def test_a_list_under_a_control_plane_lead_in_is_front_end(sheet):
     a = sheet("# Heron BasePOD\n\nThe minimum requirements for each server in the control plane are:\n\n"
               "▶ 2 × Xeon Gold ▶ 512 GB memory ▶ 4 × 200 Gbps network\n")
     assert figure(a, "bandwidth").tier == "front-end"
+
+
+@pytest.mark.parametrize("table", [
+    # a converter's bold line spanning the table, over part-number rows
+    "Part | Description\n---|---\n**QSFP-DD 400-Gbps Transceivers**\n**QDD-400G-DR4** | 400GBASE-DR4 module, SMF at 500m\n"
+    "**Copper Cables**\n**QDD-400-CU2M** | 400G passive copper cable, 2m\n",
+    # a Markdown table whose group row leaves its other cells empty
+    "| Module | What it is |\n|---|---|\n| Optics | |\n| OP-100-SR4 | 100 Gb/s SR4 optic, MMF, 100 m |\n"
+    "| Fibre Channel transceivers | |\n| FC-32-SW | 32-Gbps Fibre Channel shortwave SFP28 |\n",
+])
+def test_rates_in_a_table_of_pluggables_are_module_ratings_not_figures(sheet, table):
+    a = sheet(f"# Tern T9 Ethernet switch\n\n32 ports of 100GbE.\n\n{table}\nTypical power: 350 W\n")
+    assert values(a, "bandwidth") == [12.5]
+    assert values(a, "power") == [0.35]     # the group rows end with the table
+
+
+@pytest.mark.parametrize("ports", ["The switch has 32 fixed 400-Gbps Ethernet and FCoE ports.",
+                                   "It carries 32 native QSFP-DD 400GbE ports."])
+def test_a_port_count_with_a_word_before_its_speed_checks_the_capacity(sheet, ports):
+    a = sheet(f"# Kite FI-64 fabric interconnect\n\n{ports} Switching capacity of 25.6 Tbps.\n")
+    assert figure(a, "bandwidth", "25.6 Tbps").normalized["value"] == 1600.0     # 32 x 50 GB/s, both ways added

@@ -69,6 +69,7 @@ def _decode(data: bytes) -> str:
 
 def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> None:
     heading, block, header, one_row = "", 0, [], False
+    table_heading = None     # the heading above a table whose group rows head its rows for a while
     trail: dict[int, str] = {}     # heading level -> text: a value under "AI chip / Server 1" knows both
     para: list[str] = []
 
@@ -82,6 +83,8 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
 
     for i, raw in enumerate(lines):
         line = raw.rstrip()
+        if table_heading is not None and not line.lstrip().startswith("|"):
+            heading, table_heading = table_heading, None
         if not line.strip():
             flush()
             header = []
@@ -113,6 +116,13 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                         break
                     rows += 1
                 one_row = rows == 1
+                continue
+            if len(header) > 1 and cells[0] and not any(cells[1:]):
+                # a row that names a group of the rows below it ("| Fibre Channel Transceivers |"): their heading
+                # until the table ends
+                table_heading = table_heading if table_heading is not None else heading
+                heading = cells[0]
+                doc.segments.append(Segment(heading, 1, "heading", heading=heading, block=block))
                 continue
             _row(doc, cells, header, heading, block, " / ".join(trail.values()), one_row)
             continue
@@ -157,11 +167,17 @@ def _piped_tables(lines: list[str]) -> list[str]:
         if i == 0 or line.lstrip().startswith("|") or not _BARE_SEPARATOR.match(line) or "|" not in lines[i - 1]:
             continue
         j = i - 1
-        while j < len(lines) and (j == i or ("|" in lines[j] and lines[j].strip())):
+        while j < len(lines) and (j == i or ("|" in lines[j] and lines[j].strip()) or (
+                GROUP_ROW.match(lines[j]) and j + 1 < len(lines) and "|" in lines[j + 1])):
             if not lines[j].lstrip().startswith("|"):
                 out[j] = "| " + lines[j].strip().rstrip("|") + " |"
             j += 1
     return out
+
+
+# A bold line alone between a table's rows ("**QSFP+ 40-Gbps Transceivers**" over its part-number rows), as
+# converters write a row that spans the table: the rows under it are its group.
+GROUP_ROW = compiled(r"^\s*\*\*[^*|]+\*\*\s*$")
 
 
 def _balanced(text: str) -> bool:
