@@ -76,9 +76,19 @@ def test_sorting_numbers_as_numbers_blanks_last(page):
     click(b, "Rack power")
     numbers_desc = [float(v) for _, v in column(b, "Rack power") if v]
     assert numbers_desc == sorted(numbers, reverse=True)
-    click(b, "Sheet")
-    names = [n for n, _ in column(b, "Sheet")]
-    assert names == sorted(names)
+    click(b, "Product")
+    names = [n for n, _ in column(b, "Product")]
+    assert names == sorted(names, key=str.casefold)
+
+
+def test_the_first_column_names_the_product_with_its_file_under_it(page):
+    b, _ = page
+    cells = b.js("[].slice.call(document.querySelectorAll('#compare-table tbody tr')).map(function(tr){"
+                 "var f=tr.cells[0].querySelector('small.file');"
+                 "return [tr.cells[0].firstChild.textContent.trim(), f ? f.textContent : ''];})")
+    named = {file: product for product, file in cells if file}
+    assert named["kestrel-k8x-gpu-server.pdf"].startswith("Kestrel")
+    assert all(product and product != file for file, product in named.items())
 
 
 def test_every_report_link_resolves(page):
