@@ -412,5 +412,24 @@ def describe(g: Generation, tech: Technology | None = None) -> str:
         lines.append(f"Note: {row['note']}")
     kind, _, cited = str(row["source"]).partition(": ")
     lines.append(f"Source: [{SOURCE_KINDS[kind]}] {cited}" if kind in SOURCE_KINDS else f"Source: {row['source']}")
+    lines += verification(row)
     lines.append(f"Checked: {row['checked']}")
     return "\n".join(lines)
+
+
+def verified(row: dict) -> bool:
+    """Whether a row's figures were confirmed by a document actually read (its `read` addresses), as the row says."""
+    return row.get("verified") is True and bool(row.get("read"))
+
+
+def verification(row: dict) -> list[str]:
+    """What was read to check a row and what it did not confirm, one line each: a buyer quoting the knowledge base
+    sees which figures rest on a document read and which on a citation no stored copy could confirm."""
+    lines = [f"Read: {x}" for x in row.get("read") or []]
+    if verified(row):
+        lines.insert(0, "Verified: yes, against the documents read below")
+    else:
+        lines.insert(0, "Verified: NO, no document read confirms this row's figures")
+    if row.get("unverified"):
+        lines.append(("Not confirmed: " if verified(row) else "Why not: ") + str(row["unverified"]))
+    return lines

@@ -1,6 +1,9 @@
 """The knowledge base's sources are ones a buyer can quote to a vendor: every row of rules/technologies.yaml cites a
 standard, a consortium's specification or the vendor's own document, named first in its `source`, and
-`sheetaudit tech NAME` prints it with its kind."""
+`sheetaudit tech NAME` prints it with its kind; and every row says what was read to check it: the addresses of the
+copies read when they confirm its figures, or `verified: false` with what could not be read (docs/kb-sources.md)."""
+import re
+
 import pytest
 
 from conftest import run_cli
@@ -39,3 +42,46 @@ def test_tech_prints_each_generations_source_with_its_kind():
             out = run_cli("tech", g.label).stdout
             line = next(x for x in out.splitlines() if x.startswith("Source"))
             assert any(line.startswith(f"Source: [{w}] ") for w in SOURCE_KINDS.values()), (g.label, line)
+
+
+# Every row says what was read to check it: the addresses of the copies actually read (a URL, or github:owner/repo
+# for a stored copy) when they confirm its figures, else `verified: false` and what could not be read.
+ADDRESS = re.compile(r"https?://\S+|github:[\w.-]+/[\w.-]+")
+
+
+def check_problem(row: dict) -> str | None:
+    read, verified, why = row.get("read"), row.get("verified"), str(row.get("unverified") or "")
+    if not isinstance(read, list) or not all(isinstance(x, str) and x.strip() for x in read):
+        return "`read` must list what was read (possibly nothing)"
+    if verified is True:
+        return None if any(ADDRESS.search(x) for x in read) else "verified, but no address of a copy read"
+    if verified is False:
+        return None if len(why) > 20 else "not verified, and no `unverified` note saying what could not be read"
+    return "`verified` must be true or false"
+
+
+@pytest.mark.parametrize("tech,row", rows(), ids=[f"{t}-{g['gen']}" for t, g in rows()])
+def test_every_row_carries_a_verified_address_or_says_why_not(tech, row):
+    assert check_problem(row) is None, f"{tech} {row['gen']}: {check_problem(row)}"
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(row["checked"])), row["checked"]
+
+
+@pytest.mark.parametrize("row", [
+    {"read": [], "verified": True},
+    {"read": ["the vendor's page, from memory"], "verified": True},
+    {"read": [], "verified": False},
+    {"read": ["https://example.org/spec"]},
+])
+def test_a_row_without_an_address_read_or_an_honest_note_is_refused(row):
+    assert check_problem(row) is not None
+
+
+def test_tech_says_whether_each_rows_source_was_verified_and_why_not():
+    kb = load()
+    for t in kb.technologies:
+        for g in t.generations:
+            out = run_cli("tech", g.label).stdout
+            if g.row["verified"]:
+                assert "Verified: yes" in out and any(x.startswith("Read: ") for x in out.splitlines()), g.label
+            else:
+                assert "Verified: NO" in out and "Why not: " in out, g.label
