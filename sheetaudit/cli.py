@@ -294,7 +294,8 @@ def _parsed(name: str):
 @click.option("--params", callback=_parsed("parse_count"), metavar="N",
               help="Training what-if: parameters whose gradients are all-reduced each step (7e9, 70B).")
 @click.option("--compute-s", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="Training what-if: compute time of one step.")
+              help="Training what-if: compute time of one step on each of batch_accelerators accelerators (8); "
+                   "the global batch stays fixed, split across every count.")
 @click.option("--tokens", callback=_parsed("parse_count"), metavar="N",
               help="Training what-if: tokens per accelerator per step; compute time is 6 x params x tokens / "
                    "(TFLOP/s x mfu), the TFLOP/s --tflops gives or each sheet's dense 16-bit peak per accelerator.")

@@ -82,8 +82,15 @@ def test_training_what_if_adds_comm_share_and_efficiency(tmp_path):
     assert effs == sorted(effs, reverse=True) and 0 < effs[-1] < effs[0] <= 1
     for p in s["points"]:
         assert p["comm_share"] == pytest.approx(1 - p["efficiency"], abs=1e-3)   # overlap 0: all comm is exposed
-    # 140 GB over NVLink already costs 0.38 s of a 2 s step at 2 GPUs; one 50 Gb/s share per GPU halves it at 16.
-    assert s["training"]["below"]["0.9"] == 2 and s["training"]["below"]["0.5"] == 16
+    # At a fixed global batch, what 8 GPUs compute in 2 s each: each GPU's share halves with every doubling while the
+    # 140 GB all-reduce does not shrink. 8 s each at 2 GPUs against 0.38 s over NVLink (95%), 4 s at 4 against 0.57 s
+    # (under 90%), 1 s at 16 against 5.6 s over one 50 Gb/s share per GPU (under 50%).
+    assert [p["compute_s"] for p in s["points"]] == [2.0, 0.25, 0.03125, pytest.approx(2 * 8 / 4096, rel=1e-4)]
+    assert s["training"]["batch_accelerators"] == 8
+    assert s["training"]["below"]["0.9"] == 4 and s["training"]["below"]["0.5"] == 16
+    wider = json.loads(run_cli("scale", "--format", "json", "--params", "70B", "--compute-s", "2", "--assume",
+                               "scale_out_gbs=6.25", "--assume", "batch_accelerators=64", contract).stdout)
+    assert wider["systems"][0]["training"]["below"]["0.5"] > 16     # a larger batch carries further
 
 
 def test_text_output_says_it_is_a_model():

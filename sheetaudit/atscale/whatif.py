@@ -85,8 +85,8 @@ def _point(f: Fabric | None, inp: Inputs, n: int, collective: str, size: int, a:
     if used:
         p["assumed"] = used
     if compute_s is not None:
-        s = Step(compute_s, e.seconds, a.value("overlap"))
-        p.update(comm_share=round(s.comm_share, 4), efficiency=round(s.efficiency, 4))
+        s = Step(share_s(compute_s, n, a), e.seconds, a.value("overlap"))
+        p.update(compute_s=_sig(s.compute_s, 5), comm_share=round(s.comm_share, 4), efficiency=round(s.efficiency, 4))
     return p
 
 
@@ -100,9 +100,15 @@ def _unknown(f: Fabric | None, inp: Inputs, n: int) -> str | None:
     return None
 
 
+def share_s(compute_s: float, n: int, a: Assumptions) -> float:
+    """Each accelerator's compute at n accelerators when the global batch is fixed: the batch batch_accelerators
+    accelerators compute in compute_s each, split n ways (strong scaling)."""
+    return compute_s * a.value("batch_accelerators") / n
+
+
 def curve(f: Fabric | None, a: Assumptions, compute_s: float | None, upto: int = CURVE_UPTO) -> list[tuple[int, float]]:
-    """(count, efficiency) of the data-parallel step from 1 accelerator (efficiency 1) to `upto`, as far as the
-    inputs reach (inside the domain only when the scale-out bandwidth is missing)."""
+    """(count, efficiency) of the data-parallel step at a fixed global batch, from 1 accelerator (efficiency 1) to
+    `upto`, as far as the inputs reach (inside the domain only when the scale-out bandwidth is missing)."""
     if f is None or compute_s is None:
         return []
     g = gradient_bytes(a)
@@ -111,7 +117,7 @@ def curve(f: Fabric | None, a: Assumptions, compute_s: float | None, upto: int =
         if n > f.domain_size and f.scale_out_gbs is None:
             break
         e = estimate(f, "all-reduce", n, g, a.value("inter_domain_algorithm"))
-        out.append((n, Step(compute_s, e.seconds, a.value("overlap")).efficiency))
+        out.append((n, Step(share_s(compute_s, n, a), e.seconds, a.value("overlap")).efficiency))
     return out
 
 
@@ -155,7 +161,7 @@ def system(sheet: str, contract: dict, a: Assumptions, req: Request, specs: dict
     out["training"] = {
         "collective": "all-reduce", "gradient_bytes": gradient_bytes(a),
         "compute_s": None if compute_s is None else _sig(compute_s, 5),
-        "compute": compute_how, "overlap": a.value("overlap"),
+        "compute": compute_how, "overlap": a.value("overlap"), "batch_accelerators": a.value("batch_accelerators"),
         "curve": [{"accelerators": n, "efficiency": round(e, 4)} for n, e in shown],
         "reach": full[-1][0] if full else None,
         "below": {f"{m:g}": first_below(full, m) for m in a.value("efficiency_marks")},

@@ -129,8 +129,9 @@ def _scale_chart(systems, width: int = 680):
     from ..numfmt import seconds
     from ..output.scale_out import fmt_bytes
     t = doc["systems"][0]["training"]
-    return ("What this means at scale (a model, not a measurement): efficiency of a data-parallel step, "
-            f"{fmt_bytes(t['gradient_bytes'])} of gradients, {seconds(t['compute_s'])} compute, default assumptions "
+    return ("What this means at scale (a model, not a measurement): efficiency of a data-parallel step at a fixed "
+            f"global batch, {fmt_bytes(t['gradient_bytes'])} of gradients, {seconds(t['compute_s'])} compute on each "
+            f"of {t['batch_accelerators']} accelerators split across the count, default assumptions "
             "('sheetaudit scale' explains and changes them)", svg)
 
 

@@ -70,8 +70,7 @@ def marks_sentence(s: dict) -> str:
     if not t["curve"]:
         return "The training what-if needs the scale-up bandwidth and domain size."
     parts = []
-    # claimed no further than the curve drawn: the model keeps each accelerator's compute the same at every count
-    # (weak scaling), which no fixed job does far past it
+    # claimed no further than the curve drawn, at the fixed global batch it is drawn for
     shown = t["curve"][-1]["accelerators"]
     reach = min(t["reach"] or shown, shown)
     for mark, n in t["below"].items():
@@ -80,9 +79,11 @@ def marks_sentence(s: dict) -> str:
                      f"not under {pct} up to {reach:,} accelerators" if not n else
                      f"not under {pct} up to {reach:,} accelerators, the largest count drawn")
     edge = t.get("domain_edge")
-    return (f"Data-parallel step ({fmt_bytes(t['gradient_bytes'])} of gradients all-reduced, {t['compute']}, "
-            f"overlap {t['overlap']:g}; the same compute per accelerator at every count, so a fixed job, "
-            f"whose share per accelerator shrinks, falls off sooner: see --job): efficiency " + "; ".join(parts) + "."
+    k = t["batch_accelerators"]
+    return (f"Data-parallel step at a fixed global batch ({fmt_bytes(t['gradient_bytes'])} of gradients all-reduced, "
+            f"{t['compute']} on each of {k:,} accelerators, split n ways at n, overlap {t['overlap']:g}; a batch that "
+            f"grew with the cluster would scale further, one model layout per count: see --job): efficiency "
+            + "; ".join(parts) + "."
             + (f" The job leaves the scale-up domain above {edge} accelerators." if edge else "")
             + ("" if t["reach"] is None or t["reach"] >= 1 << 20 else
                " Beyond the domain the scale-out bandwidth is missing, so the curve stops there."))
@@ -154,7 +155,7 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
     from .curves import curves_of, efficiency_chart
     marks = doc["assumptions"].get("efficiency_marks") or (0.9, 0.5)
     def draw(width):
-        return efficiency_chart(curves_of(doc), "Scaling efficiency of a data-parallel step",
+        return efficiency_chart(curves_of(doc), "Scaling efficiency of a data-parallel step at a fixed global batch",
                                 "Efficiency against accelerator count, log axis; the square marks where the job "
                                 "leaves the scale-up domain.", marks=marks, width=width)
     chart = draw(680)
@@ -167,8 +168,10 @@ def section_html(doc: dict, heading: str = "h2") -> "markupsafe.Markup":  # noqa
     h.append(f'<section class="scale" id="scale"><{heading}>What this means at scale</{heading}>'
              f'<p class="model-note">{escape(doc["note"])}</p>')
     if chart is not None:
+        k = doc["assumptions"].get("batch_accelerators")
         h.append(f'<figure class="chart-box">{chart}<figcaption>Efficiency of a data-parallel training step against '
-                 f'accelerator count (compute time over compute plus exposed gradient all-reduce). '
+                 f'accelerator count (compute time over compute plus exposed gradient all-reduce), the global batch '
+                 f'fixed at what {k} accelerators compute in one step, split across the count. '
                  f'† rests on an input you assumed.</figcaption></figure>')
     for s in doc["systems"]:
         h.append(f'<h3 title="{escape(s["sheet"])}">{escape(PurePath(s["sheet"]).name)}</h3><ul class="scale-inputs">')
