@@ -26,6 +26,8 @@ STATED_SCOPE_REACH = 30
 # a port speed ("1 GbE per blade") names the port each device has; only a sum word makes it the device's total
 _SUM_WORD = re.compile(r"aggregate|total|combined|bandwidth|throughput|capacity|合计|总", re.I)
 _PORT_AFTER = re.compile(r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA|SuperNIC|link|lane|interface)s?\b", re.I)
+# "3*8*200Gbps = 600 GB/s": a factor of a product the sheet works out is one port's rate, not the result's scope
+_FACTOR = re.compile(r"\d\s*[*×]\s*$")
 PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
 
@@ -386,13 +388,15 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if ctx.kind == "nic" and rx(r"\btotal\b|\bmax(?:imum|\.)?\s+(?:total\s+)?bandwidth").search(
             f"{seg.label} {seg.text[max(0, m.start - 30):m.start]}"):
         return "per-device"  # "Maximum total bandwidth: 800Gb/s": the adapter's, over all its ports
+    if _FACTOR.search(c.left) and c.right.lstrip().startswith("="):
+        return "per-port"
     said = _nearest(v["scope"], "scope", c, within=STATED_SCOPE_REACH)
     if said in SUMS_SAID and m.count is None and not _PORT_AFTER.match(c.right) and (
             m.unit not in PORT_UNITS or _SUM_WORD.search(c.text)):
         return said          # "200G aggregate bandwidth per compute node", "7.42 Tbps per FI": words beat conventions
     if m.unit in PORT_UNITS or "rate-name" in m.flags or (not is_bytes(m.unit) and re.match(
-            r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC)s?\b", c.right, re.I)):
-        return "per-port"    # "one 200 Gb/s NIC per GPU": the NIC's port speed, whatever it serves
+            r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC|connection)s?\b", c.right, re.I)):
+        return "per-port"    # "one 200 Gb/s NIC per GPU", "40-Gbps fabric connections": a port's speed
     found = _nearest(v["scope"], "scope", c) or _first(v["scope"], "scope", foot, seg.label, seg.column)
     if found == "per-accelerator" and f.tier == "host" and not rx(v["several_links"]).search(seg.text):
         return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link

@@ -700,6 +700,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         if m.group("noun") in ("颗", "张", "块") and rx(r.vocab["host_cpu"]).search(
                 compiled(r"[，,、；;。+]").split(seg.text[m.end():m.end() + 12])[0]):
             continue    # "2 颗 CPU", "4 颗 64 核 ARM 处理器": a classifier of host processors
+        if compiled(r"[®™]\s*$").search(seg.text[max(0, m.start("n") - 3):m.start("n")]):
+            continue    # "Intel® Gaudi® 3 AI accelerator": a generation in a trademarked name, not a count
         if compiled(r"\b(?:per|for every|every)\s*$", re.I).search(seg.text[max(0, m.start() - 14):m.start()]):
             continue    # "one NIC per two cards": a ratio, not a group of accelerators
         if m.group("way") and rx(r.vocab["way_not_domain"]).search(seg.text[m.end():m.end() + 40]):

@@ -136,6 +136,38 @@ def own(figs):
     return [f for f in figs if "comparison" not in f.flags]
 
 
+_SENTENCE_END = re.compile(r"[。；;!?！？\n]|\.\s")
+
+
+def sentence(f: Figure, reach: int = 120) -> str:
+    """The figure's own sentence, at most REACH characters each side of it."""
+    seg = f.segment
+    if seg is None:
+        return f.context or ""
+    i = max(0, seg.text.find(f.text))
+    left = seg.text[max(0, i - reach):i]
+    right = seg.text[i + len(f.text):i + len(f.text) + reach]
+    cuts = list(_SENTENCE_END.finditer(left))
+    cut = _SENTENCE_END.search(right)
+    return (left[cuts[-1].end():] if cuts else left) + f.text + (right[:cut.start()] if cut else right)
+
+
+def twins(figs: list[Figure]) -> dict[str, str]:
+    """A figure printed with its other-direction twin in one sentence ('600 GB/s unidirectional bandwidth or 1200
+    GB/s bidirectional bandwidth'): one link, one value per direction. Maps each later twin's id to the first's."""
+    out: dict[str, str] = {}
+    first: dict[tuple, Figure] = {}
+    for f in figs:
+        value = (f.normalized or {}).get("value")
+        if f.quantity != "bandwidth" or f.direction not in ("unidirectional", "bidirectional") or value is None:
+            continue
+        key = (id(f.segment), f.tier, f.scope, f.model, round(float(value), 6))
+        g = first.setdefault(key, f)
+        if g is not f and g.direction != f.direction and g.text != f.text and g.text in sentence(f):
+            out[f.id] = g.id
+    return out
+
+
 def bw(figs, *tiers, scopes=None):
     return [f for f in figs if f.quantity == "bandwidth" and f.tier in tiers
             and (scopes is None or f.scope in scopes)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..model import Figure, Finding
 from ..severity import rank
-from . import ask_where
+from . import ask_where, twins
 from .ask import entry, question
 
 SENT = ("error", "warning")
@@ -23,9 +23,12 @@ def asks(x: Finding) -> set[str]:
 
 def merge(findings: list[Finding], figs: list[Figure], sheet) -> None:
     """Fold each question about figures an earlier question already names into that question. A figure is what
-    the vendor is asked about ('the 80 Gbps on page 1'): the same printed figure read twice is one."""
+    the vendor is asked about ('the 80 Gbps on page 1'): the same printed figure read twice is one, and so is a
+    figure printed with its other-direction twin."""
     by_id = {f.id: f for f in figs}
     where = {f.id: printed(ask_where(f)) for f in figs}
+    for twin, first in twins(figs).items():
+        where[twin] = where[first]          # '600 GB/s unidirectional or 1200 GB/s bidirectional': one link
     asked: dict[str, Finding] = {}          # figure as asked -> the finding whose question names it
     settled: dict[str, set[str]] = {}       # figure as asked -> the doubts asked about it
     sent = [x for x in findings if x.severity in SENT and x.question and x.figures and asks(x)]

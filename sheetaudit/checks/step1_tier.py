@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..model import Derived
 from ..normalise import same_model
 from ..numfmt import fmt
-from . import ask_where, bw, finding, own, shown, words
+from . import ask_where, bw, finding, own, sentence, shown, twins, words
 from .certainty import near as _near
 
 AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",
@@ -33,9 +33,14 @@ def run(figs, sheet, doc, facility):
 
 def _aggregates(figs, sheet, domain):
     out = []
-    for f in bw(own(figs), "scale-up", "scale-out", "front-end", "host", "mixed", scopes=set(AGGREGATE_SCOPES)):
+    totals = bw(own(figs), "scale-up", "scale-out", "front-end", "host", "mixed", scopes=set(AGGREGATE_SCOPES))
+    paired = twins(totals)
+    for f in totals:
         if f.scope == "per-switch" and sheet.kind == "switch":
             continue   # a switch's own capacity is its figure; bandwidth.aggregate-mismatch checks it
+        if f.id in paired:
+            continue   # the other direction of a figure already named ("600 GB/s ... or 1200 GB/s bidirectional")
+        pair = [f] + [g for g in totals if paired.get(g.id) == f.id]
         v = f.normalized["value"]
         where = AGGREGATE_SCOPES[f.scope]
         divisor, what = None, "accelerator"
@@ -47,21 +52,29 @@ def _aggregates(figs, sheet, domain):
             divisor = max(d.normalized["value"] for d in domain)
         elif f.scope == "per-node":
             divisor = sheet.accelerators_for(f.segment.block if f.segment else 0, f.model)
-        derived = []
+        derived, stated = [], whole_named(f)
         if divisor:
             per = v / divisor
             derived.append(Derived(f"per-{what} equivalent of {f.text}", per, "GB/s",
                                    f"{fmt(v)} GB/s per direction / {int(divisor)} {what}s = {fmt(per)} GB/s per {what}",
                                    [f.id]))
-            template = ("{figure} ({pages}) is a total over the {over}, not a per-{unit} figure: {total_gbs} GB/s per "
-                        "direction / {divisor} = {per_gbs} GB/s per {unit} per direction.")
+            template = ("{figure} ({pages}) is a total over the {over}"
+                        + (", as the sheet says" if stated else ", not a per-{unit} figure")
+                        + ": {total_gbs} GB/s per direction / {divisor} = {per_gbs} GB/s per {unit} per direction.")
             data = shown(f, over=where, unit=what, total_gbs=v, divisor=int(divisor), per_gbs=per)
         else:
             template = "{figure} ({pages}) is a total over the {over}; the sheet does not say how many {unit}s share it."
             data = shown(f, over=where, unit=what, total_gbs=v)
-        out.append(finding("tier.aggregate-figure", ("{models}: " if f.model else "") + template, [f], derived,
-                           models=[f.model] if f.model else [], data=data))
+        out.append(finding("tier.aggregate-figure", ("{models}: " if f.model else "") + template, pair, derived,
+                           models=[f.model] if f.model else [], data=data,
+                           case="stated" if stated else ""))
     return out
+
+
+def whole_named(f) -> bool:
+    """The figure's own sentence names the whole it is a total over ('delivering 80 Gbps to the server', 'of an
+    HLS-3 box ... = 600 GB/s', 'per chassis'): its scope is a fact to divide out, not a doubt to ask about."""
+    return "scope" not in f.inferred and bool(words("whole_named").search(sentence(f)))
 
 
 # "aggregate bidirectional", "双向合计": both directions of one link added, not tiers
