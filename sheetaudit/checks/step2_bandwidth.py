@@ -242,6 +242,30 @@ def _subset_matches(terms, gbs: float, tol: float) -> bool:
     return False
 
 
+_CLAUSE_END = re.compile(r"[;；。]|\.\s")
+
+
+def _clause_terms(f, terms, ports) -> list | None:
+    """The ports of the total's own clause, where a sentence gives each model its ports and its total clause by
+    clause ('the TX-6400 has 64 ports of 800GbE for 51.2 Tb/s; the TX-7200 has 72 ports of 800GbE for 64.8
+    Tb/s'): the clause holds this total alone and at least one counted port. None where it does not."""
+    seg = f.segment
+    if seg is None:
+        return None
+    text = seg.text
+    at = text.find(f.text)
+    if at < 0:
+        return None
+    cuts = [m.end() for m in _CLAUSE_END.finditer(text, 0, at)]
+    start = cuts[-1] if cuts else 0
+    end_m = _CLAUSE_END.search(text, at + len(f.text))
+    end = end_m.start() if end_m else len(text)
+    if any(g is not f and start <= text.find(g.text) < end for g in ports.switch_values.get(id(seg), ())):
+        return None
+    own = [p for p in terms if p.segment is seg and _counted(p.count, p.text).search(text, start, end)]
+    return own or None
+
+
 def _config_text(terms) -> str:
     return " + ".join(f"{p.count} x {p.text}" for p in terms)
 
@@ -277,7 +301,13 @@ def _aggregate_mismatch(figs):
         distinct = {round(t, 3) for _, t, _ in configs}
         terms, t, _ = own[0] if own else configs[0]
         doubt = ""
-        if own and shared:
+        paired = _clause_terms(f, terms, ports) if own and shared else None
+        if paired is not None:
+            if _counts_up_to(gbs, [sum(base_gbs(p)[0] * p.count for p in paired)], tol) or _subset_matches(
+                    paired, gbs, tol):
+                continue   # the total's own clause gives the ports that make it
+            terms, t = paired, sum(base_gbs(p)[0] * p.count for p in paired)
+        elif own and shared:
             doubt = ("its sentence holds several totals and several port counts (a table of models read as one line): "
                      "which ports this total counts is not certain")
         if not own and len(distinct) > 1:
