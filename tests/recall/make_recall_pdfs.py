@@ -7,6 +7,7 @@
   model's 64 ports x 800 Gb/s make its 51.2 Tb/s, the second's 72 ports x 800 Gb/s (57.6 Tb/s per direction,
   115.2 Tb/s both ways) do not make the 64.8 Tb/s printed beside them.
 - two-model-switch-sections.pdf: the same two models, each in its own section of prose and a label/value list.
+- two-model-switch-prose.pdf: the same two models in one sentence, each clause giving one model's ports and total.
 
 The products are the project's own (fictional). ReportLab runs in invariant mode: re-running gives identical bytes.
 """
@@ -58,6 +59,15 @@ def sections():
     build("two-model-switch-sections.pdf", story)
 
 
+def prose():
+    (a, pa, ca, *_), (b, pb, cb, *_) = MODELS
+    build("two-model-switch-prose.pdf", [
+        Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]), Paragraph(INTRO, STYLES["BodyText"]),
+        Paragraph(f"The {a} has {pa} ports of 800GbE for {ca} of switching capacity; the {b} has {pb} ports of "
+                  f"800GbE for {cb} of switching capacity.", STYLES["BodyText"])])
+
+
 if __name__ == "__main__":
     table()
     sections()
+    prose()
