@@ -17,10 +17,11 @@ from pathlib import Path
 
 from .model import Document
 from .rules import compiled, load_rules, rx
+from .technologies import technology
 from .textsafe import safe_text
 
 _MARKS = re.compile(r"[™®©℠*†‡]")
-_SEPARATORS = re.compile(r"\s+[|–—•·›»→>]\s+|\s+-\s+|[:：|/]\s+|\.\s+|[,;，；。]\s*|\s*[()（）\[\]]\s*")
+_SEPARATORS = re.compile(r"\s+[|–—•·›»→>]\s+|\s+-\s+|[:：|/]\s+|\.\s+|[,;，；。、]\s*|\s*[()（）\[\]]\s*")
 _MARKUP = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|\S+://\S+|\S+\.(?:png|jpe?g|gif|svg|pdf|html?|md|txt)\b|<[^>]+>")
 _CAMEL = re.compile(r"[a-z][A-Z]")         # "ConnectX", "SuperNIC", "BasePOD", "PowerEdge"
 _ACRONYM = re.compile(r"^[A-Z]{2,6}$")                        # a family code: "DGX", "UCS", "RTX", "HGX"
@@ -34,6 +35,7 @@ TEXT_SCORES = (2.0, 1.5, 1.0)   # a text file's first headings and sentences: or
 FILE_MODEL = 3.0          # the file's name holds the candidate's model number ("ucs-x9508-chassis-ds.pdf")
 BARE_NAME_WORDS = 4       # a name with no model, noun or maker ("ZEPHYR FORGE"): this short, in the largest type
 LATER_PIECE = 1.0         # a name after the first in one title is a subtitle's or a component's ("... Featuring X")
+NAMED_BY_LABEL = 3.0      # a row labelled as the product's name ("product-name", "产品型号"): the sheet says so
 MINED_MODELS = 3          # the text's this many most repeated model numbers are candidates
 MENTIONS_FULL = 2         # a name the text repeats this often has its full mention score
 
@@ -52,13 +54,14 @@ def _best(doc: Document) -> str:
     file_key = re.sub(r"[^a-z0-9]", "", Path(doc.path).stem.lower())
     scored: dict[str, tuple[float, float, str]] = {}     # key -> (score, its type's score, name)
     meta = doc.meta_title.lower()
+    top = (SIZE_SCORES if doc.kind == "pdf" else TEXT_SCORES)[0]
     for source, size_score in _sources(doc):
         for i, name in enumerate(_names(source, v)):
             key = name.lower()
-            s = _score(name, size_score - LATER_PIECE * bool(i), lower, file_key, v, meta)
+            s = _score(name, size_score - LATER_PIECE * bool(i), lower, file_key, v, meta, top)
             if s is not None and s > scored.get(key, (-1e9,))[0]:
                 scored[key] = (s, size_score, name)
-    for name in _mined(text, v):
+    for name in _mined(text, v, file_key):
         key = name.lower()
         s = _score(name, 0.0, lower, file_key, v, meta)
         if s is not None and s > scored.get(key, (-1e9,))[0]:
@@ -92,6 +95,13 @@ def _sources(doc: Document) -> list[tuple[str, float]]:
                 break
             run += " " + lines[k][0]
             out.append((run, score))
+    v = load_rules().vocab
+    label, title = rx(v["name_label"]), rx(v["name_title_label"])
+    for seg in doc.segments if doc.kind != "pdf" else ():    # a PDF's tables name parts ("型号" of a NIC)
+        if seg.kind == "cell" and seg.label and label.match(seg.label):
+            out.append((seg.text, scores[0] + NAMED_BY_LABEL))   # "product-name: TT-LoudBox", "| 产品型号 | BM1684X |"
+        elif seg.kind == "cell" and seg.label and title.match(seg.label):
+            out.append((seg.text, scores[0]))                    # "title: Sonic交换机" in front matter
     if doc.meta_title:
         out.append((doc.meta_title, scores[1]))
     if doc.title:
@@ -165,9 +175,10 @@ def _cut(words: list[str], v: dict) -> tuple[str, int]:
 
 def _numbered(word: str, before: list[str]) -> bool:
     """A bare number after a family code or a capitalised name is the model's number ("RTX 6000", "Tomahawk 5",
-    "Gaudi 3")."""
+    "Gaudi 3"); not after a name that has its model number ("Vireo NX-800 SuperNIC 800": a figure follows)."""
+    v = load_rules().vocab
     return (word.isdigit() and len(word) <= 5 and bool(before) and before[-1][:1].isupper()
-            and not before[-1][-1:].isdigit())
+            and not before[-1][-1:].isdigit() and not any(_is_model(w, v) for w in before))
 
 
 def _ends_name(word: str, v: dict) -> bool:
@@ -188,9 +199,13 @@ def _is_vendor(word: str, v: dict) -> bool:
     return bool(rx(v["name_vendor"]).match(word))
 
 
-def _score(name: str, size_score: float, lower: str, file_key: str, v: dict, meta: str = ""):
-    """A candidate's score, or None where it names no product (a maker alone, a word with no code or noun)."""
+def _score(name: str, size_score: float, lower: str, file_key: str, v: dict, meta: str = "",
+           top: float = SIZE_SCORES[0]):
+    """A candidate's score, or None where it names no product (a maker alone, a word with no code or noun, a
+    technology: "NVLink 4", "PCIe Gen5"). TOP: the score of the document's title (its largest type)."""
     words = name.split()
+    if all(technology(w) or w.isdigit() or _is_generation(w) for w in words):
+        return None
     shouting = name.upper() == name
     model = any(_is_model(w, v) or _numbered(w, words[:i]) for i, w in enumerate(words))
     noun = any(rx(v["name_noun"]).match(w) for w in words)
@@ -198,7 +213,8 @@ def _score(name: str, size_score: float, lower: str, file_key: str, v: dict, met
     code = any(_CAMEL.search(w) or (not shouting and _ACRONYM.match(w)) for w in words if not _is_vendor(w, v))
     count = lower.count(name.lower())
     if not model and not (noun and (vendor or code)) and not (vendor and code) and not (
-            size_score >= SIZE_SCORES[0] and len(words) <= BARE_NAME_WORDS and all(w[:1].isupper() for w in words)
+            size_score >= top and len(words) <= BARE_NAME_WORDS
+            and all(w[:1].isupper() or "\u3400" <= w[:1] <= "\u9fff" for w in words) and any(w[:1].isupper() for w in words)
             and (count >= MENTIONS_FULL or meta.startswith(name.lower()))):
         return None         # no model, noun or maker: a name only where the cover's largest type prints it
     score = size_score + 3.0 * model + 1.0 * noun + 1.0 * vendor
@@ -211,14 +227,21 @@ def _score(name: str, size_score: float, lower: str, file_key: str, v: dict, met
     return score - max(0, len(words) - 6)
 
 
-def _mined(text: str, v: dict) -> list[str]:
-    """The text's most repeated model number, with the naming words around it as the text writes them most
-    often ("NVIDIA A100 Tensor Core GPU"): a cover that is a picture, or names only a tagline, still has them."""
+def _is_generation(word: str) -> bool:
+    return bool(compiled(r"(?i)gen\d*|v\d+(?:\.\d+)?|\d+(?:\.\d+)?").fullmatch(word))
+
+
+def _mined(text: str, v: dict, file_key: str = "") -> list[str]:
+    """The text's most repeated model numbers and those the file's name holds, with the naming words around each
+    as the text writes them most often ("NVIDIA A100 Tensor Core GPU", "Atlas 200I A2"): a cover that is a
+    picture, or names only a tagline or a section, still has them."""
     counts = Counter(w for w in re.findall(r"[A-Za-z0-9][\w.-]*[A-Za-z0-9]", text) if _is_model(w, v))
     if not counts:
         return []
     runs: Counter = Counter()
-    for top, _ in counts.most_common(MINED_MODELS):
+    tops = [top for top, _ in counts.most_common(MINED_MODELS)]
+    tops += [w for w in counts if w not in tops and len(w) >= 3 and re.sub(r"[^a-z0-9]", "", w.lower()) in file_key]
+    for top in tops:
         _runs_of(top, text, v, runs)
     return list(runs)
 
@@ -230,8 +253,9 @@ def _runs_of(top: str, text: str, v: dict, runs: Counter) -> None:
         left: list[str] = []
         for w in reversed(before[-3:]):
             w = w.strip(_TRIM)
-            if not w[:1].isupper() or not _names_something(w, v):
-                break
+            brand = not left and w[:1].isupper() and w.isalpha() and not rx(v["name_stop"]).match(w)
+            if not w[:1].isupper() or not (_names_something(w, v) or brand):
+                break       # a capitalised word right before the model is its brand ("Atlas 200I")
             left.insert(0, w)
         name = _cut(left + [top] + after[:6], v)[0]
         if name:

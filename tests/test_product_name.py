@@ -65,6 +65,57 @@ def test_every_real_pdf_of_the_corpus_is_listed():
     assert {p.name for p in CORPUS.glob("real-*.pdf")} <= set(REAL_PDFS)
 
 
+# Text sheets (Markdown, plain text, Chinese among them), as their first heading, front matter or text names the
+# product: a technology ("NVLink 4"), a video format ("1080P"), a connector ("12V-2x6"), a heading ("产品介绍") or
+# a verb of a press release ("UNVEILS") is never the name.
+DEV = ROOT / "tests" / "real" / "dev"
+LABELLED = ROOT / "tests" / "labelled"
+TEXT_SHEETS = {
+    CORPUS / "real-amd-mi100-microarchitecture.md": "AMD Instinct MI100 accelerator",
+    CORPUS / "real-aws-trainium2-architecture.txt": "AWS Trainium2",
+    CORPUS / "real-broadcom-tomahawk5-announcement.txt": "Tomahawk 5",
+    CORPUS / "real-cisco-ucs-c885a-m8-datasheet.md": "Cisco UCS C885A M8 Rack Server",
+    CORPUS / "real-huawei-atlas200i-dk-a2-zh.md": "Atlas 200I A2",
+    CORPUS / "real-iluvatar-bi150-intraserver-zh.md": "BI150",
+    CORPUS / "real-intel-e810-cqda2-iwarp-throughput-kb.txt": "Intel Ethernet Network Adapter E810-CQDA2",
+    CORPUS / "real-intel-gaudi3-network-configuration.txt": "Intel Gaudi 3 AI accelerator",
+    CORPUS / "real-juniper-qfx5250-64oe-l-techpost.md": "QFX5250-64OE-L",
+    CORPUS / "real-kunlunxin-r480-x8-flagperf-zh.md": "R480-X8",
+    CORPUS / "real-mthreads-s5000-p2p-interserver-zh.md": "S5000",
+    CORPUS / "real-tenstorrent-tt-loudbox-bh-specifications.md": "Tenstorrent TT-LoudBox",
+    CORPUS / "real-tenstorrent-wormhole-specifications.md": "Wormhole n150d",
+    DEV / "real-aws-inf2-architecture.txt": "Amazon EC2 Inf2",
+    DEV / "real-cisco-ucs-6536-fabric-interconnect-datasheet.md": "Cisco UCS 6536 Fabric Interconnect",
+    DEV / "real-cisco-ucs-c240-m8-datasheet.md": "Cisco UCS C240 M8 Rack Server",
+    DEV / "real-juniper-ptx10002-60mr-techpost.md": "Juniper PTX10002-60MR",
+    DEV / "real-nvidia-q3450-ld-xdr-switch-kernel-patch.txt": "Q3450-LD",
+    DEV / "real-runningit-dpu-cx7pt-nic-zh.md": "DPU-CX7PT 网卡",
+    DEV / "real-runningit-sonic-tap-switch-zh.md": "Sonic 交换机",
+    DEV / "real-tenstorrent-quietbox2-blackhole-specifications.md": "Tenstorrent TT-QuietBox",
+    LABELLED / "fathom-ccl-performance-guide.md": "Fathom CCL",
+    LABELLED / "halcyon-h-series-fabric-guide.md": "Halcyon H-Series",
+    LABELLED / "hanhai-sn384-supernode-zh.md": "瀚海 SN384 AI 超节点",
+    LABELLED / "hengchuan-hc9800-roce-switch-zh.txt": "衡川网络 HC-9800",
+    LABELLED / "jinghong-jh8-npu-server-zh.md": "景泓 JH8-A910",
+    LABELLED / "lumen-lx400-supernic.md": "Lumen LX400 SuperNIC",
+    LABELLED / "tanager-tx9864-ethernet-switch.txt": "Tanager TX-9864 AI Fabric Switch",
+    LABELLED / "tongyuan-ty-g8-test-report-zh.md": "通远 TY-G8 GPU 服务器",
+    LABELLED / "vireo-ax1-launch.txt": "AX1",
+    LABELLED / "vireo-nx800-supernic.txt": "Vireo NX-800 SuperNIC",
+    LABELLED / "vireo-v40-pcie-accelerator.md": "Vireo V40 PCIe Accelerator",
+    LABELLED / "yunfeng-y910-card-zh.md": "云锋 Y910",
+}
+
+
+@pytest.mark.parametrize("path", sorted(TEXT_SHEETS), ids=lambda p: p.name)
+def test_text_sheets_are_named_by_their_product(path):
+    if not path.exists():
+        pytest.skip(f"{path} is not here")
+    name = name_of(path)
+    assert name == TEXT_SHEETS[path]
+    assert not any(bad.lower() in name.lower() for bad in NOT_NAMES)
+
+
 STYLES = {
     # a tagline in the largest type, the name under it, a document type above
     "style-tagline-cover.pdf": "Lumen LX-9 Accelerator Card",
