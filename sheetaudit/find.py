@@ -89,7 +89,7 @@ def _opening(bounds) -> str:
 
 
 _FIGURE_OPENING = _opening(BOUNDS)
-NOT_AFTER = {"G": r"\s*(?:optic|optics|transceiver|module|cable|DAC|AOC|LTE)\b|5G",
+NOT_AFTER = {"G": r"\s*(?:optic|optics|transceiver|module|cable|DAC|AOC|LTE)\b|\s*光?模块|5G",
              # "444 W x 131 H x 866 D (mm)": W is the width
              "W": r"\s*[xX×]\s*\d+(?:\.\d+)?\s*(?:H|D|L|mm)\b",
              "T": r"(?!\s*(?:Ethernet|switch|switching|fabric|class))",
@@ -485,7 +485,9 @@ _SAME_UNIT_JOIN = compiled(r"\s*(?:/|or|或|to|through|thru|-|–|~|至|到)\s*"
 # "10G、25G、100G"): the joiners between two bit rates of one list. A count between them ("48 100G and 8 400G
 # ports") ends the list, since each number then counts its own ports.
 _SPEED_LIST_JOIN = compiled(r"\s*(?:,|，|、|/)?\s*(?:(?:and|or|to|through|thru|down\s+to|up\s+to|和|或|及|至|到)\s+)?"
-                              r"|\s*(?:and|or|to|through|thru|down\s+to)\s*", re.I)
+                              r"|\s*(?:and|or|to|through|thru|down\s+to)\s*"
+                              # "NRZ (10G, 25G)、PAM4 (50G, 100G)": groups of one list, each under its short tag
+                              r"|\s*\)\s*(?:,|，|、|;|；)?\s*[A-Za-z][\w-]{1,7}\s*[(（]\s*", re.I)
 
 
 def _bit_rate_gbs(m: Mention) -> float | None:
@@ -512,9 +514,10 @@ def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
     found = sorted(found, key=lambda x: x.start)
     out: list[Mention] = []
     run: list[Mention] = []      # the speeds of a list being read, merged into its first when it ends
+    speeds = [0]                 # how many speeds the run holds, options joined into one of them included
 
     def close():
-        if len(run) >= 3:
+        if speeds[0] >= 3 and len(run) >= 2:
             head = run[0]
             top = max(run, key=_bit_rate_gbs)
             head.value, head.unit, head.marker = top.value, top.unit, top.marker
@@ -522,6 +525,7 @@ def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
             head.flags = set().union(*(r.flags for r in run)) | {"rate-list"}
             del out[len(out) - len(run) + 1:]
         run.clear()
+        speeds[0] = 0
 
     for m in found:
         prev = out[-1] if out else None
@@ -531,7 +535,10 @@ def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
                      or (_bit_rate_gbs(prev) is not None and _bit_rate_gbs(m) is not None
                          and (_OPTION_JOIN.fullmatch(between) or _SPAN_JOIN.fullmatch(between)
                               and _SPAN_OPEN.search(text, max(0, prev.start - 12), prev.start))))):
-            close()
+            if run and run[-1] is prev and _bit_rate_gbs(m) is not None:
+                speeds[0] += 1     # "50G, 25G or 10G": the option ends the list it closes
+            else:
+                close()
             if _bit_rate_gbs(m) is not None and _bit_rate_gbs(prev) is not None and _bit_rate_gbs(m) > _bit_rate_gbs(prev):
                 prev.value, prev.unit, prev.marker = m.value, m.unit, m.marker
             else:
@@ -543,12 +550,14 @@ def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
         if (between is not None and run and run[-1] is prev and between.strip()
                 and _SPEED_LIST_JOIN.fullmatch(between) and _bit_rate_gbs(m) is not None):
             run.append(m)
+            speeds[0] += 1
             out.append(m)
             continue
         close()
         out.append(m)
         if _bit_rate_gbs(m) is not None:
             run.append(m)
+            speeds[0] = 1
     close()
     return out
 
@@ -571,8 +580,8 @@ def _in_excluded_context(m: Mention, r) -> bool:
     if not pat:
         return False
     text = m.segment.text
-    left = compiled(r"[;；。]|\.\s").split(text[max(0, m.start - 50):m.start])[-1]
-    right = compiled(r"[;；。,，]|\.\s").split(text[m.end:m.end + 30])[0]
+    left = compiled(rf"[;；。{BULLET_MARKS}]|\.\s").split(text[max(0, m.start - 50):m.start])[-1]
+    right = compiled(rf"[;；。,，{BULLET_MARKS}]|\.\s").split(text[m.end:m.end + 30])[0]
     if m.quantity == "bandwidth" and OWN_NETWORK_PORT.match(right):
         return False    # "1*Console Micro USB，1*GE RJ45管理网口": the rate names its own network port
     return bool(rx(pat).search(f"{m.segment.label} {left} {right}"))

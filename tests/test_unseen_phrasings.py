@@ -191,3 +191,42 @@ def test_rates_in_a_table_of_pluggables_are_module_ratings_not_figures(sheet, ta
 def test_a_port_count_with_a_word_before_its_speed_checks_the_capacity(sheet, ports):
     a = sheet(f"# Kite FI-64 fabric interconnect\n\n{ports} Switching capacity of 25.6 Tbps.\n")
     assert figure(a, "bandwidth", "25.6 Tbps").normalized["value"] == 1600.0     # 32 x 50 GB/s, both ways added
+
+
+@pytest.mark.parametrize("line", ["Memory: 32 DIMM slots ● MRDIMMs at up to 8000 MT/s",
+                                  "Memory | 24 RDIMMs, 8000 MT/s"])
+def test_a_dimms_transfer_rate_is_memory_with_no_line_encoding(sheet, line):
+    a = sheet(f"# Heron H2 server\n\n{line}\n")
+    f = figure(a, "bandwidth")
+    assert (f.tier, f.normalized["value"]) == ("memory", 1.0)
+
+
+@pytest.mark.parametrize("line", ["Up to 8 PCIe 5.0 slots plus 1 dedicated 24-Gbps RAID controller slot",
+                                  "Storage: Cisco 24G tri-mode controller", "支持SATA3.0，SATA 支持6G/3G/1.5G 速率"])
+def test_a_storage_controllers_bus_rate_is_not_an_interconnect_figure(sheet, line):
+    a = sheet(f"# Heron H2 server\n\n{line}\n\nNetwork: 2 x 100GbE\n")
+    assert values(a, "bandwidth") == [12.5]
+
+
+def test_a_raid_word_in_the_bullet_before_leaves_a_network_figure_alone(sheet):
+    a = sheet("# Heron BasePOD\n\nEach head node: ▶ 2 × 480 GB M.2 RAID for OS ▶ 4 × 200 Gbps network\n")
+    assert values(a, "bandwidth") == [25.0]
+
+
+@pytest.mark.parametrize("line", ["ports can be set to lower speeds: 50G, 25G or 10G",
+                                  "lane rates: NRZ (10G, 25G)、PAM4 (50G, 100G)",
+                                  "SerDes: NRZ (10G, 25G), PAM4 (50G, 100G)"])
+def test_a_list_of_speeds_ending_in_or_or_in_tagged_groups_is_one_list(sheet, line):
+    a = sheet(f"# Tern T9 Ethernet switch\n\n{line}\n")
+    assert [f.normalized["value"] for f in a.figures if f.quantity == "bandwidth"] in ([6.25], [12.5])
+
+
+@pytest.mark.parametrize("line", ["Dual 10GBase-T via an OCP 3.0 card", "2 x 10GBASE-T management ports"])
+def test_an_ieee_name_in_any_case_is_its_rate(sheet, line):
+    a = sheet(f"# Heron H2 server\n\n{line}\n")
+    assert values(a, "bandwidth") == [1.25]
+
+
+def test_a_400g_module_named_in_chinese_is_the_product_not_a_figure(sheet):
+    a = sheet("# 64核400G模块 规格简介\n\n网络: 2 x 100GE\n")
+    assert values(a, "bandwidth") == [12.5]
