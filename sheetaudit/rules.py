@@ -226,3 +226,11 @@ def compiled(pattern: str, flags: int = 0) -> re.Pattern:
 def rx(pattern: str) -> re.Pattern:
     """Compiled, case-insensitive pattern from the rules (cached: the same few hundred are used per sheet)."""
     return compiled(pattern, re.I)
+
+
+def check_words(name: str) -> re.Pattern:
+    """The checks' own pattern NAME (rules/checks.yaml `words`), compiled case-insensitive."""
+    try:
+        return rx(load_rules().words[name])
+    except KeyError:
+        raise RulesError(f"rules/checks.yaml: words: {name} is missing") from None

@@ -7,19 +7,11 @@ from contextvars import ContextVar
 
 from ..model import Derived, Figure, Finding
 from ..errors import RulesError
-from ..rules import load_rules, rx
+from ..rules import check_words as words, load_rules
 from ..severity import rank
 from .wording import word
 
 PAGED: ContextVar[bool] = ContextVar("paged", default=True)   # a PDF's page numbers mean something to the vendor
-
-
-def words(name: str) -> re.Pattern:
-    """The checks' own pattern NAME (rules/checks.yaml `words`), compiled case-insensitive."""
-    try:
-        return rx(load_rules().words[name])
-    except KeyError:
-        raise RulesError(f"rules/checks.yaml: words: {name} is missing") from None
 
 
 def finding(code: str, template: str, figures: list[Figure] = (), derived: list[Derived] = (),

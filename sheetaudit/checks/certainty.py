@@ -19,9 +19,8 @@ from functools import lru_cache
 
 from ..classify import is_bytes
 from ..model import Figure, Finding
-from ..rules import load_rules, rx
+from ..rules import check_words as words, load_rules, rx
 from ..technologies import load as knowledge
-from . import words
 
 ASPECTS = ("comparison", "technology", "tier", "scope", "direction", "value", "model")
 
