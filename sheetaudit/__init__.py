@@ -7,7 +7,7 @@
 The README's "Use from Python" shows each function (sheetaudit.api). Heavy libraries (pypdfium2, pint, pandas)
 load on first use, so `sheetaudit --version` stays fast. `dir(sheetaudit)` lists the API, not the modules.
 """
-__version__ = "0.1.0"
+from .version import __version__
 
 _API = ("audit", "audit_folder", "figures", "findings", "comparison", "compliance", "scale")
 __all__ = ["__version__", *_API, "to_contract", "UsageError"]

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import click
 
-from . import __version__
+from .version import __version__
 
 from .batch.command import SECONDS
 from .severity import FAIL_ON, reaches
@@ -241,7 +241,7 @@ def _read_shown(sheet: str, fmt: str, **options) -> str:
     """The sheet read as the audit reads it (a long PDF's pages without figures kept as plain text), rendered."""
     from .read import read_document
     from .read.show import render
-    from .triage import may_hold_figures
+    from .stages.s2_triage import may_hold_figures
     return render(read_document(sheet, needs_layout=may_hold_figures, **options), fmt)
 
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import regex_cache
-from .checks import run_checks
-from .checks.certainty import assess
-from .classify import classify
-from .context import sheet_context
-from .find import find_mentions
-from .find_compute import compute_figures
+from .stages.s8_checks import run_checks
+from .stages.s6_certainty import assess
+from .stages.s4_classify import classify
+from .stages.s3_context import sheet_context
+from .stages.s1_find import find_mentions
+from .stages.s7_find_compute import compute_figures
 from .model import Audit
 from .naming import product_name
-from .normalise import normalise
+from .stages.s5_normalise import normalise
 from .read import ocr_hint, read_document
-from .triage import may_hold_figures
+from .stages.s2_triage import may_hold_figures
 
 
 def audit(path: str | Path, password: str | None = None, max_pages: int | None = None,

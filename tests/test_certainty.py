@@ -100,12 +100,12 @@ def test_certainty_of_one_huge_paragraph_costs_about_linear_time():
     """Every figure of a page printed as one paragraph asks the same questions of the same text: asked once."""
     import time
 
-    from sheetaudit.checks.certainty import assess
-    from sheetaudit.classify import classify
-    from sheetaudit.context import sheet_context
-    from sheetaudit.find import find_mentions
+    from sheetaudit.stages.s6_certainty import assess
+    from sheetaudit.stages.s4_classify import classify
+    from sheetaudit.stages.s3_context import sheet_context
+    from sheetaudit.stages.s1_find import find_mentions
     from sheetaudit.model import Document, Segment
-    from sheetaudit.normalise import normalise
+    from sheetaudit.stages.s5_normalise import normalise
     line = "The fabric carries 400 Gb/s per port and 900 GB/s NVLink per GPU at 650 W, "
 
     def cost(chars):

@@ -142,7 +142,7 @@ def test_every_question_names_only_values_ask_supplies(code):
     """A question's {names} are values checks/ask.py works out (the header of rules/checks.yaml lists them)."""
     import string
 
-    from sheetaudit.checks.ask import values
+    from sheetaudit.stages.s8_checks.ask import values
     from sheetaudit.model import Finding
     known = set(values(Finding(check=code, step=1, severity="warning", message=""), [], None).makers)
     for case, _, c in _severities(REGISTRY[code]):

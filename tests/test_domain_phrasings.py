@@ -284,7 +284,7 @@ def test_a_boxs_own_count_is_never_a_cluster(sheet, text):
 
 def test_the_page_triage_compiles_every_named_rate_together():
     """The named rates are joined into one scan for a PDF's page triage: no entry may define a group another one does."""
-    from sheetaudit.triage import _scans
+    from sheetaudit.stages.s2_triage import _scans
     _scans.cache_clear()
     numeric, _ = _scans()
     assert numeric.search("2 * GE 口")

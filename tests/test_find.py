@@ -1,7 +1,7 @@
 """Spellings vendors use, and what each normalises to (GB/s per direction, ns, kW)."""
 import pytest
 
-from sheetaudit.find import find_mentions
+from sheetaudit.stages.s1_find import find_mentions
 from sheetaudit.model import Document, Segment
 
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from conftest import ROOT, SAMPLES
-from sheetaudit.find import BOUNDS, _FIGURE_OPENING, _opening, _patterns
+from sheetaudit.stages.s1_find import BOUNDS, _FIGURE_OPENING, _opening, _patterns
 from sheetaudit.rules import load_rules
 from sheetaudit.technologies import prefilter, technology
 

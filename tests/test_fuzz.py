@@ -17,12 +17,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sheetaudit.checks import run_checks
-from sheetaudit.classify import classify
-from sheetaudit.context import sheet_context
-from sheetaudit.find import STANDARD_G, find_mentions
+from sheetaudit.stages.s8_checks import run_checks
+from sheetaudit.stages.s4_classify import classify
+from sheetaudit.stages.s3_context import sheet_context
+from sheetaudit.stages.s1_find import STANDARD_G, find_mentions
 from sheetaudit.model import Document, Segment
-from sheetaudit.normalise import normalise
+from sheetaudit.stages.s5_normalise import normalise
 from sheetaudit.rules import load_rules
 from sheetaudit.units import canonical_rates, convert
 

@@ -51,7 +51,7 @@ def test_two_doubts_about_one_figure_make_one_question(sheet):
 def test_a_doubt_already_asked_is_not_asked_again():
     """tier.aggregate-figure asks 'and per direction?': the direction check does not ask it of that figure again,
     and its finding points to the question that does."""
-    from sheetaudit.checks.one_question import merge
+    from sheetaudit.stages.s8_checks.one_question import merge
     from sheetaudit.model import Figure, Finding
     f = Figure(id="f1", quantity="bandwidth", text="160 Gigabit", value=160.0, unit="Gb", page=1, context="")
     agg = Finding("tier.aggregate-figure", 1, "warning", "", figures=["f1"],

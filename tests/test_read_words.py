@@ -75,7 +75,7 @@ def reader_words(path: Path, max_pages: int | None = None) -> list[list[str]]:
     """The reader's words, page by page, as the audit reads the file (long documents' pages kept as plain text
     where the triage finds nothing on them)."""
     from sheetaudit.read import read_document
-    from sheetaudit.triage import may_hold_figures
+    from sheetaudit.stages.s2_triage import may_hold_figures
     doc = read_document(path, max_pages=max_pages, ocr=False, needs_layout=may_hold_figures)
     pages: list[list[str]] = [[] for _ in range(doc.pages)]
     seen: set[tuple] = set()

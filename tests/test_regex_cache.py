@@ -84,7 +84,7 @@ def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
     samples compiles, on the text of every sample and corpus sheet, as it finds it and as re.compile does."""
     from sheetaudit.pipeline import audit
     from sheetaudit.read import read_document
-    from sheetaudit.find import _patterns
+    from sheetaudit.stages.s1_find import _patterns
     from sheetaudit.rules import compiled
     from sheetaudit.units import _rate_patterns
     for cache in (compiled, _patterns, _rate_patterns):

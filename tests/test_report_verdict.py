@@ -99,8 +99,8 @@ def test_switch_findings_speak_of_ports_not_accelerators():
     assert a.findings
     for f in a.findings:
         assert "accelerator" not in f"{f.title} {f.message} {f.fix}".lower(), f.check
-    from sheetaudit.checks import finding
-    from sheetaudit.checks.present import fit_to_sheet
+    from sheetaudit.stages.s8_checks import finding
+    from sheetaudit.stages.s8_checks.present import fit_to_sheet
     (agg,) = fit_to_sheet([finding("tier.aggregate-figure", "a total over the switch")], "switch")
     assert agg.title == "Aggregate figure, not per port"
     # a server sheet keeps the accelerator wording

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import ROOT, SAMPLES
 from sheetaudit import pipeline
-from sheetaudit.checks import wording
+from sheetaudit.stages.s8_checks import wording
 from sheetaudit.output.json_out import to_contract
 
 LABELLED = ROOT / "tests" / "labelled"

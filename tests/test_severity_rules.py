@@ -70,8 +70,8 @@ def test_several_configurations_none_named_is_a_question_not_an_error(sheet):
 
 def test_an_error_resting_on_an_inferred_technology_is_a_warning_worded_as_a_question():
     """'900 GB/s ... or 5x the bandwidth of PCIe Gen5' read as a PCIe figure: PCIe is the comparator."""
-    from sheetaudit.checks import run_checks
-    from sheetaudit.checks.certainty import assess
+    from sheetaudit.stages.s8_checks import run_checks
+    from sheetaudit.stages.s6_certainty import assess
     from sheetaudit.model import Document, Figure, Segment
     seg = Segment(text="Two cards connected by a bridge deliver 900 GB/s bidirectional bandwidth or 5x the "
                        "bandwidth of PCIe Gen5.", page=5)
@@ -87,8 +87,8 @@ def test_an_error_resting_on_an_inferred_technology_is_a_warning_worded_as_a_que
     findings, _ = run_checks([f], Sheet(), doc)
     assert not [x for x in findings if x.severity == "error"]     # the comparator names no generation of this link
     # and were a check to conclude an error from that reading, it would be a warning worded as a question
-    from sheetaudit.checks import finding as make
-    from sheetaudit.checks.certainty import temper
+    from sheetaudit.stages.s8_checks import finding as make
+    from sheetaudit.stages.s6_certainty import temper
     x = make("bandwidth.exceeds-technology", "PCIe Gen5 carries 63 GB/s per direction; the sheet's 900 GB/s is 7.1x "
              "that.", [f], question="Is the 900 GB/s on page 5 a PCIe Gen5 figure, per direction or both added?")
     (t,) = temper([x], [f])

@@ -78,7 +78,7 @@ def test_the_requirements_verdict_counts_an_accelerator_card_apart():
 def test_a_list_inside_parentheses_stays_one_sentence():
     """latency.no-rdma names the Ethernet ports inside parentheses: at most three there, and never cut into bullets
     (it was 23 bullets inside an open parenthesis, in the terminal and the report)."""
-    from sheetaudit.checks.wording import render
+    from sheetaudit.stages.s8_checks.wording import render
     from sheetaudit.output.message import split_list
     items = [{"figure": f"{g}GbE", "pages": [p]} for p, g in enumerate((10, 25, 40, 50, 100, 200, 400), 1)]
     msg = render("The scale-out fabric is Ethernet ({items}) and the sheet names no RDMA transport.",

@@ -54,7 +54,7 @@ def test_a_figure_and_its_other_direction_twin_are_one_finding(sheet):
 
 
 def test_twins_doubted_by_two_checks_make_one_question():
-    from sheetaudit.checks.one_question import merge
+    from sheetaudit.stages.s8_checks.one_question import merge
     from sheetaudit.model import Figure, Finding, Segment
     seg = Segment(page=1, text="a box moves 600 GB/s unidirectional bandwidth or 1200 GB/s bidirectional bandwidth")
     one = Figure(id="f1", quantity="bandwidth", text="600 GB/s", value=600.0, unit="GB/s", page=1, context="",

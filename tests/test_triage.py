@@ -6,12 +6,12 @@ from collections import defaultdict
 
 import pytest
 
-from sheetaudit.find import find_mentions
+from sheetaudit.stages.s1_find import find_mentions
 from sheetaudit.output.json_out import dumps
 from sheetaudit.pipeline import audit
 from sheetaudit.read import read_document
 from sheetaudit.read.pdfium_page import open_pdf
-from sheetaudit.triage import may_hold_figures
+from sheetaudit.stages.s2_triage import may_hold_figures
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))

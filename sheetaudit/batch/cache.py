@@ -36,7 +36,7 @@ import zlib
 from functools import lru_cache
 from pathlib import Path
 
-from .. import __version__
+from ..version import __version__
 from ..cachedir import user_cache_dir
 from ..contract import validate_result
 from ..fileio import NOFOLLOW, NotARegularFile, open_folder, read_regular

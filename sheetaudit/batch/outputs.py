@@ -9,7 +9,7 @@ import json
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import __version__
+from ..version import __version__
 from .compare import compare, fmt_num, sheet_row
 from ..fileio import atomic_write
 from ..textsafe import safe_text

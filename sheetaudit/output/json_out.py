@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .. import __version__
+from ..version import __version__
 from ..model import Audit
 from ..textsafe import safe_data
 from .verdict import counts, facility_json, status, unread

@@ -138,7 +138,7 @@ def _power_clause(a: Audit, limit: float) -> str:
 def _says(f) -> str:
     """What the finding means for the purchase, in a few words: its check's (or its case's) `verdict` in
     rules/checks.yaml, else its title."""
-    from ..checks.ask import entry
+    from ..stages.s8_checks.ask import entry
     said = entry(f.check, (f.data or {}).get("case", "")).get("verdict") or ""
     return said
 

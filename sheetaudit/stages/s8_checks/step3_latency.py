@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..rules import load_rules, rx
+from ...rules import load_rules, rx
 from . import finding, shown, words
 
 

@@ -2,9 +2,9 @@
 liquid cooling, and rack power derived from node power where the sheet gives only that."""
 from __future__ import annotations
 
-from ..model import Derived
-from ..rules import load_rules, rx
-from ..numfmt import fmt
+from ...model import Derived
+from ...rules import load_rules, rx
+from ...numfmt import fmt
 from . import finding, shown, words
 
 

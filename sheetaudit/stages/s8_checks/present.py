@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from ..model import Figure, Finding
-from ..rules import load_rules
+from ...model import Figure, Finding
+from ...rules import load_rules
 from . import PAGED, same_words
 from .wording import word
 

@@ -10,11 +10,11 @@ tool: the vendor does not run it.
 """
 from __future__ import annotations
 
-from ..errors import RulesError
-from ..model import Figure, Finding
-from ..rules import load_rules
-from ..technologies import load as knowledge
-from ..numfmt import fmt
+from ...errors import RulesError
+from ...model import Figure, Finding
+from ...rules import load_rules
+from ...technologies import load as knowledge
+from ...numfmt import fmt
 from . import ask_where
 
 SCOPE_WORD = {"per-accelerator": "accelerator", "per-node": "server", "per-domain": "domain", "per-rack": "rack",

@@ -12,8 +12,8 @@ Vendors print compute their own way, and each way is normalised and said (rules/
   marked inferred."""
 from __future__ import annotations
 
-from .model import Figure
-from .rules import load_rules, rx
+from ..model import Figure
+from ..rules import load_rules, rx
 
 WINDOW = 60          # characters either side of a number in which its precision, sparsity and scope are read
 UNITS = {"t": "TFLOP/s", "p": "PFLOP/s", "e": "EFLOP/s", "g": "GFLOP/s"}

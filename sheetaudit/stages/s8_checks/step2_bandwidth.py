@@ -6,11 +6,11 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from ..model import Derived
-from ..normalise import same_model
-from ..numfmt import ratio as ratio_text
-from ..rules import load_rules, rx
-from ..numfmt import fmt
+from ...model import Derived
+from ..s5_normalise import same_model
+from ...numfmt import ratio as ratio_text
+from ...rules import load_rules, rx
+from ...numfmt import fmt
 from . import ask_where, bw, finding, own, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host", "mixed", "unknown")
@@ -185,7 +185,7 @@ class _Ports:
         return self.grouped[key]
 
     def _group(self, f, whole: bool, shared: bool):
-        from ..normalise import base_gbs
+        from ..s5_normalise import base_gbs
         by_seg: dict[int, list] = {}
         for p in same_model(f, self.terms):
             if self._is_option(p):
@@ -232,7 +232,7 @@ def _counted_by_another(t: float, gbs: float, totals: list[float], tol: float) -
 def _subset_matches(terms, gbs: float, tol: float) -> bool:
     from itertools import combinations
 
-    from ..normalise import base_gbs
+    from ..s5_normalise import base_gbs
     vals = [base_gbs(p)[0] * p.count for p in terms][:10]
     for n in range(1, len(vals) + 1):
         for combo in combinations(vals, n):
@@ -273,8 +273,8 @@ def _config_text(terms) -> str:
 def _aggregate_mismatch(figs):
     """A switch total against the sheet's own port configuration, under both readings (per direction, or both
     directions added). Silent where the sheet gives no configuration the total can count."""
-    from ..normalise import base_gbs
-    from ..rules import load_rules
+    from ..s5_normalise import base_gbs
+    from ...rules import load_rules
     tol = load_rules().threshold("aggregate_tolerance")
     out = []
     totals = bw(figs, "scale-out", scopes={"per-switch"})

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from contextvars import ContextVar
 
-from ..model import Derived, Figure, Finding
-from ..errors import RulesError
-from ..rules import check_words as words, load_rules
-from ..severity import rank
+from ...model import Derived, Figure, Finding
+from ...errors import RulesError
+from ...rules import check_words as words, load_rules
+from ...severity import rank
 from .wording import word
 
 PAGED: ContextVar[bool] = ContextVar("paged", default=True)   # a PDF's page numbers mean something to the vendor
@@ -99,7 +99,7 @@ def merge_models(findings: list[Finding]) -> list[Finding]:
 def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
     from . import ask, compute, headline, one_question, plausibility, sheet_checks, step1_tier, step2_bandwidth
     from . import step3_latency, step4_power
-    from .certainty import assess, derived_certainty, temper
+    from ..s6_certainty import assess, derived_certainty, temper
     from .present import fit_to_sheet, merge_repeats
     if any(f.certainty is None for f in figs):
         assess(figs, sheet)       # the pipeline does it as a stage; a caller of run_checks alone gets it here

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..classify import is_bytes
+from .s4_classify import is_bytes
 from ..model import Figure, Finding
 from ..rules import check_words as words, load_rules, rx
 from ..technologies import load as knowledge
@@ -198,7 +198,7 @@ def _scope(f: Figure, sheet, inferred: dict, vocab_key: str) -> None:
     if f.scope in _named_in((vocab_key,), "scope", text):
         return
     if f.quantity == "bandwidth":
-        from ..classify import PORT_UNITS
+        from .s4_classify import PORT_UNITS
         if f.scope in ("per-port", "per-lane") and (f.unit in PORT_UNITS or {"rate-name", "signaling"} & f.flags
                                                     or not is_bytes(f.unit)):
             return      # a port or lane rate in bits: the unit names a port

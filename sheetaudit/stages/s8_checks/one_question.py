@@ -7,8 +7,8 @@ question settles.
 Runs after severities are final (checks.certainty.temper): only warnings and errors are questions to send."""
 from __future__ import annotations
 
-from ..model import Figure, Finding
-from ..severity import rank
+from ...model import Figure, Finding
+from ...severity import rank
 from . import ask_where, twins
 from .ask import entry, question
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..classify import is_bytes
-from ..normalise import base_gbs
-from ..rules import compiled, load_rules, rx
-from ..technologies import MATCH_TOLERANCE, Generation, load
-from ..numfmt import fmt
+from ..s4_classify import is_bytes
+from ..s5_normalise import base_gbs
+from ...rules import compiled, load_rules, rx
+from ...technologies import MATCH_TOLERANCE, Generation, load
+from ...numfmt import fmt
 from . import ask_where, bw, finding, own, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host")
@@ -43,7 +43,7 @@ def _own_words(f) -> str:
 
 @lru_cache(maxsize=4096)
 def _without_comparisons(text: str) -> str:
-    from .certainty import comparator
+    from ..s6_certainty import comparator
     return comparator().sub(" ", text)
 
 
@@ -80,7 +80,7 @@ class _SheetGenerations(dict):
         return self.doc is not None
 
     def __missing__(self, name: str) -> list[Generation]:
-        from .certainty import comparator
+        from ..s6_certainty import comparator
         tech = self.kb.get(name)
         found: list[Generation] = []
         if tech is not None and tech.generations and self.doc is not None:

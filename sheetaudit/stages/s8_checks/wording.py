@@ -12,8 +12,8 @@ with the finding's `each` template, joined with "; ". {ratio:ratio} is a scale r
 """
 from __future__ import annotations
 
-from ..model import Finding
-from ..numfmt import fmt, ratio
+from ...model import Finding
+from ...numfmt import fmt, ratio
 
 
 def pages_text(pages) -> str:

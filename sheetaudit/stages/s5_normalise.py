@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 
-from .classify import is_bytes
-from .model import Figure
-from .numfmt import fmt
-from .rules import load_rules
-from .technologies import load as knowledge
-from .units import convert
+from .s4_classify import is_bytes
+from ..model import Figure
+from ..numfmt import fmt
+from ..rules import load_rules
+from ..technologies import load as knowledge
+from ..units import convert
 
 
 def _round(x: float) -> float:
@@ -64,7 +64,7 @@ def _one_reading(figs: list[Figure]) -> None:
     text and "6.4Tb/s" in a sidebar list) takes the reading of the printing the sheet says most about (the first
     printed of equals), so it is not 400 GB/s per direction in one place and 800 in another. A printing that states
     its own direction keeps it: two stated readings that disagree are the sheet's contradiction, not ours."""
-    from .classify import PORT_UNITS
+    from .s4_classify import PORT_UNITS
     groups: dict[tuple, list[Figure]] = {}
     for f in figs:
         if (f.quantity != "bandwidth" or f.tier == "memory" or f.unit in PORT_UNITS or not f.normalized

@@ -2,7 +2,7 @@
 for it. A buyer cannot compare such a system with any other; it is a question for the vendor, not a clean bill."""
 from __future__ import annotations
 
-from ..technologies import load, technology
+from ...technologies import load, technology
 from . import bw, finding
 
 SYSTEM_KINDS = ("server", "rack", "pod")

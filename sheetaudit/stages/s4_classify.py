@@ -12,11 +12,11 @@ from bisect import bisect_left
 from dataclasses import replace
 from functools import lru_cache
 
-from .context import Clause, SheetContext, clauses
-from .find import INLINE_BULLET
-from .model import Figure, Mention
-from .rules import load_rules, rx
-from .technologies import load as knowledge, technology
+from .s3_context import Clause, SheetContext, clauses
+from .s1_find import INLINE_BULLET
+from ..model import Figure, Mention
+from ..rules import load_rules, rx
+from ..technologies import load as knowledge, technology
 
 # Scopes a sheet states in words right beside a figure ("per compute node", "per rack", "for 8 compute nodes", "to
 # the server"): they win over the conventions of port speeds and sheet kinds. Per-accelerator is left out: "one
@@ -114,7 +114,7 @@ def _direction_from_twins(figs: list[Figure]) -> None:
     """A bandwidth printed with no direction takes the direction the sheet states elsewhere for the same figure: the
     same value and unit, tier and scope ("NVLink: 900GB/s" in the table, "900 gigabytes per second (GB/s) bidirectional
     per GPU" in the text). Only where every stated twin agrees."""
-    from .units import convert
+    from ..units import convert
     def key(f):
         try:
             return (round(convert("bandwidth", f.value, f.unit), 3), f.tier, f.scope)
@@ -367,7 +367,7 @@ def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tie
 
 
 def _gbps(m: Mention) -> float | None:
-    from .units import convert
+    from ..units import convert
     try:
         return convert("bandwidth", m.value, m.unit) * 8 if m.unit != "GB" else m.value
     except KeyError:
@@ -427,7 +427,7 @@ def _scale_up_scope(f: Figure, m: Mention) -> str:
     """A counted figure at a scale-up generation's per-link rate (either direction reading) is per link; above
     every generation's per-accelerator total (both directions added) it is a node's sum. The generations are
     those of the scale-up fabrics whose totals add both directions (rules/technologies.yaml)."""
-    from .units import convert
+    from ..units import convert
     gens = [g for t in knowledge().technologies if t.tier == "scale-up" and t.bytes_totals == "bidirectional"
             for g in t.generations]
     gbs = convert("bandwidth", m.value, m.unit)

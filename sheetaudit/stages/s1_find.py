@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .model import Document, Mention, Segment
-from .rules import compiled, load_rules, rx
-from .technologies import load as knowledge, prefilter
+from ..model import Document, Mention, Segment
+from ..rules import compiled, load_rules, rx
+from ..technologies import load as knowledge, prefilter
 
 # Thousands commas ("1,100 W"), and European decimal commas ("106,25 Gbit/s", "1,6 Tbit/s") where the comma
 # is followed by one or two digits only and does not continue a list ("10,25,40").
@@ -115,7 +115,7 @@ GLUED_WORD_END = r"(?<=W)(?=(?:for|at|max|typ|typical|per|with|under|when)\b)"
 @lru_cache(maxsize=1)
 def unit_alternation() -> str:
     """Every unit spelling of the rules as one alternation: the rate grammar's, then the listed ones."""
-    from .units import rate_regex
+    from ..units import rate_regex
     r = load_rules()
     return f"{rate_regex()}|{_unit_alt(dict.fromkeys(s for q in QUANTITIES for s in r.units.get(q, {})))}"
 
@@ -136,7 +136,7 @@ def _counted_noun() -> re.Pattern:
 @lru_cache(maxsize=1)
 def _patterns():
     r = load_rules()
-    from .units import canonical_rates
+    from ..units import canonical_rates
     unit_q = {}
     for q in QUANTITIES:
         for s in r.units.get(q, {}):
@@ -492,7 +492,7 @@ _SPEED_LIST_JOIN = compiled(r"\s*(?:,|，|、|/)?\s*(?:(?:and|or|to|through|thru
 
 def _bit_rate_gbs(m: Mention) -> float | None:
     """A port speed's rate in GB/s: bits, not bytes, and no transfer or lane rate; None for anything else."""
-    from .units import convert
+    from ..units import convert
     if m.quantity != "bandwidth" or m.unit.endswith(("B/s", "T/s")) or m.unit == "GB" or "signaling" in m.flags:
         return None
     try:
@@ -563,7 +563,7 @@ def _merge_rate_lists(found: list[Mention], text: str) -> list[Mention]:
 
 
 def _canonical(unit: str, unit_q: dict) -> str:
-    from .units import canonical_rate
+    from ..units import canonical_rate
     rate = canonical_rate(unit)
     if rate:
         return rate

@@ -18,11 +18,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .find import FIGURE_END, HEADER_UNIT, MARKERS, _cooling, _domain, _header_unit, _numeric, _patterns, unit_alternation
-from .model import Segment
-from .read.layout import FOOTNOTE_MARKERS
-from .rules import compiled, load_rules
-from .technologies import load as knowledge
+from .s1_find import FIGURE_END, HEADER_UNIT, MARKERS, _cooling, _domain, _header_unit, _numeric, _patterns, unit_alternation
+from ..model import Segment
+from ..read.layout import FOOTNOTE_MARKERS
+from ..rules import compiled, load_rules
+from ..technologies import load as knowledge
 
 FIGURE_REACH = (120, 60)   # characters before and after a number and its unit that a figure there can span
 COUNT_REACH = 200          # characters before an accelerator noun that its count and product name can span

@@ -3,11 +3,11 @@ over a node, domain or switch divided back to one accelerator (or one port)."""
 from __future__ import annotations
 
 
-from ..model import Derived
-from ..normalise import same_model
-from ..numfmt import fmt
+from ...model import Derived
+from ..s5_normalise import same_model
+from ...numfmt import fmt
 from . import ask_where, bw, finding, own, sentence, shown, twins, words
-from .certainty import near as _near
+from ..s6_certainty import near as _near
 
 AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",
                     "per-cluster": "cluster"}
@@ -106,7 +106,7 @@ def _part(a) -> bool:
 
 
 def _sums_to(a, b, f) -> bool:
-    from ..normalise import base_gbs
+    from ..s5_normalise import base_gbs
     tol = 1e-6 * max(1, float(f.value))
     if abs(float(a.value) + float(b.value) - float(f.value)) < tol:
         return True     # as printed ("7.2 TB/s ... 3.2 Tbps ... Total 10.4 TB/s": bytes and bits added)
@@ -163,7 +163,7 @@ class _Sums:
     plain nested loop over figures would have kept last, so the finding names the same figures."""
 
     def __init__(self, indexed):
-        from ..normalise import base_gbs
+        from ..s5_normalise import base_gbs
         groups: dict = {}
         for i, f in indexed:
             key = (f.text, f.tier, f.unit, repr(f.value), f.technology, frozenset(f.flags))
@@ -179,7 +179,7 @@ class _Sums:
         return (k for _, k in table[bisect_left(table, (lo, -1)):bisect_right(table, (hi, len(table)))])
 
     def last_pair(self, f, bws, accept=lambda a, b: True):
-        from ..normalise import base_gbs
+        from ..s5_normalise import base_gbs
         value, total = float(f.value), base_gbs(f)[0]
         tol = 1e-6 * max(1, value)
         best = None
@@ -215,5 +215,5 @@ def _last(A, B, f):
 
 
 def _bits(f) -> bool:
-    from ..classify import is_bytes
+    from ..s4_classify import is_bytes
     return not is_bytes(f.unit)

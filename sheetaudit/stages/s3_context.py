@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .find import BULLET_MARKS, INLINE_BULLET
-from .model import Document, Mention
-from .rules import load_rules, rx
-from .technologies import load as knowledge, technology
+from .s1_find import BULLET_MARKS, INLINE_BULLET
+from ..model import Document, Mention
+from ..rules import load_rules, rx
+from ..technologies import load as knowledge, technology
 
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
