@@ -97,7 +97,7 @@ class Figure:
     model: str = ""                  # the product model a variant table's column (or row) gives the figure
     segment: Optional[Segment] = None
     technology_match: Optional[dict] = None   # the generation it matches and its reference rate (checks.plausibility)
-    certainty: Optional[str] = None  # stated | inferred (checks.certainty): how sure the reading is
+    certainty: Optional[str] = None  # stated | inferred (stages.s6_certainty): how sure the reading is
     certainty_reason: str = ""       # what the sheet says for it, or what was inferred and from what
     inferred: dict = field(default_factory=dict)   # aspect (tier, scope, direction, technology, value, model) -> why
     precision: str = ""              # compute: the number format it is printed at (fp8, bf16, fp16, tf32, fp64...)

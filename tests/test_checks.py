@@ -139,7 +139,7 @@ def test_every_warning_or_error_has_a_question_for_the_vendor(code):
 
 @pytest.mark.parametrize("code", sorted(RULES.checks))
 def test_every_question_names_only_values_ask_supplies(code):
-    """A question's {names} are values checks/ask.py works out (the header of rules/checks.yaml lists them)."""
+    """A question's {names} are values stages/s8_checks/ask.py works out (the header of rules/checks.yaml lists them)."""
     import string
 
     from sheetaudit.stages.s8_checks.ask import values

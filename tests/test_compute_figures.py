@@ -1,4 +1,4 @@
-"""An accelerator's compute and memory capacity as figures of the contract (sheetaudit/find_compute.py): compute
+"""An accelerator's compute and memory capacity as figures of the contract (sheetaudit/stages/s7_find_compute.py): compute
 normalised to dense TFLOP/s per accelerator at its precision (sparse halved, a system's total divided by its
 accelerators), memory capacity in GB; the check that says when a sheet's compute is sparse or a whole system's;
 the training what-if reading them from a contract, from one sheet or from an accelerator's and a server's combined."""

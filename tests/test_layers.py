@@ -1,31 +1,32 @@
-"""Imports only go down: read -> find -> context -> classify -> normalise -> check -> report, and the reader knows
-nothing of the stages after it. Every `import` in every module (at the top or inside a function) is mapped to the
-layer of what it imports; importing a higher layer fails here, naming the line. A back-reference needed only for
-type hints goes under `if TYPE_CHECKING:`, which this test skips (as pdfplumber does)."""
+"""Imports only go down: read -> the stages in their order (sheetaudit/stages: s1_find ... s8_checks) -> report, and
+the reader knows nothing of the stages after it. Every `import` in every module (at the top, inside a function or
+under `if TYPE_CHECKING:`) is mapped to the layer of what it imports; importing a higher layer fails here, naming
+the line. There are no exemptions: a constant every layer needs (the version) lives in a module of the lowest."""
 import ast
+import re
 
 import pytest
 
 from conftest import ROOT
 
 PACKAGE = ROOT / "sheetaudit"
+STAGE = re.compile(r"s(\d+)_\w+")
+# The stages as the folder lists them, which is their order in the pipeline: each may import the ones before it.
+STAGES = sorted((p.stem for p in (PACKAGE / "stages").iterdir() if STAGE.fullmatch(p.stem)),
+                key=lambda name: int(STAGE.fullmatch(name).group(1)))
 
-# Lowest first. A module may import its own layer's modules and any lower layer's; a package (read, checks,
-# atscale, output, batch) is one layer, so its modules may import each other.
+# Lowest first. A module may import its own layer's modules and any lower layer's; a package (read, a stage, atscale,
+# output, batch) is one layer, so its modules may import each other.
 LAYERS = [
-    ("errors", "failures", "limits", "numfmt", "fileio", "cachedir", "severity", "regex_cache", "textsafe"),
+    ("errors", "failures", "limits", "numfmt", "fileio", "cachedir", "severity", "regex_cache", "textsafe", "version"),
     ("model",),
     ("read",),
     ("rules",),
     ("validate", "contract"),          # user inputs checked against schemas in rules/inputs; results against the
                                        # output's schema, whose lists (requirement keys, sheet kinds) the rules own
     ("technologies", "units", "naming"),
-    ("find",),
-    ("triage",),
-    ("context",),
-    ("classify",),
-    ("normalise", "find_compute"),     # find_compute: compute and memory figures, beside the normalised ones
-    ("checks",),
+    ("stages",),                       # the package's own __init__: the list of stages, importing none
+    *((f"stages.{name}",) for name in STAGES),
     ("basis",),
     ("atscale",),
     ("requirements",),
@@ -37,14 +38,17 @@ LAYERS = [
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 # What the reader may import besides itself: it hands plain data up and never asks the stages above.
 READ_MAY_IMPORT = {"read", "model", "limits", "errors", "regex_cache"}   # regex_cache: compiled patterns, no knowledge
-# The stages after the reader take its Document (sheetaudit.model) and never call the reader themselves: what
-# the audit needs from a page (whether OCR could read it) is asked at pipeline level.
-NEVER_CALL_THE_READER = {"find", "context", "classify", "normalise", "find_compute", "checks"}
+# The stages take the reader's Document (sheetaudit.model) and never call the reader themselves: what the audit
+# needs from a page (whether OCR could read it) is asked at pipeline level. Triage is the reader's own question
+# (which pages to lay out), asked while it reads, so it shares the reader's marks.
+NEVER_CALL_THE_READER = {f"stages.{name}" for name in STAGES} - {"stages.s2_triage"}
 
 
 def layer_of(dotted: str) -> str:
-    """'sheetaudit.read.pdf' -> 'read'; 'sheetaudit.checks' -> 'checks'; 'sheetaudit' -> ''."""
+    """'sheetaudit.read.pdf' -> 'read'; 'sheetaudit.stages.s8_checks.ask' -> 'stages.s8_checks'; 'sheetaudit' -> ''."""
     parts = dotted.split(".")[1:]
+    if parts[:1] == ["stages"] and len(parts) > 1:
+        return ".".join(parts[:2])
     return parts[0] if parts else ""
 
 
@@ -56,12 +60,9 @@ def module_name(path) -> str:
     return ".".join(parts)
 
 
-def _under_type_checking(node, parents) -> bool:
-    while node in parents:
-        node = parents[node]
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            return True
-    return False
+def _is_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
 
 
 def imports(path, source: str | None = None):
@@ -69,10 +70,7 @@ def imports(path, source: str | None = None):
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     tree = ast.parse(source if source is not None else path.read_text(encoding="utf-8"))
-    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     for node in ast.walk(tree):
-        if _under_type_checking(node, parents):
-            continue
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
@@ -83,7 +81,8 @@ def imports(path, source: str | None = None):
                 continue
             if node.module is None or target == "sheetaudit":      # `from . import x`: x is a module or a name
                 for alias in node.names:
-                    yield node.lineno, f"{target}.{alias.name}"
+                    module = f"{target}.{alias.name}"
+                    yield node.lineno, module if _is_module(module) else target
             else:
                 yield node.lineno, target
         elif isinstance(node, ast.Import):
@@ -104,8 +103,6 @@ def upward_imports(path, source: str | None = None) -> list[str]:
     me = layer_of(module_name(path))
     upward = []
     for line, target in imports(path, source):
-        if target == "sheetaudit.__version__":       # a constant, importable from anywhere
-            continue
         them = layer_of(target)
         if me == "read" and them not in READ_MAY_IMPORT:
             upward.append(f"line {line}: {target} (the reader imports only {', '.join(sorted(READ_MAY_IMPORT))})")
@@ -123,14 +120,22 @@ def test_imports_only_go_down(path):
 
 
 @pytest.mark.parametrize("where, source", [
-    ("checks/sheet_checks.py", "def hint():\n    from ..read.ocr import status\n"),   # checks may not ask the reader
-    ("read/pdf.py", "from ..rules import load_rules\n"),                              # the reader knows no rules
-    ("context.py", "from .classify import technology\n"),                             # the old circle
+    ("stages/s8_checks/sheet_checks.py", "def hint():\n    from ...read.ocr import status\n"),  # checks ask no reader
+    ("read/pdf.py", "from ..rules import load_rules\n"),                                    # the reader knows no rules
+    ("stages/s3_context.py", "from .s4_classify import technology\n"),                      # the old circle
+    ("output/json_out.py", "from .. import __version__\n"),                                 # the facade, from below
 ])
 def test_an_upward_import_is_caught(where, source):
     assert upward_imports(PACKAGE / where, source)
 
 
-def test_type_checking_imports_are_allowed():
+def test_type_checking_imports_are_no_exemption():
     source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..pipeline import audit\n"
-    assert upward_imports(PACKAGE / "read" / "pdf.py", source) == []
+    assert upward_imports(PACKAGE / "read" / "pdf.py", source)
+
+
+def test_the_stages_are_numbered_one_by_one():
+    """The folder lists the stages in pipeline order, and the package's docstring names them in the same order."""
+    assert [int(STAGE.fullmatch(s).group(1)) for s in STAGES] == list(range(1, len(STAGES) + 1))
+    import sheetaudit.stages
+    assert re.findall(r"^\s+(s\d+_\w+)", sheetaudit.stages.__doc__, re.M) == STAGES

@@ -1,5 +1,5 @@
 """A finding's words can change without changing anything the audit decides: every message is rendered from the
-finding's data (sheetaudit.checks.wording), and merging, charts, status and the cache read the data only.
+finding's data (sheetaudit.stages.s8_checks.wording), and merging, charts, status and the cache read the data only.
 
 The test rewords every message template (each literal piece of text reversed and bracketed, the pieces in the
 opposite order) and audits the same sheets again: which findings are merged into one, the charts' bars, the

@@ -1,6 +1,6 @@
 """What a sheet's contract says of its accelerator, for the training what-if: dense peak tensor compute per
 accelerator at the job's precision, memory capacity per accelerator and the accelerator generation, from the
-`compute` and `memory` figures (sheetaudit/find_compute.py normalised them: dense, per accelerator).
+`compute` and `memory` figures (sheetaudit/stages/s7_find_compute.py normalised them: dense, per accelerator).
 
 A figure the sheet states for one accelerator is taken before one inferred or divided out of a system's total;
 in a table of models, the first model's. Sparse and system-wide figures at the job's precision are said in flags."""

@@ -20,7 +20,7 @@ def finding(code: str, template: str, figures: list[Figure] = (), derived: list[
     """A finding of CODE (rules/checks.yaml gives its severity, why and fix), its message rendered from TEMPLATE
     over DATA, the values it speaks of (checks.wording; EACH words one of data["items"]). question: what to ask
     the vendor, in the vendor's words (checks/ask.py words the rest); doubt: the check's own reason its
-    conclusion is not certain (an error becomes a warning: checks/certainty.py). case: one of the check's
+    conclusion is not certain (an error becomes a warning: stages/s6_certainty.py). case: one of the check's
     `cases` (what the sheet says decides the severity; kept in data["case"])."""
     c = load_rules().check(code)
     data = dict(data or {})

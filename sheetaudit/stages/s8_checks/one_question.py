@@ -4,7 +4,7 @@ severe finding's) asks both, and the other finding points to it (`asked_in`). A 
 asks ("... and per direction?") is not asked again: each check's `asks` (rules/checks.yaml) names the doubts its
 question settles.
 
-Runs after severities are final (checks.certainty.temper): only warnings and errors are questions to send."""
+Runs after severities are final (stages.s6_certainty.temper): only warnings and errors are questions to send."""
 from __future__ import annotations
 
 from ...model import Figure, Finding
