@@ -102,7 +102,7 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
     (schema sheetaudit/1). facility: a profile's path or a dict of its keys; ocr: read pages without a text layer
     by OCR (the ocr extra); cache: reuse the result of the same content audited with the same options and rules;
     requirements: a requirements file's path or a dict of its keys (`check --require`)."""
-    from .batch.cache import entry_path, file_sha256, write_entry
+    from .result_cache import entry_path, file_sha256, write_entry
     from .batch.worker import limited
     from .output.json_out import to_contract
     from .pipeline import audit as run
@@ -114,7 +114,7 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
     if cache:
         import hashlib
 
-        from .batch.cache import Cache
+        from .result_cache import Cache
         from .rules import rules_hash
         # the batch's key options (batch.run), so audit() and audit_folder() share entries
         key = {**options, "requirements": req,

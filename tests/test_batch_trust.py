@@ -51,7 +51,7 @@ def cache_entries(cache: Path) -> list[Path]:
 def edit_entry(path: Path, change, resign: bool = True) -> None:
     """Rewrite a cache entry as a script of the same user could, signing it again with the user's key (so what is
     tested is the shape check behind the signature); resign=False is anyone else: the old signature stays."""
-    from sheetaudit.batch.cache import sign, signing_key
+    from sheetaudit.result_cache import sign, signing_key
     mac, _, payload = gzip.decompress(path.read_bytes()).partition(b"\n")
     entry = json.loads(payload)
     change(entry["result"])

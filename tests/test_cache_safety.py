@@ -25,7 +25,7 @@ def _victim(tmp_path):
 
 def test_a_shard_folder_that_is_a_link_is_not_followed(tmp_path):
     import sheetaudit
-    from sheetaudit.batch.cache import Cache
+    from sheetaudit.result_cache import Cache
     cache, victim = tmp_path / "cache", _victim(tmp_path)
     cache.mkdir()
     for i in range(256):                     # every shard the entry could land in
@@ -40,7 +40,7 @@ def test_a_shard_folder_that_is_a_link_is_not_followed(tmp_path):
 
 
 def test_the_clean_up_deletes_only_entries_it_could_have_written(tmp_path):
-    from sheetaudit.batch.cache import Cache
+    from sheetaudit.result_cache import Cache
     cache = tmp_path / "cache"
     (cache / "ab").mkdir(parents=True)
     mine = cache / "ab" / ("ab" + "0" * 62 + ".json.gz")
@@ -61,7 +61,7 @@ def test_an_entry_read_through_a_linked_shard_is_not_trusted(tmp_path):
         (shard,) = [p for p in cache.iterdir() if p.is_dir()]
         moved = tmp_path / "elsewhere"
         shutil.copytree(shard, moved)
-        from sheetaudit.batch.cache import Cache, file_sha256
+        from sheetaudit.result_cache import Cache, file_sha256
         from sheetaudit.rules import rules_hash
         audit_options = {"max_pages": None, "facility": None, "password": None, "ocr": False, "requirements": None}
         assert Cache(cache, rules_hash(), audit_options).get(file_sha256(SHEET), SHEET.name) is not None

@@ -24,6 +24,7 @@ LAYERS = [
     ("rules",),
     ("validate", "contract"),          # user inputs checked against schemas in rules/inputs; results against the
                                        # output's schema, whose lists (requirement keys, sheet kinds) the rules own
+    ("result_cache",),                 # entries checked against the output's schema (contract)
     ("technologies", "units", "naming"),
     ("stages",),                       # the package's own __init__: the list of stages, importing none
     *((f"stages.{name}",) for name in STAGES),

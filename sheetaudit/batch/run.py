@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import OutputNotWritable, describe_path
 from ..textsafe import safe_data, safe_text
-from .cache import Cache, default_cache_dir, file_sha256
+from ..result_cache import Cache, default_cache_dir, file_sha256
 from .files import check_writable, file_digest
 from .interrupts import Interrupts
 from .outputs import write_outputs

@@ -154,7 +154,7 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
     """Write the sheet's report and its cache entry here, in parallel with the other workers, and send the
     parent only what it needs to compare the sheets (the contract, not the HTML). The entry is keyed by the hash
     of the bytes this worker read, and holds the report's hash, never the report."""
-    from .cache import entry_path, write_entry
+    from ..result_cache import entry_path, write_entry
     from ..failures import report_not_written
     from ..fileio import atomic_write
     html = result.pop("html", None)

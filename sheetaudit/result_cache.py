@@ -36,10 +36,10 @@ import zlib
 from functools import lru_cache
 from pathlib import Path
 
-from ..version import __version__
-from ..cachedir import user_cache_dir
-from ..contract import validate_result
-from ..fileio import NOFOLLOW, NotARegularFile, open_folder, read_regular
+from .version import __version__
+from .cachedir import user_cache_dir
+from .contract import validate_result
+from .fileio import NOFOLLOW, NotARegularFile, open_folder, read_regular
 
 FORMAT = 3                 # 3: signed entries (an unsigned format-2 entry is simply not found)
 MAX_AGE_DAYS = 30          # an entry no run has used for this long is removed at the end of a batch
@@ -111,7 +111,7 @@ def sign(secret: bytes, payload: bytes) -> bytes:
 @lru_cache(maxsize=1)
 def code_digest() -> str:
     """A digest of the sheetaudit package's sources and templates: part of the tool version in the cache key."""
-    pkg = Path(__file__).resolve().parent.parent
+    pkg = Path(__file__).resolve().parent
     h = hashlib.sha256(__version__.encode())
     for p in sorted(pkg.rglob("*")):
         if p.suffix in (".py", ".j2", ".yaml", ".txt", ".html", ".css", ".js") and "__pycache__" not in p.parts:
