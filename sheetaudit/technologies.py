@@ -40,6 +40,15 @@ class Generation:
     def get(self, key, default=None):
         return self.row.get(key, default)
 
+    @property
+    def citation(self) -> str:
+        """The source as a finding quotes it: its kind in words, the document, and a warning where no copy of the
+        document could be read to confirm the row (a buyer should not quote it to a vendor unchecked)."""
+        kind, _, cited = str(self.row.get("source") or "").partition(": ")
+        text = f"{SOURCE_KINDS[kind]}: {cited}" if kind in SOURCE_KINDS else str(self.row.get("source") or "")
+        return text if verified(self.row) else (f"{text} (not verified against a copy of the document: "
+                                                 f"'sheetaudit tech {self.label}' says why)")
+
     def references(self) -> list[tuple[str, float, str]]:
         """(scope, GB/s per direction, arithmetic) for every rate this generation publishes."""
         out = []

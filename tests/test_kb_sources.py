@@ -85,3 +85,12 @@ def test_tech_says_whether_each_rows_source_was_verified_and_why_not():
                 assert "Verified: yes" in out and any(x.startswith("Read: ") for x in out.splitlines()), g.label
             else:
                 assert "Verified: NO" in out and "Why not: " in out, g.label
+
+
+def test_a_finding_quotes_a_row_with_its_kind_and_says_when_it_was_not_verified():
+    kb = load()
+    checked, unchecked = kb.lookup("NVLink 4")[0], kb.lookup("PCIe Gen4")[0]
+    assert checked.citation.startswith("the vendor's own document: NVIDIA") and "not verified" not in checked.citation
+    assert unchecked.citation.startswith("specification: PCI-SIG")
+    assert unchecked.citation.endswith("(not verified against a copy of the document: 'sheetaudit tech PCIe Gen4' "
+                                       "says why)")

@@ -156,7 +156,7 @@ def _exceeds(kb, figs, on_sheet=None):
                                "{times:.1f}x that. Source: {source}.", [f], question=q, doubt=elsewhere,
                                data=shown(f, generation=g.label, reference=how, reference_gbs=limit, scope=f.scope,
                                           reading=reading, lowest_gbs=low, times=low / limit,
-                                          source=g.get("source"))))
+                                          source=g.citation)))
     return out
 
 
@@ -176,7 +176,7 @@ def _match(kb, f, on_sheet=None) -> dict | None:
         limit, how = ref
         status = "matches" if abs(v - limit) <= MATCH_TOLERANCE * limit else ("above" if v > limit else "below")
         return {"generation": g.label, "reference_gbs": limit, "reference": how, "status": status,
-                "source": g.get("source"), "text": f"{status} {g.label}: {how}" + (f" ({elsewhere})" if elsewhere else "")}
+                "source": g.citation, "text": f"{status} {g.label}: {how}" + (f" ({elsewhere})" if elsewhere else "")}
     readings = [(float(v), "")]
     if f.direction == "unspecified" and is_bytes(f.unit):   # an unstated byte total could be either reading
         gbs = base_gbs(f)[0]
@@ -225,7 +225,7 @@ def _domain(kb, figs):
                                "{generation} joins at most {most} accelerators in one domain; the sheet's {figure} "
                                "({pages}) is {times:.1f}x that. Source: {source}.", [d],
                                data=shown(d, generation=g.label, most=most, domain=float(d.value),
-                                          times=float(d.value) / most, source=g.get("source")),
+                                          times=float(d.value) / most, source=g.citation),
                                question=f"Which system joins {ask_where(d)} in one {g.label} domain at full "
                                         f"bandwidth? {g.label} systems join at most {most}; does part of it run "
                                         "over the scale-out network?", doubt=doubt))
