@@ -336,6 +336,9 @@ def _efficiency(want, s, ctx: _Sheet) -> dict:
     from ..atscale.whatif import Request, system
     a = ctx.assumptions or load_assumptions()
     at, limit = want["at"], want["min"]
+    if not a.user_set("batch_accelerators"):
+        # the what-if holds a global batch fixed; the requirement asks about a job whose batch is sized for `at`
+        a = a.with_overrides({"batch_accelerators": at}, "the requirement's count")
     req = Request(accelerators=(at,), training=True)
     first = system(ctx.sheet, ctx.contract, a, req)
     p = first["points"][0]
@@ -370,7 +373,8 @@ def _efficiency(want, s, ctx: _Sheet) -> dict:
     out = {"result": result, "value": min(values), "value_text": _range_text([round(v, 3) for v in values]),
            "readings": values if len(values) > 1 else None, "figures": first["inputs"].get("figures") or [],
            "basis": "model",
-           "why": (f"scaling what-if at {num(at)} accelerators ({first['training']['compute']}; "
+           "why": (f"scaling what-if at {num(at)} accelerators ({first['training']['compute']} on each of "
+                   f"{num(first['training']['batch_accelerators'])}, the global batch; "
                    f"paced by {p.get('bottleneck') or p.get('regime') or '?'}): a model on its stated assumptions, not a "
                    f"measurement" + (f"; rests on assumed {', '.join(assumed)}" if assumed else ""))}
     if result == "uncertain":
