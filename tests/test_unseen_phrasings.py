@@ -230,3 +230,17 @@ def test_an_ieee_name_in_any_case_is_its_rate(sheet, line):
 def test_a_400g_module_named_in_chinese_is_the_product_not_a_figure(sheet):
     a = sheet("# 64核400G模块 规格简介\n\n网络: 2 x 100GE\n")
     assert values(a, "bandwidth") == [12.5]
+
+
+@pytest.mark.parametrize("ports", ["36 OSFP ports supporting 2.5Gbps - 800Gbps speeds.",
+                                   "Interfaces: 36 QSFP-DD ports of up to 800 Gb/s each."])
+def test_ports_named_with_their_cage_count_check_a_switchs_capacity(sheet, ports):
+    a = sheet(f"# Tern Q36 InfiniBand switch\n\nThe Q36 is a 57.6Tbps switch.\n\n{ports}\n")
+    assert figure(a, "bandwidth", "57.6Tbps").normalized["value"] == 3600.0     # 36 x 100 GB/s, both ways added
+
+
+def test_the_speeds_a_port_supports_take_no_direction_from_a_stated_speed(sheet):
+    a = sheet("# Tern Q36 InfiniBand switch\n\nIt provides up to 800Gbps full bidirectional bandwidth per port.\n\n"
+              "36 OSFP ports supporting 10Gbps - 800Gbps speeds.\n")
+    span = next(f for f in a.figures if "rate-list" in f.flags)
+    assert (span.direction, span.normalized["value"]) == ("unspecified", 100.0)

@@ -666,8 +666,10 @@ def _count_before(left: str) -> int | None:
     m = compiled(r"(?<![\w.])(\d{1,4})\s*(?:(?:links?|ports?|lanes?)\s*)?(?:[xX×]|个|路|口)\s*(?:[A-Za-z][\w\-()]*\s+){0,5}$").search(left[-80:])       # "7 links x 128 GB/s" too
     if m:
         return int(m.group(1))
-    # "32 ports of", "32 ports running at 100GbE", "a 32-port 100GbE switch"
-    m = compiled(r"(?<![\w.])(\d{1,4})(?:\s*ports?(?: of| (?:running|operating|clocked) at)|-port)\s*$").search(left[-40:])
+    # "32 ports of", "32 ports running at 100GbE", "a 32-port 100GbE switch", "36 OSFP ports supporting 2.5Gbps -
+    # 800Gbps", "144 aggregated XDR ports supporting 800Gbps"
+    m = compiled(r"(?<![\w.])(\d{1,4})(?:\s+(?:[A-Za-z][\w+-]*\s+){0,2}?ports?\s+(?:of|(?:running|operating|clocked) at"
+                 r"|supporting|(?:of )?up to)|\s*ports? of|-port)\s*$").search(left[-60:])
     return int(m.group(1)) if m else None
 
 

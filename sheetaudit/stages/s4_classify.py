@@ -113,7 +113,8 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
 def _direction_from_twins(figs: list[Figure]) -> None:
     """A bandwidth printed with no direction takes the direction the sheet states elsewhere for the same figure: the
     same value and unit, tier and scope ("NVLink: 900GB/s" in the table, "900 gigabytes per second (GB/s) bidirectional
-    per GPU" in the text). Only where every stated twin agrees."""
+    per GPU" in the text). Only where every stated twin agrees, and never for a list or span of supported speeds
+    ("ports supporting 10Gbps - 800Gbps"): the speeds a port can run at are not the bandwidth stated for it."""
     from ..units import convert
     def key(f):
         try:
@@ -125,7 +126,7 @@ def _direction_from_twins(figs: list[Figure]) -> None:
         if f.quantity == "bandwidth" and f.direction in ("bidirectional", "unidirectional") and "twin-double" not in f.flags:
             stated.setdefault(key(f), set()).add((f.direction, f.page))
     for f in figs:
-        if f.quantity != "bandwidth" or f.direction != "unspecified" or "comparison" in f.flags:
+        if f.quantity != "bandwidth" or f.direction != "unspecified" or {"comparison", "rate-list"} & f.flags:
             continue
         twins = stated.get(key(f), set())
         if len({d for d, _ in twins}) == 1:

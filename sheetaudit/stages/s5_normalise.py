@@ -166,7 +166,12 @@ def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, st
             return gbs, f"equals {terms} per direction ({fmt(total)} GB/s): per direction"
         if abs(gbs - 2 * total) <= tol * 2 * total:
             return gbs / 2, f"equals twice {terms} ({fmt(total)} GB/s): both directions added, halved"
-    for p in same_model(f, ports):
+    # the nearest port count first, the one after the capacity before the one before it: a sheet of two switches
+    # says "X is a 51.2Tbps switch ... 64 ports of 400G" and then the same of Y
+    at = {id(g): i for i, g in enumerate(ports)}
+    here = next((i for i, g in enumerate(ports) if g.segment is not None and f.segment is not None
+                 and (g.page, g.segment.block) >= (f.page, f.segment.block)), len(ports))
+    for p in sorted(same_model(f, ports), key=lambda p: at[id(p)] - here if at[id(p)] >= here else here - at[id(p)] - 0.5):
         pg, _ = base_gbs(p)
         total = pg * p.count
         if abs(gbs - total) <= tol * total:
