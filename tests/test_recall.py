@@ -63,5 +63,5 @@ def test_the_second_models_ports_against_its_total_is_fail(sheet):
 
 
 def test_the_recall_pdfs_are_made_by_their_script():
-    assert len(sorted(RECALL.glob("two-model-switch-*.pdf"))) == 3
+    assert len(sorted(RECALL.glob("two-model-switch-*.pdf"))) == 4
     assert Path(RECALL / "make_recall_pdfs.py").exists()

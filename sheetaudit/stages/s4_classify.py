@@ -28,6 +28,7 @@ _SUM_WORD = re.compile(r"aggregate|total|combined|bandwidth|throughput|capacity|
 _PORT_AFTER = re.compile(r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA|SuperNIC|link|lane|interface)s?\b", re.I)
 # "3*8*200Gbps = 600 GB/s": a factor of a product the sheet works out is one port's rate, not the result's scope
 _FACTOR = re.compile(r"\d\s*[*×]\s*$")
+_PORTS_TIMES = re.compile(r"\bports?\s*(?:[x×*]|of)\s*$", re.I)
 PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
 
@@ -389,8 +390,8 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if ctx.kind == "nic" and rx(r"\btotal\b|\bmax(?:imum|\.)?\s+(?:total\s+)?bandwidth").search(
             f"{seg.label} {seg.text[max(0, m.start - 30):m.start]}"):
         return "per-device"  # "Maximum total bandwidth: 800Gb/s": the adapter's, over all its ports
-    if _FACTOR.search(c.left) and c.right.lstrip().startswith("="):
-        return "per-port"
+    if (_FACTOR.search(c.left) and c.right.lstrip().startswith("=")) or (m.count and _PORTS_TIMES.search(c.left)):
+        return "per-port"    # ... and '72 ports x 800 Gb/s': the port's speed, whatever the sentence totals
     said = _nearest(v["scope"], "scope", c, within=STATED_SCOPE_REACH)
     if said in SUMS_SAID and m.count is None and not _PORT_AFTER.match(c.right) and (
             m.unit not in PORT_UNITS or _SUM_WORD.search(c.text)):

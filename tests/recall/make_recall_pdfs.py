@@ -8,6 +8,8 @@
   115.2 Tb/s both ways) do not make the 64.8 Tb/s printed beside them.
 - two-model-switch-sections.pdf: the same two models, each in its own section of prose and a label/value list.
 - two-model-switch-prose.pdf: the same two models in one sentence, each clause giving one model's ports and total.
+- two-model-switch-lines.pdf: one line per model, its ports and its total ("TX-7200: 72 ports x 800 Gb/s, 64.8 Tb/s
+  switching capacity"), the words of the total beside the port speed.
 
 The products are the project's own (fictional). ReportLab runs in invariant mode: re-running gives identical bytes.
 """
@@ -67,7 +69,15 @@ def prose():
                   f"800GbE for {cb} of switching capacity.", STYLES["BodyText"])])
 
 
+def lines():
+    build("two-model-switch-lines.pdf", [
+        Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]), Paragraph(INTRO, STYLES["BodyText"])]
+        + [Paragraph(f"{model}: {ports} ports x 800 Gb/s, {capacity} switching capacity.", STYLES["BodyText"])
+           for model, ports, capacity, *_ in MODELS])
+
+
 if __name__ == "__main__":
     table()
     sections()
     prose()
+    lines()
