@@ -32,6 +32,8 @@ MAX_WORDS = 8             # a name longer than this is a sentence
 TEXT_CHARS = 200_000      # characters of text counted for mentions (the first pages name the product most)
 SIZE_SCORES = (5.0, 3.0, 1.0)   # the cover's largest type, its second and third: where a sheet names its product
 TEXT_SCORES = (2.0, 1.5, 1.0)   # a text file's first headings and sentences: order says less than type size
+CJK_BRAND = 4             # a Chinese brand before a model is this short ("天河", "衡川网络"); longer is prose
+FILE_SPELLS = 2.0         # ... and every word of the candidate's name (its maker aside), three or more of them
 FILE_MODEL = 3.0          # the file's name holds the candidate's model number ("ucs-x9508-chassis-ds.pdf")
 BARE_NAME_WORDS = 4       # a name with no model, noun or maker ("ZEPHYR FORGE"): this short, in the largest type
 LATER_PIECE = 1.0         # a name after the first in one title is a subtitle's or a component's ("... Featuring X")
@@ -158,6 +160,8 @@ def _cut(words: list[str], v: dict) -> tuple[str, int]:
                 continue
             return "", len(words)   # a piece that opens on "Featuring", "with", "for": a tagline's or a component's
         cjk = "\u3400" <= w[:1] <= "\u9fff"      # a Chinese word: a brand before the model ("天河 A8"), else prose
+        if cjk and not kept and len(w) > CJK_BRAND and not _names_something(w, v):
+            continue        # "下面列出具体的 DCU K100": prose before the name, not a brand
         if ((w[:1].islower() or (cjk and kept)) and not _names_something(w, v, shouting)) or w in kept:
             break           # a sentence goes on, or the name is said again ("Q3450-LD switch Q3450-LD")
         if kept and _is_vendor(w, v) and any(_is_model(k, v) for k in kept):
@@ -224,6 +228,9 @@ def _score(name: str, size_score: float, lower: str, file_key: str, v: dict, met
         in_file = [len(k) for w, k in zip(words, keys) if _is_model(w, v) and k in file_key]
         # the longer the model number the file's name holds, the surer ("QFX5250-64OE-L" over "QFX5250")
         score += FILE_MODEL - 1.0 + min(1.0, max(in_file) / 10) if in_file else 1.0
+        own = [k for w, k in zip(words, keys) if not _is_vendor(w, v)]
+        if len(own) >= 3 and all(k in file_key for k in own) and not any(w[:1].islower() for w in words):
+            score += FILE_SPELLS     # the file's name spells the whole name ("ucs-x-series-direct-ds")
     return score - max(0, len(words) - 6)
 
 

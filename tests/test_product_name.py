@@ -65,7 +65,7 @@ def test_every_real_pdf_of_the_corpus_is_listed():
     assert {p.name for p in CORPUS.glob("real-*.pdf")} <= set(REAL_PDFS)
 
 
-# Text sheets (Markdown, plain text, Chinese among them), as their first heading, front matter or text names the
+# Text sheets (Markdown, plain text, HTML, Chinese among them), as their first heading, front matter or text names the
 # product: a technology ("NVLink 4"), a video format ("1080P"), a connector ("12V-2x6"), a heading ("产品介绍") or
 # a verb of a press release ("UNVEILS") is never the name.
 DEV = ROOT / "tests" / "real" / "dev"
@@ -86,6 +86,9 @@ TEXT_SHEETS = {
     CORPUS / "real-tenstorrent-wormhole-specifications.md": "Wormhole n150d",
     DEV / "real-aws-inf2-architecture.txt": "Amazon EC2 Inf2",
     DEV / "real-cisco-ucs-6536-fabric-interconnect-datasheet.md": "Cisco UCS 6536 Fabric Interconnect",
+    DEV / "real-cisco-ucs-x-series-direct-datasheet.md": "Cisco UCS X-Series Direct",
+    DEV / "real-cisco-ucs-x9516-x-fabric-module-datasheet.md": "Cisco UCS X9516 X-Fabric Module",
+    DEV / "real-sophgo-sg6-ai-server-zh.md": "算丰 AI 服务器 SG6",
     DEV / "real-cisco-ucs-c240-m8-datasheet.md": "Cisco UCS C240 M8 Rack Server",
     DEV / "real-juniper-ptx10002-60mr-techpost.md": "Juniper PTX10002-60MR",
     DEV / "real-nvidia-q3450-ld-xdr-switch-kernel-patch.txt": "Q3450-LD",
@@ -97,6 +100,7 @@ TEXT_SHEETS = {
     LABELLED / "hanhai-sn384-supernode-zh.md": "瀚海 SN384 AI 超节点",
     LABELLED / "hengchuan-hc9800-roce-switch-zh.txt": "衡川网络 HC-9800",
     LABELLED / "jinghong-jh8-npu-server-zh.md": "景泓 JH8-A910",
+    LABELLED / "kestrel-hx8b-gpu-server.html": "Kestrel HX8-B GPU Server",
     LABELLED / "lumen-lx400-supernic.md": "Lumen LX400 SuperNIC",
     LABELLED / "tanager-tx9864-ethernet-switch.txt": "Tanager TX-9864 AI Fabric Switch",
     LABELLED / "tongyuan-ty-g8-test-report-zh.md": "通远 TY-G8 GPU 服务器",
@@ -104,6 +108,7 @@ TEXT_SHEETS = {
     LABELLED / "vireo-nx800-supernic.txt": "Vireo NX-800 SuperNIC",
     LABELLED / "vireo-v40-pcie-accelerator.md": "Vireo V40 PCIe Accelerator",
     LABELLED / "yunfeng-y910-card-zh.md": "云锋 Y910",
+    LABELLED / "yunhe-k2-400-dpu-en.html": "Yunhe K2-400 DPU",
 }
 
 
