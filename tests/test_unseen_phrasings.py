@@ -244,3 +244,24 @@ def test_the_speeds_a_port_supports_take_no_direction_from_a_stated_speed(sheet)
               "36 OSFP ports supporting 10Gbps - 800Gbps speeds.\n")
     span = next(f for f in a.figures if "rate-list" in f.flags)
     assert (span.direction, span.normalized["value"]) == ("unspecified", 100.0)
+
+
+@pytest.mark.parametrize("line", ["該系統支援8個Tesla V100 GPU，這些GPU透過NVLink連接。",
+                                  "该系统支持8个Tesla V100 GPU，这些GPU通过NVLink连接。"])
+def test_a_chinese_count_reads_in_traditional_and_simplified_characters(sheet, line):
+    a = sheet(f"# Heron H8 服務器\n\n{line}\n")
+    assert figure(a, "domain_size").normalized["value"] == 8
+
+
+def test_the_rules_simplified_characters_match_their_traditional_forms():
+    from sheetaudit.rules import compiled
+    assert compiled("热插拔风扇").search("4個熱插拔風扇")
+    assert compiled("[个颗]GPU").search("8個GPU") and compiled("[个颗]GPU").search("8个GPU")
+
+
+@pytest.mark.parametrize("line", ["Air Cooled: 7 + 1 redundant fan units", "Cooling: 8 x 92mm counter-rotating fans",
+                                  "| 风扇 | 4个热插拔风扇，支持N+1冗余 |"])
+def test_cooling_said_by_fan_units_or_a_fan_row_is_air(sheet, line):
+    table = "| 项目 | 规格 |\n|---|---|\n" if line.startswith("|") else ""
+    a = sheet(f"# Tern T9 switch\n\n64 ports of 400GbE.\n\n{table}{line}\n")
+    assert figure(a, "cooling").normalized["value"] == "air"
