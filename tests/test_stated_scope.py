@@ -75,7 +75,7 @@ def test_twins_doubted_by_two_checks_make_one_question():
 
 @pytest.mark.parametrize("name, asked_not", [
     ("real-cisco-ucs-b200-m5-datasheet.pdf", ("the 80 Gbps on page 2", "the 40-Gbps on page 2")),
-    ("real-intel-gaudi3-network-configuration.txt", ("600 GB/s", "1200 GB/s", "3*8*200Gbps")),
+    ("real-intel-gaudi3-network-configuration.txt", ("600 GB/s", "1200 GB/s", "3*8*200Gbps", "per port or a total")),
 ])
 def test_the_real_sheets_ask_nothing_about_a_stated_scope(name, asked_not):
     path = CORPUS / name

@@ -390,8 +390,11 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if ctx.kind == "nic" and rx(r"\btotal\b|\bmax(?:imum|\.)?\s+(?:total\s+)?bandwidth").search(
             f"{seg.label} {seg.text[max(0, m.start - 30):m.start]}"):
         return "per-device"  # "Maximum total bandwidth: 800Gb/s": the adapter's, over all its ports
-    if (_FACTOR.search(c.left) and c.right.lstrip().startswith("=")) or (m.count and _PORTS_TIMES.search(c.left)):
-        return "per-port"    # ... and '72 ports x 800 Gb/s': the port's speed, whatever the sentence totals
+    if _FACTOR.search(c.left) and c.right.lstrip().startswith("="):
+        f.flags.add("factor")
+        return "per-port"
+    if m.count and _PORTS_TIMES.search(c.left):
+        return "per-port"    # '72 ports x 800 Gb/s': the port's speed, whatever the sentence totals
     said = _nearest(v["scope"], "scope", c, within=STATED_SCOPE_REACH)
     if said in SUMS_SAID and m.count is None and not _PORT_AFTER.match(c.right) and (
             m.unit not in PORT_UNITS or _SUM_WORD.search(c.text)):

@@ -202,8 +202,8 @@ def _scope(f: Figure, sheet, inferred: dict, vocab_key: str) -> None:
         if f.scope in ("per-port", "per-lane") and (f.unit in PORT_UNITS or {"rate-name", "signaling"} & f.flags
                                                     or not is_bytes(f.unit)):
             return      # a port or lane rate in bits: the unit names a port
-        if f.scope == "per-port" and f.count:
-            return      # "8x 400 Gb/s": counted ports
+        if f.scope == "per-port" and (f.count or "factor" in f.flags):
+            return      # "8x 400 Gb/s": counted ports; "21*25 GB/s = 525 GB/s": a port's rate times its count
         if f.scope in ("per-port", "per-link") and _found(words("port_or_link"), text):
             return
         kind = getattr(sheet, "kind", "")
