@@ -225,6 +225,7 @@ _contract: dict = {}
 def _judge(path: str) -> None:
     """Read an input file as the command line does and, when it is accepted, use it."""
     from sheetaudit import pipeline
+    from sheetaudit.options import AuditOptions
     kind = Path(path).name.split(".")[0]
     if kind == "requirements":
         req, fac = pipeline.load_requirements(path)
@@ -234,9 +235,9 @@ def _judge(path: str) -> None:
         from sheetaudit.requirements import evaluate
         evaluate(req, _contract["c"], sheet=_SHEET.name)
         if fac is not None:
-            pipeline.audit(_SHEET, facility=fac)
+            pipeline.audit(_SHEET, AuditOptions(facility=fac))
     elif kind == "facility":
-        pipeline.audit(_SHEET, facility=pipeline.load_facility(path))
+        pipeline.audit(_SHEET, AuditOptions(facility=pipeline.load_facility(path)))
     else:
         from sheetaudit.atscale.job import read_job
         read_job(path)

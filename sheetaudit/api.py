@@ -102,37 +102,36 @@ def audit(path, facility=None, ocr: bool = False, max_pages: int | None = None, 
     (schema sheetaudit/1). facility: a profile's path or a dict of its keys; ocr: read pages without a text layer
     by OCR (the ocr extra); cache: reuse the result of the same content audited with the same options and rules;
     requirements: a requirements file's path or a dict of its keys (`check --require`)."""
-    from .result_cache import entry_path, file_sha256, write_entry
     from .batch.worker import limited
-    from .output.json_out import to_contract
+    from .output.json_out import contract as contract_of
     from .pipeline import audit as run
     p = _sheet(path)
     args = _arguments("audit", ocr=ocr, cache=cache, max_pages=max_pages, password=password)
-    req, fac = _requirements(requirements, _facility(facility))
-    options = {"max_pages": args["max_pages"], "facility": fac, "password": password, "ocr": ocr}
+    options = _options(args, requirements, facility)
     store = sha = None
     if cache:
-        import hashlib
-
-        from .result_cache import Cache
+        from .result_cache import Cache, file_sha256
         from .rules import rules_hash
-        # the batch's key options (batch.run), so audit() and audit_folder() share entries
-        key = {**options, "requirements": req,
-               "password": options["password"] and hashlib.sha256(options["password"].encode()).hexdigest()}
-        store = Cache(_cache_dir(), rules_hash(), key)
+        store = Cache(_cache_dir(), rules_hash(), options.cache_key())     # the batch's key: entries are shared
         sha = file_sha256(p)
         hit = store.get(sha, p.name)
         if hit is not None and hit.get("status") == "ok":
             return {**hit["contract"], "source": {**hit["contract"]["source"], "path": str(path)}}
-    contract = to_contract(run(p, password=options["password"], max_pages=options["max_pages"],
-                               facility=options["facility"], ocr=ocr, requirements=req))
-    if store is not None and store.dir is not None and contract["source"]["sha256"] == sha and not limited(contract):
-        key, where = entry_path(store.dir, store.base, sha, p.name)
+    contract = contract_of(run(p, options))
+    if store is not None and contract["source"]["sha256"] == sha and not limited(contract):
         try:
-            write_entry(where, key, {"status": "ok", "contract": contract}, store.secret)   # signed, as the batch
+            store.put(sha, p.name, {"status": "ok", "contract": contract})
         except OSError:
             pass                      # a cache that cannot be written costs only the next call's time
     return contract
+
+
+def _options(args: dict, requirements, facility):
+    """The AuditOptions of checked ARGS (password, max_pages, ocr) and the requirements and facility given."""
+    from .options import AuditOptions
+    req, fac = _requirements(requirements, _facility(facility))
+    return AuditOptions(password=args["password"], max_pages=args["max_pages"], facility=fac, requirements=req,
+                        ocr=args["ocr"])
 
 
 def audit_folder(folder, jobs: int | None = None, output=None, facility=None, ocr: bool = False,
@@ -141,38 +140,20 @@ def audit_folder(folder, jobs: int | None = None, output=None, facility=None, oc
                  job=None) -> list[dict]:
     """Audit every sheet under FOLDER in a pool of processes, as `sheetaudit audit` does; the list audit.json
     holds (a contract per sheet, an error record per file that could not be read). The reports, tables and
-    index are written only when OUTPUT (a folder) is given. job (a job file's path or its keys as a dict, as
-    `audit --job`): the index ranks the systems on it and the requirements on the job are judged."""
-    import json
-    import tempfile
-
-    from .batch.run import BatchOptions, run_batch
+    index are written only when OUTPUT (a folder) is given; without it no report is rendered. job (a job file's
+    path or its keys as a dict, as `audit --job`): the index ranks the systems on it and the requirements on the
+    job are judged."""
+    from .batch.run import BatchOptions, records, run_batch
     if not _path(folder, "folder").is_dir():
         raise UsageError(f"{folder}: not a folder")
     if output is not None:
         output = _path(output, "output")
     args = _arguments("audit_folder", ocr=ocr, cache=cache, max_pages=max_pages, password=password, jobs=jobs,
                       timeout=timeout, max_memory_mb=max_memory_mb)
-    req, fac = _requirements(requirements, _facility(facility))
     opts = BatchOptions(jobs=args["jobs"], timeout=timeout, max_memory_mb=args["max_memory_mb"], use_cache=cache,
-                        password=password, max_pages=args["max_pages"], facility=fac,
-                        requirements=req, quiet=True, progress=False, job=None if job is None else _job(job))
-    if cache:
-        opts.cache_dir = _cache_dir()
-    before = os.environ.get("SHEETAUDIT_OCR")
-    os.environ["SHEETAUDIT_OCR"] = "1" if ocr else ""       # the workers read it, as `audit --ocr` sets it
-    try:
-        if output is not None:
-            run_batch(folder, output, opts)
-            return json.loads((Path(output) / "audit.json").read_text(encoding="utf-8"))
-        with tempfile.TemporaryDirectory(prefix="sheetaudit-") as out:
-            run_batch(folder, out, opts)
-            return json.loads((Path(out) / "audit.json").read_text(encoding="utf-8"))
-    finally:
-        if before is None:
-            os.environ.pop("SHEETAUDIT_OCR", None)
-        else:
-            os.environ["SHEETAUDIT_OCR"] = before
+                        audit=_options(args, requirements, facility), quiet=True, progress=False,
+                        job=None if job is None else _job(job), cache_dir=_cache_dir() if cache else None)
+    return records(run_batch(folder, output, opts))
 
 
 def _contracts(audits) -> list[dict]:

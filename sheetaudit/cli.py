@@ -73,14 +73,15 @@ def _same_file(output: str, sheet: str) -> bool:
         return False
 
 
-def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | None = None,
-                in_process: bool = False, **options):
+def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, options=None, report: str | None = None,
+                in_process: bool = False, all_figures: bool = False):
     """Audit one file under the time and memory limits; every failure becomes one line naming the file.
     With report (json, html or text), the child that audits also writes the report and returns only what the
     parent needs: (the reader's notes, the findings' severities, the text, the exception writing it raised or
     None). An HTML report's evidence crops are rendered by the pdfium the audit already loaded, and the audit
     itself is never sent back (pickling a 400-page manual's audit costs more than writing its JSON).
-    in_process: run in this process (a profiler sees the audit), still under the memory cap."""
+    options: sheetaudit.options.AuditOptions. in_process: run in this process (a profiler sees the audit), still
+    under the memory cap."""
     import os
     from .errors import UsageError, describe_path
     from .limits import memory_limit, run_isolated, time_limit
@@ -92,20 +93,21 @@ def _audit_file(ctx, sheet: str, timeout: float, max_memory: int, report: str | 
             if in_process:
                 from .pipeline import audit
                 with memory_limit(max_memory):
-                    return audit(sheet, **options) if report is None else _audit_and_report(sheet, report, **options)
+                    return audit(sheet, options) if report is None else \
+                        _audit_and_report(sheet, report, options, all_figures)
             if report is None:
                 from .pipeline import audit
-                return run_isolated(audit, max_memory, sheet, **options)
-            return run_isolated(_audit_and_report, max_memory, sheet, report, **options)
+                return run_isolated(audit, max_memory, sheet, options)
+            return run_isolated(_audit_and_report, max_memory, sheet, report, options, all_figures)
 
 
-def _audit_and_report(sheet: str, fmt: str, all_figures: bool = False, **options):
+def _audit_and_report(sheet: str, fmt: str, options, all_figures: bool = False):
     from .pipeline import audit
-    result = audit(sheet, **options)
+    result = audit(sheet, options)
     short = [r["key"] for r in (result.requirements or {}).get("results", []) if r["result"] == "falls-short"]
     sent = (result.document.notes, [f.severity for f in result.findings] + ["requirement"] * bool(short))
     try:
-        return (*sent, _report(result, fmt, options.get("password"), all_figures), None)
+        return (*sent, _report(result, fmt, options.password, all_figures), None)
     except Exception as exc:        # noqa: BLE001 - named as a failure writing the report, by the parent
         return (*sent, None, exc)
 
@@ -169,8 +171,8 @@ def _failures_named(ctx, name: str, during: str, max_memory: int):
 def check(ctx, sheet, fmt, output, fail_on, facility, require, password, max_pages, timeout, max_memory, ocr,
           all_figures, in_process):
     """Audit one spec sheet (PDF, .txt, .md or .html)."""
-    import os
     from .errors import UsageError, describe_path
+    from .options import AuditOptions
     name = describe_path(sheet)
     if output and _same_file(output, sheet):
         raise UsageError(f"-o {describe_path(output)} is the input file itself; choose another output file")
@@ -184,10 +186,8 @@ def check(ctx, sheet, fmt, output, fail_on, facility, require, password, max_pag
         req, fac = load_requirements(require, fac)
     elif fail_on == "requirement":
         raise UsageError("--fail-on requirement needs --require FILE")
-    if ocr:
-        os.environ["SHEETAUDIT_OCR"] = "1"      # read_document follows it (and so do worker processes)
-    notes, severities, text, failed = _audit_file(ctx, sheet, timeout, max_memory, report=fmt, password=password,
-                                                  max_pages=max_pages, facility=fac, requirements=req,
+    options = AuditOptions(password=password, max_pages=max_pages, facility=fac, requirements=req, ocr=ocr)
+    notes, severities, text, failed = _audit_file(ctx, sheet, timeout, max_memory, options, report=fmt,
                                                   all_figures=all_figures, in_process=in_process)
     for note in notes:
         click.echo(f"sheetaudit: note: {name}: {note}", err=True)
@@ -402,8 +402,8 @@ def _contract(ctx, path: str, timeout: float, max_memory: int) -> dict:
     got = read_contract(path)
     if got is not None:
         return got
-    from .output.json_out import to_contract
-    return to_contract(_audit_file(ctx, path, timeout, max_memory))
+    from .output.json_out import contract
+    return contract(_audit_file(ctx, path, timeout, max_memory))
 
 
 def _where(step) -> str:

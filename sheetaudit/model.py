@@ -204,3 +204,4 @@ class Audit:
     passed: list[str] = field(default_factory=list)   # check codes evaluated and not raised
     facility: Optional[dict] = None
     requirements: Optional[dict] = None  # the buyer's requirements held against this sheet (sheetaudit.requirements)
+    contract: Optional[dict] = field(default=None, repr=False, compare=False)   # kept by output.json_out.contract

@@ -11,19 +11,20 @@ from .stages.s3_context import sheet_context
 from .stages.s1_find import find_mentions
 from .stages.s7_find_compute import compute_figures
 from .model import Audit
+from .options import AuditOptions
 from .naming import product_name
 from .stages.s5_normalise import normalise
 from .read import ocr_hint, read_document
 from .stages.s2_triage import may_hold_figures
 
 
-def audit(path: str | Path, password: str | None = None, max_pages: int | None = None,
-          facility: dict | None = None, pages: set[int] | None = None, triage: bool = True,
-          requirements: dict | None = None, ocr: bool | None = None) -> Audit:
-    """Audit one sheet (every page of a PDF, or those in `pages`). triage: a long PDF's pages that the figure
-    finder finds nothing in (from their plain text) are not laid out (read.pdf); False lays out every page.
-    ocr: read pages without a text layer by OCR; None follows $SHEETAUDIT_OCR (as `--ocr` sets it)."""
-    doc = read_document(path, password=password, max_pages=max_pages, pages=pages, ocr=ocr,
+def audit(path: str | Path, options: AuditOptions | None = None, pages: set[int] | None = None,
+          triage: bool = True) -> Audit:
+    """Audit one sheet (every page of a PDF, or those in `pages`) with OPTIONS (sheetaudit.options: password,
+    max_pages, facility, requirements, ocr). triage: a long PDF's pages that the figure finder finds nothing in
+    (from their plain text) are not laid out (read.pdf); False lays out every page."""
+    o = options or AuditOptions()
+    doc = read_document(path, password=o.password, max_pages=o.max_pages, pages=pages, ocr=o.ocr,
                         needs_layout=may_hold_figures if triage else None)
     if doc.no_text_pages:     # the sheet check words it; only the reader knows whether OCR is installed
         doc.ocr_hint = ocr_hint()
@@ -32,16 +33,19 @@ def audit(path: str | Path, password: str | None = None, max_pages: int | None =
     sheet = sheet_context(doc, mentions)
     figures = assess(normalise(classify(mentions, sheet)), sheet)   # stated or inferred: what an error may rest on
     figures += compute_figures(doc, sheet, figures)       # the accelerator's compute and memory capacity
-    findings, passed = run_checks(figures, sheet, doc, facility)
+    findings, passed = run_checks(figures, sheet, doc, o.facility)
     derived = [d for f in findings for d in f.derived]
     regex_cache.save()       # the patterns this sheet compiled first: the next run builds them from the cache
     a = Audit(document=doc, figures=figures, findings=findings, sheet_kind=sheet.kind,
               sheet_kind_reason=sheet.kind_reason, derived=derived,
-              passed=passed, facility=facility)
-    if requirements and requirements.get("keys"):
-        from .output.json_out import to_contract
+              passed=passed, facility=o.facility)
+    if o.requirements and o.requirements.get("keys"):
+        from .output.json_out import contract
         from .requirements import evaluate
-        a.requirements = evaluate(requirements, to_contract(a), sheet=Path(path).name)
+        from .textsafe import safe_data
+        kept = contract(a)          # built once and kept: judged here, then every output renders it
+        a.requirements = evaluate(o.requirements, kept, sheet=Path(path).name)
+        kept["requirements"] = safe_data(a.requirements)
     return a
 
 

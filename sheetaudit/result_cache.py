@@ -193,6 +193,14 @@ class Cache:
         _close(shard)
         return entry["result"]
 
+    def put(self, sha256: str, name: str, result: dict) -> None:
+        """Store RESULT for this content under this file name's suffix, signed (OSError when it cannot be written);
+        nothing without a cache folder."""
+        if self.dir is None or self.secret is None:
+            return
+        key, path = entry_path(self.dir, self.base, sha256, name)
+        write_entry(path, key, result, self.secret)
+
     def _bad(self, p: Path, why: str):
         self.corrupt += 1
         self.misses += 1
@@ -316,6 +324,9 @@ def write_entry(path: str, key: str, result: dict, secret: bytes) -> None:
         os.close(shard)
 
 
-def default_cache_dir(outdir: str | Path) -> Path:
+def default_cache_dir(outdir: str | Path | None) -> Path | None:
+    """$SHEETAUDIT_CACHE_DIR, else OUTDIR/.cache (None without either: nothing is cached)."""
     env = os.environ.get("SHEETAUDIT_CACHE_DIR")
-    return Path(env) if env else Path(outdir) / ".cache"
+    if env:
+        return Path(env)
+    return Path(outdir) / ".cache" if outdir is not None else None

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 
 # Variables of the developer's shell that would change what a run does.
-_FOREIGN_ENV = ("SHEETAUDIT_OCR", "SHEETAUDIT_CACHE_DIR", "SHEETAUDIT_RULES")
+_FOREIGN_ENV = ("SHEETAUDIT_CACHE_DIR", "SHEETAUDIT_RULES")
 
 
 def pytest_configure(config):
@@ -84,12 +84,13 @@ def _cwd(path):
 @pytest.fixture
 def sheet(tmp_path):
     """Write a small text spec sheet and audit it: sheet("GPU-to-GPU: 900 GB/s per GPU") -> Audit."""
+    from sheetaudit.options import AuditOptions
     from sheetaudit.pipeline import audit
 
     def make(text: str, name: str = "sheet.md", **options):
         p = tmp_path / name
         p.write_text(text, encoding="utf-8")
-        return audit(p, **options)
+        return audit(p, AuditOptions(**options))
     return make
 
 

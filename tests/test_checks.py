@@ -4,6 +4,7 @@ through the batch's comparison). A new check needs no test of its own here, only
 import pytest
 
 from conftest import checks, finding
+from sheetaudit.options import AuditOptions
 from sheetaudit.rules import load_rules
 
 RULES = load_rules()
@@ -28,7 +29,7 @@ def raised(example, tmp_path) -> set:
             items.append((sheet_row(f"sheet{i}.md", contract, None), contract))
         return {f["check"] for f in compare(items)}
     path = _pdf(tmp_path / "sheet.pdf", ex["pdf"]) if "pdf" in ex else _write(tmp_path / "sheet.md", ex["sheet"])
-    return checks(pipeline.audit(path, facility=ex.get("facility")))
+    return checks(pipeline.audit(path, AuditOptions(facility=ex.get("facility"))))
 
 
 def _write(path, text: str):

@@ -175,6 +175,7 @@ def test_image_only_page_is_read_by_ocr_when_asked(monkeypatch):
 
 
 def test_scanned_pdf_through_the_reader_with_a_stand_in_ocr(monkeypatch):
+    from sheetaudit.options import AuditOptions
     from sheetaudit.pipeline import audit
     from sheetaudit.read import ocr
     from sheetaudit.read.layout import Item
@@ -182,8 +183,7 @@ def test_scanned_pdf_through_the_reader_with_a_stand_in_ocr(monkeypatch):
     monkeypatch.setattr(ocr, "ocr_items", lambda *a, **k: [
         Item(60, 100, 110, 110, text="Node", size=10), Item(115, 100, 150, 110, text="power", size=10),
         Item(155, 100, 175, 110, text="6.8", size=10), Item(178, 100, 190, 110, text="kW", size=10)])
-    monkeypatch.setenv("SHEETAUDIT_OCR", "1")
-    a = audit(FILES / "scanned.pdf")
+    a = audit(FILES / "scanned.pdf", AuditOptions(ocr=True))
     assert a.document.ocr_pages == [1]
     power = [f for f in a.figures if f.quantity == "power"]
     assert power and power[0].ocr and power[0].to_json()["ocr"] is True
@@ -195,7 +195,6 @@ def test_ocr_is_opt_in(monkeypatch):
     from sheetaudit.read import ocr
     called = []
     monkeypatch.setattr(ocr, "read_page", lambda *a, **k: called.append(1))
-    monkeypatch.delenv("SHEETAUDIT_OCR", raising=False)
     doc = read_document(FILES / "scanned.pdf")
     assert called == [] and doc.ocr_pages == [] and doc.no_text_pages == [1]
 

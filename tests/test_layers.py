@@ -18,7 +18,8 @@ STAGES = sorted((p.stem for p in (PACKAGE / "stages").iterdir() if STAGE.fullmat
 # Lowest first. A module may import its own layer's modules and any lower layer's; a package (read, a stage, atscale,
 # output, batch) is one layer, so its modules may import each other.
 LAYERS = [
-    ("errors", "failures", "limits", "numfmt", "fileio", "cachedir", "severity", "regex_cache", "textsafe", "version"),
+    ("errors", "failures", "limits", "numfmt", "fileio", "cachedir", "severity", "regex_cache", "textsafe", "version",
+     "options"),                        # what decides an audit: plain values, passed down by every way in
     ("model",),
     ("read",),
     ("rules",),

@@ -6,6 +6,7 @@ import json
 from conftest import SAMPLES, checks, finding, run_cli
 
 from sheetaudit import to_contract
+from sheetaudit.options import AuditOptions
 from sheetaudit.output import text_out
 
 LIQUID_RACK = "# Orion rack-scale system\n\nRack power: 135 kW maximum\n\nCooling: Direct liquid cooling\n"
@@ -100,7 +101,7 @@ def test_the_report_and_the_index_name_the_hall(tmp_path):
     from sheetaudit import pipeline
     from sheetaudit.output.html_out import render
     hall = _hall(tmp_path, "rack_power_kw: 140\ncooling: [air, liquid]\n")
-    a = pipeline.audit(BOREALIS, facility=pipeline.load_facility(hall))
+    a = pipeline.audit(BOREALIS, AuditOptions(facility=pipeline.load_facility(hall)))
     assert "Checked against: hall.yaml: 140 kW per rack, air + liquid cooling." in render(a, images=False)
     assert "Checked against: hall.yaml" in text_out.render(a, cols=100)
     folder = tmp_path / "in"

@@ -21,6 +21,7 @@ from sheetaudit.output import charts, evidence
 from sheetaudit.output.html_out import PALETTE, render
 from sheetaudit.output.json_out import to_contract
 from sheetaudit.output.verdict import verdict
+from sheetaudit.options import AuditOptions
 from sheetaudit.pipeline import audit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +36,7 @@ ZEPHYR = SAMPLES / "zephyr-forge-brochure.pdf"
 
 @lru_cache(maxsize=None)
 def audited(path: Path, password: str | None = None) -> Audit:
-    return audit(path, password=password)
+    return audit(path, AuditOptions(password=password))
 
 
 @lru_cache(maxsize=None)
@@ -433,7 +434,7 @@ def test_cli_writes_the_html_report(tmp_path):
 
 def test_verdict_names_the_facility_it_exceeds():
     need(ORION)
-    a = audit(ORION, facility={"name": "Hall B", "rack_power_kw": 60, "cooling": "air"})
+    a = audit(ORION, AuditOptions(facility={"name": "Hall B", "rack_power_kw": 60, "cooling": "air"}))
     v = verdict(a)
     assert "exceeds Hall B (60 kW per rack, air cooling)" in v
     html = render(a)

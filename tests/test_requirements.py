@@ -13,6 +13,7 @@ from conftest import ROOT, run_cli
 
 import sheetaudit
 from sheetaudit import pipeline
+from sheetaudit.options import AuditOptions
 from sheetaudit.requirements import evaluate, load_requirements
 
 # A server that meets a training requirement on what it prints: 900 GB/s NVLink per GPU with no direction (450 or
@@ -81,7 +82,7 @@ def judged(tmp_path):
         (tmp_path / "rfp.yaml").write_text(requirement + "\n", encoding="utf-8")
         (tmp_path / name).write_text(text, encoding="utf-8")
         req = load_requirements(tmp_path / "rfp.yaml")
-        a = pipeline.audit(tmp_path / name, requirements=req)
+        a = pipeline.audit(tmp_path / name, AuditOptions(requirements=req))
         [got] = a.requirements["results"]
         return got
     return run
@@ -162,7 +163,7 @@ def test_the_efficiency_between_its_readings_is_uncertain(judged):
 
 def test_a_switch_sheet_is_not_asked_about_a_scale_up_domain(tmp_path):
     req = load_requirements(_write(tmp_path, REQUIRE))
-    a = pipeline.audit(ROOT / "samples" / "gannet-gx800-xdr-switch.html", requirements=req)
+    a = pipeline.audit(ROOT / "samples" / "gannet-gx800-xdr-switch.html", AuditOptions(requirements=req))
     results = {r["key"]: r["result"] for r in a.requirements["results"]}
     assert results["scale_up_domain"] == "not-applicable" and results["rack_power_kw"] == "not-applicable"
     assert results["hardware_latency_us"] == "meets" and results["rdma"] == "meets"

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import ROOT, SAMPLES
 from sheetaudit import pipeline
+from sheetaudit.options import AuditOptions
 from sheetaudit.stages.s8_checks import wording
 from sheetaudit.output.json_out import to_contract
 
@@ -69,7 +70,7 @@ def test_the_readers_notes_are_words_only():
     the notes say something else entirely."""
     from sheetaudit.batch.worker import limited
     from sheetaudit.output.verdict import status, unread
-    a = pipeline.audit(str(ROOT / "tests" / "hostile" / "files" / "long-1000.pdf"), max_pages=5)
+    a = pipeline.audit(str(ROOT / "tests" / "hostile" / "files" / "long-1000.pdf"), AuditOptions(max_pages=5))
     before = (status(a), unread(a), limited(to_contract(a)))
     assert before == ("incomplete", ["read the first 5 of 1000 pages (--max-pages 5)"], False)
     a.document.notes = [n[::-1] + " out of memory, timed out" for n in a.document.notes]

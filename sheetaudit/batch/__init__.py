@@ -6,8 +6,7 @@ and write index.html, one report per sheet, figures.csv, findings.csv, compariso
     >>> result = run_batch("vendors/", "out/", BatchOptions(jobs=2))  # doctest: +SKIP
     >>> result.exit_code("error")                                     # doctest: +SKIP
 
-Modules, one job each: walk (find the files), cache (cache entries, checked against the package's JSON Schema by
-sheetaudit.contract), files (atomic writes, the writable-OUTDIR check), worker (the child process), pool (the parent's side of
+Modules, one job each: walk (find the files), files (atomic writes, the writable-OUTDIR check), worker (the child process), pool (the parent's side of
 the pool), interrupts (Ctrl-C and SIGTERM as a request to stop), compare (comparison rows and cross-sheet findings),
 tables (CSV, XLSX and SQLite), index (index.html), outputs (write them all), progress and summary (stderr), run (the whole
 batch), command (click). Importing this package is light: the engine, pandas and jinja2 load when a batch runs.

@@ -51,17 +51,21 @@ REQUIRE_HELP = ("Requirements file (YAML): the index opens with the compliance m
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages of each file.")
 @click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
               help="Deprecated and ignored: every page is read in full (kept so that scripts passing it still run).")
+@click.option("--ocr", is_flag=True,
+              help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
+                   "figures read so are marked OCR-read.")
 @click.option("--no-xlsx", is_flag=True, help="Do not write audit.xlsx even when openpyxl is installed.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no summary on stderr.")
 @click.pass_context
 def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cache_dir, facility, require,
-          job_file, password, max_pages, no_xlsx, quiet):
+          job_file, password, max_pages, ocr, no_xlsx, quiet):
     """Audit every spec sheet in FOLDER (recursively) and compare them side by side on one basis.
 
     Exit codes: 0 no finding at or above --fail-on; 1 findings; 2 a file could not be audited (after the whole
     batch has run) or a usage error; 130 interrupted (finished results are still written).
     """
     from ..errors import UsageError
+    from ..options import AuditOptions
     from ..pipeline import load_facility, load_requirements
     from .interrupts import Interrupts
     from .run import BatchOptions, run_batch, summary_lines
@@ -80,9 +84,9 @@ def audit(ctx, folder, outdir, jobs, timeout, max_memory, fail_on, no_cache, cac
         from ..atscale.job import read_job
         job = read_job(job_file)
     opts = BatchOptions(jobs=jobs, timeout=timeout or None, max_memory_mb=max_memory or None,
-                        use_cache=not no_cache, cache_dir=cache_dir, facility=fac, requirements=req, job=job,
-                        password=password,
-                        max_pages=max_pages, quiet=quiet, xlsx=not no_xlsx)
+                        use_cache=not no_cache, cache_dir=cache_dir, job=job, quiet=quiet, xlsx=not no_xlsx,
+                        audit=AuditOptions(password=password, max_pages=max_pages, facility=fac, requirements=req,
+                                           ocr=ocr))
     with Interrupts() as late:         # an interrupt after the batch (while the summary prints) is only counted
         result = run_batch(folder, outdir, opts, warn=warn)
         if not quiet:

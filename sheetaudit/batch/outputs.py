@@ -20,7 +20,6 @@ OK, ERROR, NOT_RUN = "ok", "error", "not-run"
 
 def write_outputs(res, opts, warn=None) -> None:
     """Write every table and index.html for a finished (or interrupted) BatchResult."""
-    from ..output.json_out import error_record
     from . import tables
     from .index import render_index
     out = res.outdir
@@ -43,20 +42,8 @@ def write_outputs(res, opts, warn=None) -> None:
         res.written = [n for n in OUTPUT_NAMES if (n != "audit.xlsx" or xlsx) and (out / n).is_file()]
         atomic_write(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
         return
-    training = None
-    if job is not None:           # before the tables: the requirements on the job are judged on its result
-        from .training import judge_requirements, training_doc
-        training = training_doc(res.ok, job)
-        judge_requirements(res.ok, training, opts.requirements)
-    def records():
-        for s in res.sheets:
-            if s["status"] == OK:
-                yield s["contract"]
-            else:
-                rec = error_record(s["path"], s.get("error") or "not audited")
-                rec["error_kind"] = s.get("error_kind", "not-run")
-                yield rec
-    write_json_list_if_changed(out / "audit.json", records())   # streamed: by far the largest output
+    training = judge_on_job(res, opts)      # before the tables: the requirements on the job are judged on it
+    write_json_list_if_changed(out / "audit.json", records(res))   # streamed: by far the largest output
     res.written.append("audit.json")
     pairs = [(s["sheet"], s["contract"]) for s in res.ok]
     compliance = compliance_rows(res.ok)
@@ -105,6 +92,31 @@ def write_outputs(res, opts, warn=None) -> None:
     hashes = {name: file_digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports
               if (out / name).is_file()}
     atomic_write(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
+
+
+def records(res):
+    """What audit.json holds, one item at a time: each sheet's contract, or an error record for a file that could
+    not be audited."""
+    from ..output.json_out import error_record
+    for s in res.sheets:
+        if s["status"] == OK:
+            yield s["contract"]
+        else:
+            rec = error_record(s["path"], s.get("error") or "not audited")
+            rec["error_kind"] = s.get("error_kind", "not-run")
+            yield rec
+
+
+def judge_on_job(res, opts) -> dict | None:
+    """The training what-if of the sheets on opts.job, with the requirements on the job judged into each contract
+    (before audit.json, which holds them); None without a job."""
+    job = getattr(opts, "job", None)
+    if job is None:
+        return None
+    from .training import judge_requirements, training_doc
+    training = training_doc(res.ok, job)
+    judge_requirements(res.ok, training, opts.audit.requirements)
+    return training
 
 
 def compliance_rows(ok: list[dict]) -> list[dict] | None:

@@ -1,4 +1,5 @@
-"""The whole batch: walk, look up the cache, audit the rest in the pool, compare, write every output atomically.
+"""The whole batch: walk, look up the cache, audit the rest in the pool, compare, write every output atomically
+(or, without an output folder, only return the results: no report is rendered and nothing is written but the cache).
 
 Library first: `run_batch` returns a BatchResult and raises SheetAuditError subclasses for usage problems (and
 OutputNotWritable, before any sheet is audited, for an output folder it cannot write; OutdirBusy while another
@@ -9,7 +10,6 @@ the workers, and the files finished so far are still written out (and were cache
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import shutil
 import tempfile
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import OutputNotWritable, describe_path
+from ..options import AuditOptions
 from ..textsafe import safe_data, safe_text
 from ..result_cache import Cache, default_cache_dir, file_sha256
 from .files import check_writable, file_digest
@@ -37,10 +38,7 @@ class BatchOptions:
     max_memory_mb: int | None = 2048      # address-space cap per worker; None or 0: none
     use_cache: bool = True
     cache_dir: str | None = None          # default $SHEETAUDIT_CACHE_DIR or OUTDIR/.cache
-    password: str | None = None
-    max_pages: int | None = None
-    facility: dict | None = None
-    requirements: dict | None = None      # a checked requirements file (sheetaudit.requirements)
+    audit: AuditOptions = field(default_factory=AuditOptions)   # what decides each sheet's audit (and cache key)
     job: object = None                    # a training job (atscale.job.Job): the index ranks the systems on it
     quiet: bool = False
     progress: bool | None = None          # None: only when stderr is a terminal (and not quiet)
@@ -50,7 +48,7 @@ class BatchOptions:
 @dataclass
 class BatchResult:
     root: Path
-    outdir: Path
+    outdir: Path | None                                     # None: results only, nothing written
     sheets: list[dict] = field(default_factory=list)       # one per file found, in path order
     skipped: list[tuple[str, str]] = field(default_factory=list)
     comparison: list[dict] = field(default_factory=list)
@@ -120,12 +118,26 @@ def _warm() -> None:
         pass
 
 
-def run_batch(root: str | Path, outdir: str | Path, options: BatchOptions | None = None, warn=None) -> BatchResult:
+def run_batch(root: str | Path, outdir: str | Path | None, options: BatchOptions | None = None,
+              warn=None) -> BatchResult:
     """Audit every sheet under `root` into `outdir`. Raises UsageError (overlapping folders), RulesError or
     OutputNotWritable before any work; per-file problems are error rows. `warn(message)` is called for each warning
-    (corrupt cache, ...). Interrupts (SIGINT, SIGTERM) stop the audit; the finished sheets are still written."""
+    (corrupt cache, ...). Interrupts (SIGINT, SIGTERM) stop the audit; the finished sheets are still written.
+    outdir None: the results only (BatchResult.sheets, `records`), no report rendered, nothing written but the
+    cache (whose default folder then is $SHEETAUDIT_CACHE_DIR: give options.cache_dir otherwise)."""
     with Interrupts() as interrupts:
-        return _run(root, outdir, options or BatchOptions(), warn, interrupts)
+        opts = options or BatchOptions()
+        if outdir is None:
+            return _run_locked(root, None, opts, warn, interrupts)
+        return _run(root, outdir, opts, warn, interrupts)
+
+
+def records(res: BatchResult) -> list:
+    """What audit.json holds (a contract per sheet, an error record per file not audited), as JSON gives it back."""
+    import json
+
+    from .outputs import records as items
+    return json.loads(json.dumps(list(items(res)), ensure_ascii=False))
 
 
 def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> BatchResult:
@@ -139,9 +151,9 @@ def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> Batc
 
 def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> BatchResult:
     from .pool import default_jobs
-    from ..read import ocr_requested
     found = walk(root)
-    res = BatchResult(root=found.root, outdir=Path(outdir), skipped=safe_data(found.skipped))
+    res = BatchResult(root=found.root, outdir=Path(outdir) if outdir is not None else None,
+                      skipped=safe_data(found.skipped))
     res.jobs = max(1, opts.jobs or default_jobs())
     started = time.monotonic()
 
@@ -151,13 +163,10 @@ def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) 
             warn(msg)
 
     res.rules_hash = _fresh_rules()
-    key_options = {"max_pages": opts.max_pages, "facility": opts.facility, "requirements": opts.requirements,
-                   "password": hashlib.sha256(opts.password.encode()).hexdigest() if opts.password else None,
-                   "ocr": ocr_requested()}
     cache_dir = (opts.cache_dir or default_cache_dir(outdir)) if opts.use_cache else None
     if cache_dir:
         check_cache_dir(root, cache_dir)
-    cache = Cache(cache_dir, res.rules_hash, key_options, warn=_warn)
+    cache = Cache(cache_dir, res.rules_hash, opts.audit.cache_key(), warn=_warn)
     res.cache_base = cache.base
     progress = Progress.for_terminal(len(found.files), opts.quiet)
     if opts.progress is not None:
@@ -170,17 +179,23 @@ def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) 
                            "status": NOT_RUN, "cached": False})
     tasks = _lookup(found.files, res, cache, progress, interrupts)
     if tasks and not res.interrupted:
-        _audit(tasks, res, opts, cache, progress, key_options, interrupts)
+        _audit(tasks, res, opts, cache, progress, interrupts)
     progress.clear()
     res.cache_hits = sum(1 for s in res.sheets if s["cached"])
     res.cache_corrupt = cache.corrupt
     for s in res.sheets:
         if s["status"] == NOT_RUN:
             s["error"] = "not audited: the batch was interrupted"
-        elif s["status"] == ERROR:          # a report from an earlier run would read as this sheet's audit
+        elif s["status"] == ERROR and res.outdir is not None:   # an earlier run's report would read as this audit
             with contextlib.suppress(OSError):
                 (res.outdir / report_path(s["sheet"])).unlink()
     res.elapsed = time.monotonic() - started
+    if res.outdir is None:
+        from .outputs import judge_on_job
+        judge_on_job(res, opts)             # audit.json's contracts hold the requirements judged on the job
+        if not res.interrupted:
+            cache.prune()
+        return res
     try:
         write_outputs(res, opts, warn=_warn)
     except OSError as exc:
@@ -209,21 +224,27 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
             progress.finished(s["sheet"], error=True)
             continue
         hit = cache.get(s["sha256"], s["sheet"])
-        if hit is not None and _report_in_place(hit, s, res.outdir):
+        if hit is not None and (res.outdir is None or _report_in_place(hit, s, res.outdir)):
             _apply(s, hit, cached=True)
             progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
         else:
-            tasks.append((i, str(path), {"report": str(res.outdir / report_path(s["sheet"])), "name": s["sheet"],
-                                         "sha256": s["sha256"]}))
+            files = {"name": s["sheet"], "sha256": s["sha256"]}
+            if res.outdir is not None:
+                files["report"] = str(res.outdir / report_path(s["sheet"]))
+            tasks.append((i, str(path), files))
     return sorted(tasks, key=lambda t: -_size(t[1]))
 
 
 def _report_in_place(hit: dict, s: dict, outdir: Path) -> bool:
     """A cached sheet's report is never taken from the cache: the one a worker rendered from a fresh audit must still
-    be in OUTDIR, as it was written (the entry holds its hash). Otherwise the sheet is audited again to write it."""
+    be in OUTDIR, as it was written (the entry holds its hash). Otherwise the sheet is audited again to write it:
+    also when the entry holds no report's hash (stored by a run that rendered none: sheetaudit.audit, audit_folder
+    without an output folder)."""
     want = hit.get("report_sha256")
-    if hit["status"] != OK or not want:
+    if hit["status"] != OK:
         return True
+    if not want:
+        return False
     name = report_path(s["sheet"])
     try:
         if file_digest(outdir / name) != want:
@@ -234,7 +255,7 @@ def _report_in_place(hit: dict, s: dict, outdir: Path) -> bool:
     return True
 
 
-def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress, key_options: dict,
+def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress,
            interrupts: Interrupts) -> None:
     """Audit the tasks in the pool; each result is filed (cache, report) as it arrives."""
     from .pool import Pool
@@ -264,14 +285,15 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
     _warm()
     remove_orphaned_snapshots()
     snapshots = tempfile.mkdtemp(prefix=f"{SNAPSHOTS_PREFIX}{os.getpid()}-")
-    worker_opts = {**key_options, "password": opts.password, "timeout": opts.timeout, "snapshots": snapshots,
-                   "cache_dir": str(cache.dir) if cache.dir else None, "cache_base": cache.base,
-                   "cache_secret": cache.secret}
+    worker_opts = {"audit": opts.audit, "report": res.outdir is not None, "timeout": opts.timeout,
+                   "snapshots": snapshots, "cache_dir": str(cache.dir) if cache.dir else None,
+                   "cache_base": cache.base, "cache_secret": cache.secret}
     hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
     pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
+    drained = (lambda: _import_output_libraries(opts)) if res.outdir is not None else (lambda: None)
     try:
         pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
-                 on_drained=lambda: _import_output_libraries(opts), should_stop=interrupts.requested)
+                 on_drained=drained, should_stop=interrupts.requested)
     except KeyboardInterrupt:
         res.interrupted = True
     finally:

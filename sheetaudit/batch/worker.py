@@ -201,18 +201,21 @@ def _time_limit(seconds):
 
 
 def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
-    """Audit one file; never raises. `cacheable` marks results that depend only on the file and the rules."""
+    """Audit one file with options["audit"] (sheetaudit.options.AuditOptions); never raises. `cacheable` marks
+    results that depend only on the file and the rules. The sheet's HTML report is rendered unless
+    options["report"] is False (nobody would read it)."""
     from ..failures import explain, report_not_written
-    from ..output.json_out import to_contract
+    from ..output.json_out import contract as contract_of
     from ..pipeline import audit
     try:
         with _time_limit(options.get("timeout")):
-            a = audit(path, password=options.get("password"), max_pages=options.get("max_pages"),
-                      facility=options.get("facility"), requirements=options.get("requirements"))
-        contract = to_contract(a)
+            a = audit(path, options.get("audit"))
+        contract = contract_of(a)
     except Exception as exc:  # noqa: BLE001 - any failure on one untrusted file is that file's error row
         return explain(exc, max_memory_mb=max_memory_mb, debug_hint=BATCH_DEBUG_HINT).as_row()
     out = {"status": "ok", "contract": contract, "cacheable": not limited(contract)}
+    if options.get("report") is False:
+        return out
     try:
         from ..output.html_out import render
         out["html"] = render(a)

@@ -24,7 +24,7 @@ from markupsafe import Markup
 from ..model import Audit, Figure, Finding
 from ..numfmt import num, ratio
 from . import charts
-from .json_out import to_contract
+from .json_out import contract
 from .message import split_list
 from .verdict import STATUS_TEXT, counts, facility_json, status, unread, vendor_questions, verdict
 
@@ -310,7 +310,7 @@ def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images:
     """Everything the sheet template needs; the batch pages reuse it."""
     from ..rules import load_rules
     rules = load_rules()
-    doc = to_contract(a)
+    doc = contract(a)
     by_id = {f.id: f for f in a.figures}
     views = []
     for i, f in enumerate(sorted(a.findings, key=lambda x: (SEVERITY_RANK[x.severity],))):

@@ -13,6 +13,14 @@ from .verdict import counts, facility_json, status, unread
 SCHEMA = "sheetaudit/1"
 
 
+def contract(a: Audit) -> dict:
+    """The audit's contract, built on first use and kept on it: the requirements are judged on it and the JSON, the
+    report and the batch's record are that one (an audit the pipeline returned is final; to_contract builds anew)."""
+    if a.contract is None:
+        a.contract = to_contract(a)
+    return a.contract
+
+
 def to_contract(a: Audit) -> dict:
     """The contract, every string fit for UTF-8 (textsafe: a non-UTF-8 file name, a damaged text layer)."""
     doc = a.document
@@ -43,7 +51,7 @@ def summary(a: Audit) -> dict:
 
 
 def dumps(a: Audit) -> str:
-    return json.dumps(to_contract(a), ensure_ascii=False, indent=1)
+    return json.dumps(contract(a), ensure_ascii=False, indent=1)
 
 
 def error_record(path: str | Path, message: str) -> dict:

@@ -24,7 +24,6 @@ TEXT_SUFFIXES = {".txt": "text", ".text": "text", ".md": "markdown", ".markdown"
                  ".html": "html", ".htm": "html"}
 READABLE_SUFFIXES = {".pdf", *TEXT_SUFFIXES}
 MAX_FILE_BYTES = 512 * 1024 * 1024      # a spec sheet is a few MB; anything this big is not one
-OCR_ENV = "SHEETAUDIT_OCR"              # "1": read image-only pages by OCR (set by `check --ocr`)
 # C0/C1 control characters (not tab or newline) in extracted text: they mean nothing in a spec sheet and an
 # escape sequence printed to a terminal is an attack on the reader's screen.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -73,10 +72,6 @@ def _known_binary(data: bytes) -> str:
         if data.startswith(sig):
             return name
     return ""
-
-
-def ocr_requested() -> bool:
-    return os.environ.get(OCR_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def ocr_hint() -> str:
@@ -146,11 +141,11 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
 
 
 def read_document(path: str | Path, password: str | None = None, max_pages: int | None = None,
-                  pages: set[int] | None = None, ocr: bool | None = None,
+                  pages: set[int] | None = None, ocr: bool = False,
                   needs_layout: Callable[[str], bool] | None = None) -> Document:
     """Read one file. Raises UnreadableInput (or a subclass) with a one-line reason.
 
-    ocr: read image-only pages by OCR when the OCR extra is installed; None follows $SHEETAUDIT_OCR.
+    ocr: read image-only pages by OCR when the OCR extra is installed.
     needs_layout: given a PDF page's plain text, whether it may hold a figure and so needs its full layout (see
     read.pdf; the reader asks, it never decides what a figure is); None: every page is laid out.
     """
@@ -160,8 +155,6 @@ def read_document(path: str | Path, password: str | None = None, max_pages: int 
         raise UnreadableInput("empty file (0 bytes)")
     sha = hashlib.sha256(data).hexdigest()
     kind = sniff(data, p.suffix.lower())
-    if ocr is None:
-        ocr = ocr_requested()
     if kind == "pdf":
         from .pdf import read_pdf
         doc = read_pdf(p, data, password=password, max_pages=max_pages, only_pages=pages, ocr=ocr,
