@@ -118,3 +118,19 @@ def test_certainty_of_one_huge_paragraph_costs_about_linear_time():
     cost(2_000)
     small, large = cost(5_000), cost(40_000)
     assert large < 24 * max(small, 0.005), (small, large)
+
+
+def test_certainty_is_one_stage_run_once(monkeypatch):
+    """The pipeline assesses every figure once, as its own stage; the checks after it only read the result."""
+    from sheetaudit import pipeline
+    from sheetaudit.stages import s6_certainty
+    calls = []
+    real = s6_certainty.assess
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(s6_certainty, "assess", counted)
+    monkeypatch.setattr(pipeline, "assess", counted)
+    a = pipeline.audit(ROOT / "samples" / "kestrel-k8x-gpu-server.pdf")
+    assert calls == [1] and all(f.certainty in ("stated", "inferred") for f in a.figures)

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from sheetaudit.stages.s6_certainty import assess
 from sheetaudit.stages.s8_checks import run_checks
 from sheetaudit.stages.s4_classify import classify
 from sheetaudit.stages.s3_context import sheet_context
@@ -62,7 +63,7 @@ def doc_of(texts: list[tuple[str, str]]) -> Document:
 def audit_text(doc: Document):
     mentions = find_mentions(doc)
     sheet = sheet_context(doc, mentions)
-    figures = normalise(classify(mentions, sheet))
+    figures = assess(normalise(classify(mentions, sheet)), sheet)
     findings, _ = run_checks(figures, sheet, doc, None)
     return mentions, figures, findings
 

@@ -97,12 +97,11 @@ def merge_models(findings: list[Finding]) -> list[Finding]:
 
 
 def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> tuple[list[Finding], list[str]]:
+    """The findings on FIGS, whose certainty the stage before (s6_certainty.assess) has set, and the codes passed."""
     from . import ask, compute, headline, one_question, plausibility, sheet_checks, step1_tier, step2_bandwidth
     from . import step3_latency, step4_power
-    from ..s6_certainty import assess, derived_certainty, temper
+    from ..s6_certainty import derived_certainty, temper
     from .present import fit_to_sheet, merge_repeats
-    if any(f.certainty is None for f in figs):
-        assess(figs, sheet)       # the pipeline does it as a stage; a caller of run_checks alone gets it here
     token = PAGED.set(getattr(doc, "kind", "pdf") == "pdf")
     try:
         findings: list[Finding] = []
