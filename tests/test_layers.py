@@ -137,7 +137,9 @@ def test_type_checking_imports_are_no_exemption():
 
 
 def test_the_stages_are_numbered_one_by_one():
-    """The folder lists the stages in pipeline order, and the package's docstring names them in the same order."""
+    """The folder lists the stages in pipeline order; the package's docstring and the README name them in that order."""
     assert [int(STAGE.fullmatch(s).group(1)) for s in STAGES] == list(range(1, len(STAGES) + 1))
     import sheetaudit.stages
     assert re.findall(r"^\s+(s\d+_\w+)", sheetaudit.stages.__doc__, re.M) == STAGES
+    how = (ROOT / "README.md").read_text(encoding="utf-8").split("## How it works", 1)[1]
+    assert re.findall(r"`(s\d+_\w+)`", how.strip().split("\n\n", 1)[0]) == STAGES, "the README's How it works names them in order"
