@@ -12,7 +12,7 @@ import click
 
 from .version import __version__
 
-from .batch.command import SECONDS
+from .batch.command import OCR_HELP, SECONDS
 from .severity import FAIL_ON, reaches
 
 # --fail-on requirement: exit 1 when a sheet falls short of a --require file (findings do not count then).
@@ -157,9 +157,7 @@ def _failures_named(ctx, name: str, during: str, max_memory: int):
               help="Give up on the sheet after this many seconds (0: no limit).")
 @click.option("--max-memory", type=click.IntRange(min=0), default=2048, show_default=True,
               help="Address-space limit in MB while the sheet is audited (0: no limit).")
-@click.option("--ocr", is_flag=True,
-              help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
-                   "figures read so are marked OCR-read.")
+@click.option("--ocr", is_flag=True, help=OCR_HELP)
 @click.option("--all-figures", is_flag=True,
               help="List every figure read, not only those the findings rest on (the terminal summary; the "
                    "printed HTML report's appendix).")

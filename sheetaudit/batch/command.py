@@ -22,6 +22,8 @@ class _Seconds(click.FloatRange):
 
 
 SECONDS = _Seconds()
+OCR_HELP = ("Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); figures read so "
+            "are marked OCR-read.")
 REQUIRE_HELP = ("Requirements file (YAML): the index opens with the compliance matrix and compliance.csv holds one "
                 "row per sheet and requirement; it may hold the facility profile under 'facility:'.")
 
@@ -51,9 +53,7 @@ REQUIRE_HELP = ("Requirements file (YAML): the index opens with the compliance m
 @click.option("--max-pages", type=click.IntRange(min=1), help="Read at most this many pages of each file.")
 @click.option("--thorough", is_flag=True, hidden=True, expose_value=False,
               help="Deprecated and ignored: every page is read in full (kept so that scripts passing it still run).")
-@click.option("--ocr", is_flag=True,
-              help="Read pages without a text layer by OCR (needs the ocr extra and Debian's tesseract-ocr); "
-                   "figures read so are marked OCR-read.")
+@click.option("--ocr", is_flag=True, help=OCR_HELP)
 @click.option("--no-xlsx", is_flag=True, help="Do not write audit.xlsx even when openpyxl is installed.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no summary on stderr.")
 @click.pass_context

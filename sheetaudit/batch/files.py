@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import OutputNotWritable, describe_path
 from ..fileio import atomic_write
+from ..result_cache import file_sha256
 
 PROBE_BYTES = 64 * 1024      # a full disk still creates an empty file; it refuses data
 
@@ -33,12 +34,7 @@ def check_writable(folder: str | Path) -> None:
         raise OutputNotWritable(f"cannot write to the output folder {describe_path(folder)}: {why}{where}") from None
 
 
-def file_digest(path: str | Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+file_digest = file_sha256       # a written output's hash, as a sheet's
 
 
 def write_json_list_if_changed(path: str | Path, items) -> bool:
