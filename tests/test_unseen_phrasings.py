@@ -265,3 +265,16 @@ def test_cooling_said_by_fan_units_or_a_fan_row_is_air(sheet, line):
     table = "| 项目 | 规格 |\n|---|---|\n" if line.startswith("|") else ""
     a = sheet(f"# Tern T9 switch\n\n64 ports of 400GbE.\n\n{table}{line}\n")
     assert figure(a, "cooling").normalized["value"] == "air"
+
+
+@pytest.mark.parametrize("line, gbs", [("Each node: one NVIDIA Infiniband 400 NDR NIC per GPU", 50.0),
+                                       ("Fabric: two 200 HDR adapters per node", 25.0)])
+def test_a_generation_named_after_its_rate_is_that_rate(sheet, line, gbs):
+    a = sheet(f"# Heron H8 server\n\n{line}\n")
+    f = figure(a, "bandwidth")
+    assert f.normalized["value"] == gbs and not any(x.check == "bandwidth.unit-ambiguous" for x in a.findings)
+
+
+def test_a_count_of_ports_before_a_generation_is_no_rate(sheet):
+    a = sheet("# Tern Q2 InfiniBand switch\n\nA leaf of 200 HDR ports.\n")
+    assert values(a, "bandwidth") == []

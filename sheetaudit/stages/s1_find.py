@@ -314,8 +314,9 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     for m in (rate_name.finditer(text) if digits else ()):
         if taken.free(m.start(), m.end()):
             gbps = next(g for g in m.groups() if g)
+            # "NDR400", "400 NDR": the generation's name says bits per second, so the unit is not in doubt
             found.append(Mention("bandwidth", m.group(0), float(gbps), "Gb/s", seg, m.start(), m.end(),
-                                 flags={"bare-unit", "rate-name"}))
+                                 flags={"rate-name"}))
             taken.add((m.start(), m.end()))
     found = _merge_rate_lists(found, text)
     if not found and seg.kind == "cell":
