@@ -12,7 +12,9 @@ if it is signed: an HMAC-SHA256 over its bytes with a key kept in the user's own
 0600). An entry that is not a regular file (a FIFO, a link to /dev/zero: never opened, never followed), is over
 MAX_ENTRY_BYTES, is not signed with this user's key, does not parse or has the wrong shape (sheetaudit.contract: the
 JSON Schema) is ignored with one warning and overwritten by the fresh result. Editing a number, or deleting
-findings, breaks the signature.
+findings, breaks the signature. The shape is checked once, by the worker that writes the entry (its signature then
+says so: CHECKED), so a cached re-run of thousands of files spends no schema check; an entry signed without that
+word is checked as it is read.
 
 No symbolic link inside the cache folder is followed (a shard folder that is a link another user planted would
 otherwise receive our writes and lose its files to the clean-up): every entry is opened, written and removed
@@ -108,6 +110,16 @@ def sign(secret: bytes, payload: bytes) -> bytes:
     return hmac.new(secret, payload, hashlib.sha256).hexdigest().encode("ascii")
 
 
+# The signature of an entry whose result passed the schema check as it was written (in the worker, in parallel):
+# it covers this word too, so it says both who wrote the entry and that its shape was checked, and the reader
+# spends no schema check on it. An entry signed plainly (an edit re-signed by a script) is checked as it is read.
+CHECKED = b"checked "
+
+
+def sign_checked(secret: bytes, payload: bytes) -> bytes:
+    return CHECKED + sign(secret, CHECKED + payload)
+
+
 @lru_cache(maxsize=1)
 def code_digest() -> str:
     """A digest of the sheetaudit package's sources and templates: part of the tool version in the cache key."""
@@ -176,12 +188,14 @@ class Cache:
             return self._bad(p, f"cannot be read ({exc.strerror or exc})")
         try:
             mac, _, payload = _gunzip(raw).partition(b"\n")
-            if not hmac.compare_digest(mac, sign(self.secret, payload)):
+            checked = mac.startswith(CHECKED)
+            if not hmac.compare_digest(mac, (sign_checked if checked else sign)(self.secret, payload)):
                 raise ValueError("not signed with this user's key: edited, or written by another user")
             entry = json.loads(payload.decode("utf-8"))
             if not (isinstance(entry, dict) and entry.get("key") == key):
                 raise ValueError("not a cache entry for this key")
-            validate_result(entry.get("result"), sha256)
+            if not checked:
+                validate_result(entry.get("result"), sha256)
         except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, RecursionError) as exc:
             _close(shard)
             return self._bad(p, f"is corrupt ({str(exc)[:200]})")
@@ -303,7 +317,12 @@ def write_entry(path: str, key: str, result: dict, secret: bytes) -> None:
     renamed into place."""
     entry = {"key": key, "result": {k: result[k] for k in CACHED_FIELDS if k in result}}
     payload = json.dumps(entry, ensure_ascii=False).encode("utf-8")
-    data = gzip.compress(sign(secret, payload) + b"\n" + payload, compresslevel=1, mtime=0)
+    try:
+        validate_result(entry["result"], ((entry["result"].get("contract") or {}).get("source") or {}).get("sha256"))
+        mac = sign_checked(secret, payload)
+    except (ValueError, KeyError, TypeError, AttributeError):     # out of shape: the reader says so, as before
+        mac = sign(secret, payload)
+    data = gzip.compress(mac + b"\n" + payload, compresslevel=1, mtime=0)
     p = Path(path)
     shard = _open_shard(p.parent.parent, p.parent.name, create=True)
     tmp = f".{p.name}.{secrets.token_hex(8)}.tmp"

@@ -195,6 +195,23 @@ def test_cache_hit_then_invalidated_by_a_changed_file(tmp_path):
     assert any(f["text"] == "38 kW" for f in osprey["figures"])
 
 
+def test_the_same_file_under_two_names_comes_from_cache_on_every_re_run(tmp_path):
+    """Both names share one cache entry, and each has its own report (the report names its file): neither is
+    audited again on a re-run."""
+    folder = tmp_path / "in"
+    (folder / "copies").mkdir(parents=True)
+    for name in ("one.pdf", "copies/two.pdf"):
+        shutil.copy(SAMPLES / GOOD[0], folder / name)
+    shutil.copy(SAMPLES / GOOD[1], folder / GOOD[1])
+    out = tmp_path / "out"
+    assert batch(folder, "-o", out, "--fail-on", "never").returncode == 0
+    reports = {p.name: p.read_bytes() for p in (out / "reports").rglob("*.html")}
+    for _ in range(2):
+        again = batch(folder, "-o", out, "--fail-on", "never")
+        assert "3 audited (3 from cache)" in again.stderr, again.stderr
+    assert {p.name: p.read_bytes() for p in (out / "reports").rglob("*.html")} == reports
+
+
 def test_cache_invalidated_by_a_changed_rule(tmp_path):
     rules = tmp_path / "rules"
     shutil.copytree(ROOT / "rules", rules)

@@ -9,7 +9,7 @@ and write index.html, one report per sheet, figures.csv, findings.csv, compariso
 Modules, one job each: walk (find the files), files (atomic writes, the writable-OUTDIR check), worker (the child process), pool (the parent's side of
 the pool), interrupts (Ctrl-C and SIGTERM as a request to stop), compare (comparison rows and cross-sheet findings),
 tables (CSV, XLSX and SQLite), index (index.html), outputs (write them all), progress and summary (stderr), run (the whole
-batch), command (click). Importing this package is light: the engine, pandas and jinja2 load when a batch runs.
+batch), command (click). Importing this package is light: the engine and jinja2 load when a batch runs (pandas only for the API's DataFrames).
 """
 from __future__ import annotations
 

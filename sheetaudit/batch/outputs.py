@@ -88,10 +88,26 @@ def write_outputs(res, opts, warn=None) -> None:
            "training": _training_html(training)}
     write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
-    reports = [s["report"] for s in res.ok if s.get("report")]
-    hashes = {name: file_digest(out / name) for name in [n for n in res.written if n != "run.json"] + reports
+    reports = {s["report"]: s.get("sha256") for s in res.ok if s.get("report")}
+    hashes = {name: file_digest(out / name) for name in [n for n in res.written if n != "run.json"] + list(reports)
               if (out / name).is_file()}
-    atomic_write(manifest, json.dumps({"key": key, "files": hashes}, ensure_ascii=False) + "\n")
+    rendered = {name: sha for name, sha in reports.items() if name in hashes and sha}
+    atomic_write(manifest, json.dumps({"key": key, "files": hashes, "base": res.cache_base, "rendered": rendered},
+                                      ensure_ascii=False) + "\n")
+
+
+def rendered_reports(out: Path, base: str) -> dict[str, tuple[str, str]]:
+    """The reports the last run left in OUT, each as (the sha256 of the content it was rendered from, its own
+    digest), when that run used the same rules, code and options (BASE). A cache entry holds the report of the
+    last name its content was audited under; a file kept under two names has a report for each, and this
+    record tells that the other name's report is as current."""
+    try:
+        m = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        if m.get("base") != base:
+            return {}
+        return {name: (sha, m["files"][name]) for name, sha in m["rendered"].items() if name in m["files"]}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
 
 
 def records(res):

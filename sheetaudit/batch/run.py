@@ -211,7 +211,9 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
             interrupts: Interrupts) -> list[tuple[int, str, dict]]:
     """Hash every file and take what the cache holds; return the (index, path, files) tasks left, largest first so
     the pool's workers finish together."""
+    from .outputs import rendered_reports
     tasks = []
+    rendered = rendered_reports(res.outdir, cache.base) if cache.dir is not None and res.outdir else {}
     for i, path in enumerate(files):
         if interrupts.requested():
             res.interrupted = True
@@ -224,7 +226,7 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
             progress.finished(s["sheet"], error=True)
             continue
         hit = cache.get(s["sha256"], s["sheet"])
-        if hit is not None and (res.outdir is None or _report_in_place(hit, s, res.outdir)):
+        if hit is not None and (res.outdir is None or _report_in_place(hit, s, res.outdir, rendered)):
             _apply(s, hit, cached=True)
             progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
         else:
@@ -235,11 +237,12 @@ def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progres
     return sorted(tasks, key=lambda t: -_size(t[1]))
 
 
-def _report_in_place(hit: dict, s: dict, outdir: Path) -> bool:
+def _report_in_place(hit: dict, s: dict, outdir: Path, rendered: dict) -> bool:
     """A cached sheet's report is never taken from the cache: the one a worker rendered from a fresh audit must still
-    be in OUTDIR, as it was written (the entry holds its hash). Otherwise the sheet is audited again to write it:
-    also when the entry holds no report's hash (stored by a run that rendered none: sheetaudit.audit, audit_folder
-    without an output folder)."""
+    be in OUTDIR, as it was written (the entry holds its hash, or the last run's record of OUTDIR, `rendered`, holds
+    it for this name and content: the same file under another name shares the entry). Otherwise the sheet is
+    audited again to write it: also when the entry holds no report's hash (stored by a run that rendered none:
+    sheetaudit.audit, audit_folder without an output folder)."""
     want = hit.get("report_sha256")
     if hit["status"] != OK:
         return True
@@ -247,9 +250,10 @@ def _report_in_place(hit: dict, s: dict, outdir: Path) -> bool:
         return False
     name = report_path(s["sheet"])
     try:
-        if file_digest(outdir / name) != want:
-            return False
+        have = file_digest(outdir / name)
     except OSError:
+        return False
+    if have != want and rendered.get(name) != (s["sha256"], have):
         return False
     s["report"] = name
     return True
@@ -353,9 +357,8 @@ def _set_error(s: dict, kind: str, message: str) -> None:
 
 def _import_output_libraries(opts: BatchOptions) -> None:
     """Called once about two rounds of files are left, while the last files are audited: load what writing the
-    outputs needs (pandas, openpyxl, jinja2) now rather than after the last result."""
+    outputs needs (openpyxl, jinja2) now rather than after the last result."""
     try:
-        import pandas  # noqa: F401
         from .index import template_env
         template_env()
         if opts.xlsx:

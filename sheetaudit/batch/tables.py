@@ -218,25 +218,51 @@ def xlsx_safe(value):
     return neutralise(value)
 
 
-def _cleaned(table: Table, rows: list[dict], clean=neutralise):
-    df = frame(table, rows)
-    for c, kind in table.columns:
-        if kind == TEXT:
-            df[c] = df[c].map(clean, na_action="ignore").astype("string")
-    return df
+def _typed(kind: str, v):
+    """V as the column's type holds it (None for a missing value), as DataFrame.astype(_DTYPES) converts it."""
+    if v is None or (isinstance(v, float) and v != v):
+        return None
+    if kind == TEXT:
+        return v if isinstance(v, str) else str(v)
+    if kind == REAL:
+        return float(v)
+    if kind == INT:
+        return int(v)
+    return bool(v)
+
+
+def _cells(table: Table, rows: list[dict], clean=None) -> list[list]:
+    """ROWS as lists of plain Python values in TABLE's column order and types (None for a missing one), text cells
+    passed through CLEAN: what frame() holds, without building one (the batch writes its tables without pandas,
+    which costs more to import than most batches spend writing them)."""
+    kinds = [(c, k, clean if clean is not None and k == TEXT else None) for c, k in table.columns]
+    out = []
+    for r in rows:
+        row = []
+        for c, k, f in kinds:
+            v = _typed(k, r.get(c))
+            row.append(f(v) if f is not None and v is not None else v)
+        out.append(row)
+    return out
+
+
+def _csv_cell(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return repr(v)          # pandas' float64 text: the shortest repr ('1e+16', '0.1', '123.0')
+    return str(v)               # an int, True/False, or text
 
 
 def csv_text(table: Table, rows: list[dict]) -> str:
     # RFC 4180's CRLF rows: Python's csv quotes a field only for the characters of its line terminator, so with "\n"
     # alone a carriage return in a file name was written bare and split the row in two.
-    return _cleaned(table, rows).to_csv(index=False, lineterminator="\r\n")
-
-
-def _cells(df) -> list[list]:
-    """Plain Python values (None for a missing one) for openpyxl and sqlite3."""
-    import pandas as pd
-    return [[None if v is None or v is pd.NA or (isinstance(v, float) and v != v) else
-             (v.item() if hasattr(v, "item") else v) for v in row] for row in df.itertuples(index=False, name=None)]
+    import csv
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(table.names)
+    w.writerows([_csv_cell(v) for v in row] for row in _cells(table, rows, clean=neutralise))
+    return buf.getvalue()
 
 
 def xlsx_available() -> bool:
@@ -251,7 +277,7 @@ def xlsx_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
     from openpyxl.utils import get_column_letter
     wb = Workbook(write_only=True)
     for table, rows in tables:
-        cells = _cells(_cleaned(table, rows, clean=xlsx_safe))
+        cells = _cells(table, rows, clean=xlsx_safe)
         ws = wb.create_sheet(title=table.sheet[:31])
         ws.freeze_panes = "A2"
         last = get_column_letter(len(table.columns))
@@ -292,7 +318,7 @@ def sqlite_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
                     cols = ", ".join(f'"{c}" {_SQL_TYPES[k]}' for c, k in table.columns)
                     con.execute(f'CREATE TABLE "{table.name}" ({cols})')
                     marks = ", ".join("?" * len(table.columns))
-                    con.executemany(f'INSERT INTO "{table.name}" VALUES ({marks})', _cells(frame(table, rows)))
+                    con.executemany(f'INSERT INTO "{table.name}" VALUES ({marks})', _cells(table, rows))
         finally:
             con.close()
         return path.read_bytes()
