@@ -99,3 +99,23 @@ def test_the_signing_key_is_private_to_the_user(tmp_path):
     [entry] = cache_entries(tmp_path / "cache")
     assert key.read_bytes() not in gzip.decompress(entry.read_bytes())        # the key never leaves its folder
     json.loads(gzip.decompress(entry.read_bytes()).partition(b"\n")[2])      # the entry is plain data
+
+
+def test_an_entry_checked_as_it_was_written_is_not_checked_again_as_it_is_read(tmp_path, monkeypatch):
+    """A cached re-run of thousands of small files spent most of its time re-checking the schema of entries its
+    own workers wrote; the signature now says the shape was checked. An entry a script signs again is checked."""
+    from sheetaudit import audit
+    from sheetaudit.batch import cache as cache_mod
+    from test_batch import SAMPLES
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
+    contract = audit(SAMPLES / "osprey-o4-inference-server.txt", cache=False)
+    sha = contract["source"]["sha256"]
+    store = cache_mod.Cache(tmp_path / "cache", "rules", {})
+    key, where = cache_mod.entry_path(store.dir, store.base, sha, "osprey.txt")
+    cache_mod.write_entry(where, key, {"status": "ok", "contract": contract}, store.secret)
+    checked = []
+    real = cache_mod.validate_result
+    monkeypatch.setattr(cache_mod, "validate_result", lambda *a: checked.append(a) or real(*a))
+    assert store.get(sha, "osprey.txt")["contract"] == contract and checked == []
+    edit_entry(cache_mod.Path(where), lambda r: None)           # the same result, signed again by a script
+    assert store.get(sha, "osprey.txt")["contract"] == contract and len(checked) == 1

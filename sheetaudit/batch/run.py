@@ -357,14 +357,10 @@ def _set_error(s: dict, kind: str, message: str) -> None:
 
 def _import_output_libraries(opts: BatchOptions) -> None:
     """Called once about two rounds of files are left, while the last files are audited: load what writing the
-    outputs needs (openpyxl, jinja2) now rather than after the last result."""
+    outputs needs (jinja2's templates) now rather than after the last result."""
     try:
         from .index import template_env
         template_env()
-        if opts.xlsx:
-            from .tables import xlsx_available
-            if xlsx_available():
-                import openpyxl  # noqa: F401
     except Exception:  # noqa: BLE001 - only a head start; write_outputs reports real problems
         pass
 
