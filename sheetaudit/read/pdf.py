@@ -141,9 +141,11 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
                 # A page that is mostly a picture with a little text: its spec table may be the picture, unless
                 # the picture is a photograph (a cover's title over a full-page photo is the whole page).
                 # Telling draws the page, decoding its pictures: past MAX_PHOTO_PIXELS (a picture that inflates
-                # to gigabytes) it is not drawn, and the page counts as one that may hold its table as a picture.
+                # to gigabytes) it is not drawn, and the page counts as one that may hold its table as a picture;
+                # nor when every picture is black and white by its codec (a fax or JBIG2 scan is no photograph).
                 image_only = (content.image_area / (((x1 - x0) * (bottom - top)) or 1.0) > MOSTLY_IMAGE
-                              and (content.image_pixels > MAX_PHOTO_PIXELS or not _photograph(content)))
+                              and (content.image_pixels > MAX_PHOTO_PIXELS
+                                   or 0 < content.images == content.bilevel_images or not _photograph(content)))
             if image_only:
                 doc.no_text_pages.append(page_no)
             items = _items(content, words)

@@ -87,6 +87,9 @@ _segment_point = _bare(R.FPDFPathSegment_GetPoint)
 _segment_type = _bare(R.FPDFPathSegment_GetType)
 _segment_closes = _bare(R.FPDFPathSegment_GetClose)
 _image_size = _bare(R.FPDFImageObj_GetImagePixelSize)
+_filter_count = _bare(R.FPDFImageObj_GetImageFilterCount)
+_filter_name = _bare(R.FPDFImageObj_GetImageFilter, ctypes.c_ulong)
+BILEVEL_CODECS = (b"CCITTFaxDecode", b"JBIG2Decode")     # black and white by their codec: a scan, never a photo
 
 
 def _matrix(obj, parent: tuple | None, m) -> tuple:
@@ -179,6 +182,15 @@ def _pixels(image) -> int:
     return w.value * h.value
 
 
+def _bilevel(image) -> bool:
+    """The picture is black and white by its codec (fax, JBIG2), read from its dictionary (not decoded)."""
+    name = ctypes.create_string_buffer(32)
+    for i in range(max(0, _filter_count(image))):
+        if _filter_name(image, i, name, 32) and name.value in BILEVEL_CODECS:
+            return True
+    return False
+
+
 class PdfiumPage:
     """A pdfium page's content in pdfplumber's coordinates (x from the left, top from the media box's top)."""
 
@@ -203,6 +215,7 @@ class PdfiumPage:
         self.v_edges: list[tuple[float, float, float]] = []     # (x, top, bottom) of each vertical one
         self.image_area = 0.0
         self.image_pixels = 0                   # the pictures' pixels, from their dictionaries (none decoded)
+        self.images = self.bilevel_images = 0   # pictures, and those black and white by their codec
         self._fonts: dict[int, tuple[str, float]] = {}
         self._segments = 0
         self._seen: set[tuple] = set()      # characters read one by one, to drop those printed twice in place
@@ -291,6 +304,8 @@ class PdfiumPage:
                                                                                    m[1] + m[3] + m[5])
                 self.image_area += max(0.0, (max(xs) - min(xs)) * (max(ys) - min(ys)))
                 self.image_pixels += _pixels(raw)
+                self.images += 1
+                self.bilevel_images += _bilevel(raw)
 
     def _font(self, obj) -> tuple[str, float]:
         """The font's base name and its descent per point of size, as pdfminer reads it."""
