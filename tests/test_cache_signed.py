@@ -105,7 +105,7 @@ def test_an_entry_checked_as_it_was_written_is_not_checked_again_as_it_is_read(t
     """A cached re-run of thousands of small files spent most of its time re-checking the schema of entries its
     own workers wrote; the signature now says the shape was checked. An entry a script signs again is checked."""
     from sheetaudit import audit
-    from sheetaudit.batch import cache as cache_mod
+    from sheetaudit import result_cache as cache_mod
     from test_batch import SAMPLES
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
     contract = audit(SAMPLES / "osprey-o4-inference-server.txt", cache=False)
