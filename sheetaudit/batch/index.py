@@ -109,22 +109,27 @@ def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list
         out.append((title, draw(False), draw(True)))
     scale = _scale_chart(systems)
     if scale is not None:
-        out.append((scale[0], scale[1], _scale_chart(systems, width=340)[1]))
+        out.append(scale)
     return out
 
 
-def _scale_chart(systems, width: int = 680):
-    """Every system's efficiency curve on one set of assumptions (the defaults): a model, never a vendor figure."""
+def _scale_chart(systems):
+    """Every system's efficiency curve on one set of assumptions (the defaults): a model, never a vendor figure.
+    (title, wide svg, phone svg): the model is computed once for both."""
     from ..output.curves import curves_of, efficiency_chart
     from ..atscale.whatif import for_report
     doc = for_report(list(systems))
     if doc is None:
         return None
-    svg = efficiency_chart(curves_of(doc), "What this means at scale (a model, not a measurement)",
-                           "Efficiency of a data-parallel step against accelerator count for every system, on the "
-                           "default assumptions of rules/scale.yaml; the square marks each domain edge.",
-                           marks=doc["assumptions"]["efficiency_marks"], klass="index-scale", width=width)
-    if svg is None:
+
+    def svg(width):
+        return efficiency_chart(curves_of(doc), "What this means at scale (a model, not a measurement)",
+                                "Efficiency of a data-parallel step against accelerator count for every system, on the "
+                                "default assumptions of rules/scale.yaml; the square marks each domain edge.",
+                                marks=doc["assumptions"]["efficiency_marks"], klass="index-scale", width=width)
+
+    wide = svg(680)
+    if wide is None:
         return None
     from ..numfmt import seconds
     from ..output.scale_out import fmt_bytes
@@ -132,7 +137,7 @@ def _scale_chart(systems, width: int = 680):
     return ("What this means at scale (a model, not a measurement): efficiency of a data-parallel step at a fixed "
             f"global batch, {fmt_bytes(t['gradient_bytes'])} of gradients, {seconds(t['compute_s'])} compute on each "
             f"of {t['batch_accelerators']} accelerators split across the count, default assumptions "
-            "('sheetaudit scale' explains and changes them)", svg)
+            "('sheetaudit scale' explains and changes them)", wide, svg(340))
 
 
 OUTCOME_ORDER = {"meets": 0, "open": 1, "falls-short": 2}
