@@ -17,3 +17,18 @@ def test_index_has_bandwidth_and_rack_power_charts(tmp_path):
     bw = html[html.index("Bandwidth per accelerator, per direction"):]
     assert re.search(r"kestrel-k8x-gpu-server\.pdf", bw) and "450 GB/s" in bw
     assert "<script src" not in html and "http://" not in html.split("<body", 1)[1].replace("http://www.w3.org", "")
+
+
+def test_the_scale_model_is_computed_once_for_the_wide_and_the_phone_chart(monkeypatch):
+    """The index's scaling chart comes in two widths; the model of every system behind it (most of the index's
+    time) is computed once for both."""
+    import sheetaudit
+    from sheetaudit.atscale import whatif
+    from sheetaudit.batch.index import index_charts
+    systems = [(name, sheetaudit.audit(ROOT / "samples" / name, cache=False))
+               for name in ("kestrel-k8x-gpu-server.pdf", "borealis-bx72-rack.pdf")]
+    calls = []
+    real = whatif.for_report
+    monkeypatch.setattr(whatif, "for_report", lambda *a, **k: calls.append(a) or real(*a, **k))
+    [scale] = [c for c in index_charts([], systems) if c[0].startswith("What this means at scale")]
+    assert len(calls) == 1 and 'width="680"' in scale[1] and 'width="340"' in scale[2]
