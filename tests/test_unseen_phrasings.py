@@ -278,3 +278,10 @@ def test_a_generation_named_after_its_rate_is_that_rate(sheet, line, gbs):
 def test_a_count_of_ports_before_a_generation_is_no_rate(sheet):
     a = sheet("# Tern Q2 InfiniBand switch\n\nA leaf of 200 HDR ports.\n")
     assert values(a, "bandwidth") == []
+
+
+@pytest.mark.parametrize("line", ["ResNet-50 offline with INT8 input requires to support 13GB/s for example.",
+                                  "The highest bandwidth requirement per GPU for our submissions is about 14GB/s."])
+def test_what_a_workload_needs_of_the_network_is_not_the_products_figure(sheet, line):
+    a = sheet(f"# Heron H8 server\n\nEach GPU has a 200 Gb/s NIC. {line}\n")
+    assert values(a, "bandwidth") == [25.0]

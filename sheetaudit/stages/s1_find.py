@@ -585,6 +585,9 @@ def _in_excluded_context(m: Mention, r) -> bool:
     right = compiled(rf"[;；。,，{BULLET_MARKS}]|\.\s").split(text[m.end:m.end + 30])[0]
     if m.quantity == "bandwidth" and OWN_NETWORK_PORT.match(right):
         return False    # "1*Console Micro USB，1*GE RJ45管理网口": the rate names its own network port
+    if m.quantity == "bandwidth" and rx(r.vocab["workload_requirement"]).search(
+            compiled(r"[;；。!?]|\.\s").split(text[max(0, m.start - 160):m.start])[-1]):
+        return True     # "the highest bandwidth requirement per GPU ... is about 14GB/s": a workload's need
     return bool(rx(pat).search(f"{m.segment.label} {left} {right}"))
 
 
