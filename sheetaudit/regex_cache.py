@@ -25,8 +25,8 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 3                # what an entry holds: 3 = code with the first-character lookahead where re has no prefix
-                          # scan of its own (older files are ignored)
+FORMAT = 4                # what an entry holds: 3 = code with the first-character lookahead where re has no prefix
+                          # scan of its own; 4 = the same code as packed machine words (older files are ignored)
 MAX_ENTRIES = 4096        # rules edited many times leave old patterns behind: past this the cache starts over
 
 _entries: dict | None = None      # (pattern, flags) -> the arguments of _sre.compile after the pattern
@@ -47,7 +47,8 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern:      # noqa: A001 - the
         _added = True
     try:
         import _sre
-        return _sre.compile(pattern, *parts)
+        flags_, code, *rest = parts
+        return _sre.compile(pattern, flags_, _unpack(code) if isinstance(code, bytes) else code, *rest)
     except Exception:           # noqa: BLE001 - a code list this _sre does not take: compile it as re does
         entries.pop(key, None)
         return re.compile(pattern, flags)
@@ -66,7 +67,7 @@ def _parts(pattern: str, flags: int):
         from re import _compiler, _parser
         p = _parser.parse(pattern, flags)
         _lead_with_first_chars(p, flags | p.state.flags)
-        code = [int(c) for c in _compiler._code(p, flags)]     # opcodes are int subclasses marshal refuses
+        code = _pack([int(c) for c in _compiler._code(p, flags)])     # opcodes are int subclasses marshal refuses
         groupindex = dict(p.state.groupdict)
         indexgroup = [None] * p.state.groups
         for name, i in groupindex.items():
@@ -74,6 +75,27 @@ def _parts(pattern: str, flags: int):
         return (int(flags | p.state.flags), code, p.state.groups - 1, groupindex, tuple(indexgroup))
     except Exception:           # noqa: BLE001 - a Python whose re is built otherwise: no caching
         return None
+
+
+def _pack(code: list[int]) -> bytes:
+    """The code list as _sre's own machine words: a file of these loads as a few copies of bytes, where a list of
+    ints loads int by int (the patterns of one version's rules: ~5 ms a run as lists; every run pays the load,
+    and only the patterns it compiles need unpacking)."""
+    from array import array
+    return array(_word(), code).tobytes()
+
+
+def _unpack(code: bytes) -> list[int]:
+    from array import array
+    return array(_word(), code).tolist()
+
+
+@lru_cache(maxsize=1)
+def _word() -> str:
+    """The array type code of _sre's code words (CODESIZE bytes; part of the file's signature)."""
+    import _sre
+    from array import array
+    return next(t for t in "IL" if array(t).itemsize == _sre.CODESIZE)
 
 
 def _lead_with_first_chars(p, flags: int) -> None:
@@ -176,4 +198,6 @@ def _signature() -> tuple:
 
 def _path() -> Path:
     from .cachedir import user_cache_dir
-    return user_cache_dir() / f"regex-{sys.implementation.cache_tag}.marshal"
+    # the format in the name: two versions of sheetaudit sharing a home keep a file each instead of replacing
+    # each other's on every run
+    return user_cache_dir() / f"regex-{sys.implementation.cache_tag}-{FORMAT}.marshal"

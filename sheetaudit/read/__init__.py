@@ -12,11 +12,11 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import re
 import stat
 from pathlib import Path
 from typing import Callable
 
+from .. import regex_cache
 from ..errors import UnreadableInput
 from ..model import Document
 
@@ -26,7 +26,7 @@ READABLE_SUFFIXES = {".pdf", *TEXT_SUFFIXES}
 MAX_FILE_BYTES = 512 * 1024 * 1024      # a spec sheet is a few MB; anything this big is not one
 # C0/C1 control characters (not tab or newline) in extracted text: they mean nothing in a spec sheet and an
 # escape sequence printed to a terminal is an attack on the reader's screen.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = regex_cache.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 _SIGNATURES = [(b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"), (b"PK\x03\x04", "ZIP archive"),
                (b"PK\x05\x06", "ZIP archive"), (b"GIF8", "GIF image"), (b"\xd0\xcf\x11\xe0", "OLE/Office document"),

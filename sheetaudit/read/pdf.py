@@ -22,12 +22,13 @@ from collections import deque
 from pathlib import Path
 from typing import Callable
 
+from .. import regex_cache
 from ..errors import EncryptedInput, InputTooLarge, MemoryLimitExceeded, SheetAuditError, UnreadableInput
 from ..limits import MAX_PDF_PAGES, MAX_PHOTO_PIXELS, check_deadline, set_progress
 from ..model import Document, Segment
 from .layout import Item, build_page, display_lines
 
-BOLD = re.compile(r"bold|black|heavy|semibold", re.I)
+BOLD = regex_cache.compile(r"bold|black|heavy|semibold", re.I)
 MOSTLY_IMAGE = 0.35      # a page this much covered by pictures, with little text, may print its table as a picture
 LITTLE_TEXT = 200        # ... "little": fewer characters than this
 PHOTO_DPI = 9            # a page drawn this small still tells a photograph from a document (read._photograph)
@@ -46,7 +47,7 @@ _STREAM_FILTERS = {b"FlateDecode", b"Fl", b"LZWDecode", b"ASCIIHexDecode", b"AHx
 
 def _unreadable(exc: BaseException, data: bytes, password: str | None) -> UnreadableInput:
     """One line that says what is wrong with the file, from pdfium's error code."""
-    import pypdfium2_raw as R
+    from . import pdfium_c as R
     code = getattr(exc, "err_code", None)
     if code == R.FPDF_ERR_PASSWORD:
         if password:

@@ -26,9 +26,8 @@ import ctypes
 import math
 from dataclasses import dataclass
 
-import pypdfium2_raw as R    # pdfium's C API; pypdfium2's helper layer costs ~20 ms of imports a run
-
 from ..regex_cache import cached as compiled
+from . import pdfium_c as R    # pdfium's C API (pypdfium2's helper layer costs ~20 ms of imports a run)
 from .layout import Item
 
 Y_TOLERANCE = 3.0       # pdfplumber's default line tolerance

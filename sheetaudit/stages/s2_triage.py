@@ -43,7 +43,7 @@ def _scans() -> tuple[re.Pattern, re.Pattern]:
     return numeric, counts
 
 
-_PLURAL = re.compile(r"\d[A-Z]*s\b")      # "16 B200s": the count pattern's product name in the plural
+_PLURAL = compiled(r"\d[A-Z]*s\b")      # "16 B200s": the count pattern's product name in the plural
 
 
 def may_hold_figures(page_text: str) -> bool:

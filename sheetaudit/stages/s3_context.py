@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 
 from .s1_find import BULLET_MARKS, INLINE_BULLET
 from ..model import Document, Mention
-from ..rules import load_rules, rx
+from ..rules import compiled, load_rules, rx
 from ..technologies import load as knowledge, technology
 
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
-SEPARATORS = re.compile(rf",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[{BULLET_MARKS}–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){{1,3}}:)")
+SEPARATORS = compiled(rf",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[{BULLET_MARKS}–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){{1,3}}:)")
 
 # Figures printed with no separator between them share a clause start ("IB HDR100 100 Gb/s": two spellings of one
 # figure); a clause reaches back over at most this many of them, so that a run of thousands of bare figures costs
@@ -162,7 +162,7 @@ def _scale_up_links(doc: Document, r) -> tuple[str, ...]:
     return tuple(found)
 
 
-_NEGATED = re.compile(r"(?:\bno\b|\bnot\b|\bwithout\b|\bnon-|不|无|未|没有)[^.;。；]{0,16}$", re.I)
+_NEGATED = compiled(r"(?:\bno\b|\bnot\b|\bwithout\b|\bnon-|不|无|未|没有)[^.;。；]{0,16}$", re.I)
 
 
 def _says_joined(texts, r) -> bool:
