@@ -54,6 +54,20 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern:      # noqa: A001 - the
         return re.compile(pattern, flags)
 
 
+def kept(key: tuple, compute):
+    """compute(), kept between runs with the compiled patterns under KEY (whose first item names the kind): for
+    what is read off a pattern's parse (technologies.prefilter's literals), plain data marshal holds. Keyed by
+    the pattern as the patterns are, so it is as trustworthy; what it returns is never mutated by callers."""
+    global _added
+    entries = _load()
+    key = ("kept", *key)
+    if key in entries:
+        return entries[key]
+    value = entries[key] = compute()
+    _added = True
+    return value
+
+
 @lru_cache(maxsize=1024)
 def cached(pattern: str, flags: int = 0) -> re.Pattern:
     """compile(), once per process: for a fixed pattern used inline (`cached(r"...").search(text)`), so that it

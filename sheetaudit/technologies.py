@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from . import regex_cache
 from .rules import compiled, load_rules
 from .rules import validate_technologies as validate
 
@@ -145,7 +146,14 @@ class KnowledgeBase:
     rdma_transports: tuple[str, ...] = ()
 
     def get(self, name: str) -> Technology | None:
-        return next((t for t in self.technologies if t.name.lower() == name.lower()), None)
+        return self._memo("by_name", lambda: {t.name.lower(): t for t in reversed(self.technologies)}).get(name.lower())
+
+    def _memo(self, key: str, compute):
+        """What is computed from the (frozen) rows once per knowledge base: every figure asks again."""
+        memo = self.__dict__.setdefault("_memos", {})
+        if key not in memo:
+            memo[key] = compute()
+        return memo[key]
 
     def rate_names(self) -> str:
         """One pattern for every rate written as a generation's name with its number ("NDR400"); the number is
@@ -171,6 +179,9 @@ class KnowledgeBase:
 
     def port_speeds(self) -> frozenset[float]:
         """Every port speed (Gb/s) a generation row publishes, at any width: the speeds a bare "400G" port can be."""
+        return self._memo("port_speeds", self._port_speeds)
+
+    def _port_speeds(self) -> frozenset[float]:
         out = set()
         for g in self.generations():
             ports = g.get("port_gbps")
@@ -270,17 +281,13 @@ def prefilter(*patterns: str, flags: int = 0):
     rate; the patterns still decide where it passes. A literal read case-insensitively is looked for with the
     pattern's own case folding. A pattern with no such literals (or one this reading does not know) passes
     every text."""
-    from re import _constants as c, _parser
     needed = []
     for pattern in patterns:
-        try:
-            parsed = _parser.parse(pattern, flags)
-            found = _needed(parsed.data, parsed.state.flags, c)
-        except Exception:     # noqa: BLE001 - a construct this reading does not know: the scan decides
-            found = None
+        # read from the pattern cache where an earlier run read the pattern (parsing it is most of the work)
+        found = regex_cache.kept(("prefilter", pattern, int(flags)), lambda: _literals(pattern, flags))
         if not found:
             return _always
-        needed += found
+        needed += [tuple(x) for x in found]
     ascii_only = flags & re.ASCII
     exact = _any_of(s for s, fold in needed if not fold)
     folded = [s for s, fold in needed if fold]
@@ -299,6 +306,15 @@ def prefilter(*patterns: str, flags: int = 0):
             return lowered_rx.search(text.lower()) is not None
         return folded_rx.search(text) is not None
     return could
+
+
+def _literals(pattern: str, flags: int) -> list[tuple[str, bool]] | None:
+    from re import _constants as c, _parser
+    try:
+        parsed = _parser.parse(pattern, flags)
+        return _needed(parsed.data, parsed.state.flags, c)
+    except Exception:     # noqa: BLE001 - a construct this reading does not know: the scan decides
+        return None
 
 
 def _any_of(literals) -> str:

@@ -96,7 +96,7 @@ def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
         texts.append("\n".join(f"{s.label} {s.column} {s.text}" for s in read_document(sheet).segments))
     texts.append("Kelvin \u212aelvin ſtraſſe İSTANBUL 40-PIN up TO 8 GPUs, 1,000 W; 液冷 八卡 HDR200")
     checked = 0
-    for (pattern, flags) in list(regex_cache._entries):
+    for pattern, flags in [k for k in regex_cache._entries if k[0] != "kept"]:     # kept(): no pattern
         ours, theirs = regex_cache.compile(pattern, flags), re.compile(pattern, flags)
         for text in texts:
             text = text.encode() if isinstance(pattern, bytes) else text     # the reader's patterns over PDF bytes
@@ -159,3 +159,18 @@ def test_every_pattern_the_rules_hold_matches_as_re_compile_does(cache_home, mon
             assert (p, flags) in regex_cache._entries
             for text in texts:
                 assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)], p
+
+
+def test_what_is_kept_beside_the_patterns_comes_back_as_computed(cache_home, monkeypatch):
+    """technologies.prefilter's literals, read off a pattern's parse, are kept with the patterns: a later run
+    gets the same test of a text without parsing again."""
+    from sheetaudit.technologies import prefilter
+    texts = ["InfiniBand NDR", "nothing here", "Infiniband", "NVLINK", "ethernet"]
+    pattern = r"InfiniBand|\bIB\b|NVLink(?:-C2C)?"
+    first = prefilter.__wrapped__(pattern, flags=re.I)
+    regex_cache.save()
+    _as_new_process(monkeypatch)
+    calls = []
+    monkeypatch.setattr("sheetaudit.technologies._literals", lambda *a: calls.append(a))
+    again = prefilter.__wrapped__(pattern, flags=re.I)
+    assert not calls and [first(t) for t in texts] == [again(t) for t in texts]

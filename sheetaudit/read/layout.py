@@ -63,6 +63,13 @@ class Box(Item):
 class Leaf:
     items: list[Item]
     kv: Optional[tuple[list[Item], list[Item]]] = None
+    _lines: Optional[list[list[Item]]] = field(default=None, repr=False, compare=False)
+
+    def lines(self) -> list[list[Item]]:
+        """_lines of the items, clustered once (the page builder and the caption test both ask; read only)."""
+        if self._lines is None:
+            self._lines = _lines(self.items)
+        return self._lines
 
 
 @dataclass
@@ -101,28 +108,38 @@ def _body_size(items: list[Item]) -> float:
 def _lines(items: list[Item]) -> list[list[Item]]:
     """Cluster words into lines by their vertical position, each line left to right."""
     words = sorted((i for i in items if i.table is None), key=_BY_TOP)
-    lines: list[list[Item]] = []
+    starts, tops = _line_starts(words)
+    lines = [words[a:b] for a, b in zip(starts, starts[1:] + [len(words)])]
+    for line in lines:
+        line.sort(key=_X0)
+    order = sorted(range(len(lines)), key=tops.__getitem__)
+    return [lines[k] for k in order]
+
+
+def _line_starts(words: list[Item], most: int | None = None) -> tuple[list[int], list[float]]:
+    """Where each line starts in WORDS (sorted top to bottom), and its top: a word joins the line above when
+    they overlap by more than half the smaller height. Only the first MOST lines where given (a caller that
+    looks at a region's first lines need not cluster all of it)."""
+    starts: list[int] = []
     tops: list[float] = []
     ref_top = ref_bottom = 0.0          # the extent of the last line, kept as it grows
-    for w in words:       # (comparisons written out: min() and max() calls were a third of a page's layout)
+    for k, w in enumerate(words):       # (comparisons written out: min() and max() calls were a third of a page's layout)
         top, bottom = w.top, w.bottom
-        if lines:
+        if starts:
             overlap = (ref_bottom if ref_bottom < bottom else bottom) - (ref_top if ref_top > top else top)
             height, ref_height = bottom - top, ref_bottom - ref_top
             if overlap > 0.5 * (height if height < ref_height else ref_height):
-                lines[-1].append(w)
                 if top < ref_top:
                     ref_top = tops[-1] = top
                 if bottom > ref_bottom:
                     ref_bottom = bottom
                 continue
-        lines.append([w])
-        tops.append(w.top)
-        ref_top, ref_bottom = w.top, w.bottom
-    for line in lines:
-        line.sort(key=_X0)
-    order = sorted(range(len(lines)), key=tops.__getitem__)
-    return [lines[k] for k in order]
+            if most is not None and len(starts) == most:
+                break
+        starts.append(k)
+        tops.append(top)
+        ref_top, ref_bottom = top, bottom
+    return starts, tops
 
 
 def display_lines(items: list[Item], least: float = 1.1, few: int = 40) -> list[tuple[str, float]]:
@@ -262,13 +279,15 @@ def _under_caption(items: list[Item], size: float) -> tuple[list[Item], list[Ite
         if _gaps([(i.x0, i.x1) for i in words], max(7.0, 0.8 * size)):
             return tables, words
         return None
-    lines = _lines(items)
+    # lines are runs of the words sorted top to bottom: the first five settle it, and the rest are a tail of them
+    words = sorted(items, key=_BY_TOP)
+    starts, _ = _line_starts(words, most=5)
     for k in (1, 2):
-        if len(lines) < k + 3:
+        if len(starts) < k + 3:
             break
-        rest = [i for ln in lines[k:] for i in ln]
-        if _gaps([(i.x0, i.x1) for i in rest], max(7.0, 0.8 * size)):
-            return [i for ln in lines[:k] for i in ln], rest
+        if _gaps([(i.x0, i.x1) for i in words[starts[k]:]], max(7.0, 0.8 * size)):
+            lines = _lines(items)
+            return [i for ln in lines[:k] for i in ln], [i for ln in lines[k:] for i in ln]
     return None
 
 
@@ -569,7 +588,7 @@ def _stat_caption(leaf: Leaf, nxt: Leaf | None, body: float) -> str | None:
     """The caption under a headline figure ("14.4 TB/s" over "GPU-to-GPU bandwidth in every node"), or None."""
     if leaf.kv or nxt is None or nxt.kv or any(i.is_table for i in leaf.items + nxt.items):
         return None
-    lines, below = _lines(leaf.items), _lines(nxt.items)
+    lines, below = leaf.lines(), nxt.lines()
     if len(lines) != 1 or not (1 <= len(below) <= 2) or len(lines[0]) > 4:
         return None
     stat = lines[0]
@@ -602,7 +621,7 @@ def build_page(items: list[Item], page_no: int, block_start: int, heading: str) 
         if caption is not None:
             # A headline tile: a big figure with its caption underneath. The caption is the figure's label.
             b.block += 1
-            b._seg(_line_text(_lines(leaf.items)[0]), "cell", leaf.items, label=caption)
+            b._seg(_line_text(leaf.lines()[0]), "cell", leaf.items, label=caption)
             skip.add(k + 1)
             continue
         if leaf.kv:
@@ -610,7 +629,7 @@ def build_page(items: list[Item], page_no: int, block_start: int, heading: str) 
             continue
         # Tables and the words around them, top to bottom, so a heading precedes its table.
         pieces: list[tuple[float, object]] = [(t.top, t) for t in leaf.items if t.table is not None]
-        for line in _lines(leaf.items):
+        for line in leaf.lines():
             pieces.append((min(i.top for i in line), line))
         pieces.sort(key=lambda p: p[0])
         run: list[list[Item]] = []
