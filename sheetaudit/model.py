@@ -29,6 +29,7 @@ class Segment:
 
 @dataclass
 class Document:
+    """A sheet as read: its segments in reading order, footnotes, and what the reader could not read."""
     path: str
     sha256: str
     pages: int
@@ -70,6 +71,7 @@ class Mention:
 
 @dataclass
 class Figure:
+    """A mention classified and normalised: tier, direction, scope, basis and its value on the contract's basis."""
     id: str
     quantity: str
     text: str
@@ -145,6 +147,7 @@ class Derived:
 
 @dataclass
 class Finding:
+    """A check's result on a sheet: the figures it rests on, its severity, message and the question to ask."""
     check: str
     step: Any
     severity: str
@@ -195,6 +198,7 @@ class Finding:
 
 @dataclass
 class Audit:
+    """One sheet's audit: the document, its figures and findings, and the checks that passed."""
     document: Document
     figures: list[Figure]
     findings: list[Finding]

@@ -32,6 +32,7 @@ def rules_dir() -> Path:
 
 @dataclass(frozen=True)
 class Rules:
+    """The rule files as parsed: vocabularies, units, conventions, thresholds and the checks' declarations."""
     units: dict
     vocab: dict
     conventions: dict

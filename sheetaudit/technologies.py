@@ -21,6 +21,7 @@ MATCH_TOLERANCE = 0.05
 
 @dataclass(frozen=True, eq=False)   # one object per row: identity is equality
 class Generation:
+    """One generation row of a technology (NVLink 4, PCIe Gen5, NDR) and the rates it publishes."""
     technology: str
     gen: str
     row: dict
@@ -97,6 +98,7 @@ class Generation:
 
 @dataclass(frozen=True, eq=False)
 class Technology:
+    """One interconnect technology: how sheets name it, its tier, its direction convention, its generations."""
     name: str
     pattern: str
     tier: str
@@ -142,6 +144,7 @@ class Technology:
 
 @dataclass(frozen=True)
 class KnowledgeBase:
+    """Every technology of rules/technologies.yaml, asked by name, generation, rate or port speed."""
     technologies: tuple[Technology, ...]
     rdma_transports: tuple[str, ...] = ()
 

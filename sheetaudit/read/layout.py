@@ -61,6 +61,7 @@ class Box(Item):
 
 @dataclass
 class Leaf:
+    """A region the XY-cut leaves whole: its items, and its label and value columns where it is a list."""
     items: list[Item]
     kv: Optional[tuple[list[Item], list[Item]]] = None
     _lines: Optional[list[list[Item]]] = field(default=None, repr=False, compare=False)
@@ -74,6 +75,7 @@ class Leaf:
 
 @dataclass
 class PageText:
+    """One page's segments and footnotes, and its title in the largest type."""
     segments: list[Segment] = field(default_factory=list)
     footnotes: dict[str, str] = field(default_factory=dict)
     title: str = ""           # the page's heading in its largest type (a product's name over a "PRODUCT BRIEF" tag)

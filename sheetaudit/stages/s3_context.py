@@ -25,6 +25,7 @@ JOINED_REACH = 32
 
 @dataclass
 class Clause:
+    """The text left and right of a figure within its clause."""
     left: str
     right: str
 
@@ -35,6 +36,7 @@ class Clause:
 
 @dataclass
 class SheetContext:
+    """What the whole sheet says that reading one figure needs: its kind, accelerators, domain, networks."""
     kind: str
     accelerators: int | None
     block_text: dict[int, str] = field(default_factory=dict)
