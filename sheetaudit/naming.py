@@ -15,18 +15,19 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from . import regex_cache
 from .model import Document
 from .rules import compiled, load_rules, rx
 from .technologies import technology
 from .textsafe import safe_text
 
-_MARKS = compiled(r"[™®©℠*†‡]")
-_SEPARATORS = compiled(r"\s+[|–—•·›»→>]\s+|\s+-\s+|[:：|/]\s+|\.\s+|[,;，；。、]\s*|\s*[()（）\[\]]\s*")
-_MARKUP = compiled(r"!?\[([^\]]*)\]\([^)]*\)|\S+://\S+|\S+\.(?:png|jpe?g|gif|svg|pdf|html?|md|txt)\b|<[^>]+>")
-_CAMEL = compiled(r"[a-z][A-Z]")         # "ConnectX", "SuperNIC", "BasePOD", "PowerEdge"
-_ACRONYM = compiled(r"^[A-Z]{2,6}$")                        # a family code: "DGX", "UCS", "RTX", "HGX"
+_MARKS = regex_cache.compile(r"[™®©℠*†‡]")
+_SEPARATORS = regex_cache.compile(r"\s+[|–—•·›»→>]\s+|\s+-\s+|[:：|/]\s+|\.\s+|[,;，；。、]\s*|\s*[()（）\[\]]\s*")
+_MARKUP = regex_cache.compile(r"!?\[([^\]]*)\]\([^)]*\)|\S+://\S+|\S+\.(?:png|jpe?g|gif|svg|pdf|html?|md|txt)\b|<[^>]+>")
+_CAMEL = regex_cache.compile(r"[a-z][A-Z]")         # "ConnectX", "SuperNIC", "BasePOD", "PowerEdge"
+_ACRONYM = regex_cache.compile(r"^[A-Z]{2,6}$")                        # a family code: "DGX", "UCS", "RTX", "HGX"
 _ARTICLES = {"the", "a", "an", "each", "every", "all"}     # skipped before a name ("Each Intel Gaudi 3 ...")
-_CJK_EDGE = compiled(r"(?<=[A-Za-z0-9])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])")   # "BM1684详情"
+_CJK_EDGE = regex_cache.compile(r"(?<=[A-Za-z0-9])(?=[\u3400-\u9fff])|(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])")   # "BM1684详情"
 _TRIM = " \t-–—_.,;:!?'\"“”‘’"
 MAX_WORDS = 8             # a name longer than this is a sentence
 TEXT_CHARS = 200_000      # characters of text counted for mentions (the first pages name the product most)

@@ -19,6 +19,7 @@ import re
 from functools import lru_cache
 
 from .s1_find import FIGURE_END, HEADER_UNIT, MARKERS, _cooling, _domain, _header_unit, _numeric, _patterns, unit_alternation
+from .. import regex_cache
 from ..model import Segment
 from ..read.layout import FOOTNOTE_MARKERS
 from ..rules import compiled, load_rules
@@ -43,7 +44,7 @@ def _scans() -> tuple[re.Pattern, re.Pattern]:
     return numeric, counts
 
 
-_PLURAL = compiled(r"\d[A-Z]*s\b")      # "16 B200s": the count pattern's product name in the plural
+_PLURAL = regex_cache.compile(r"\d[A-Z]*s\b")      # "16 B200s": the count pattern's product name in the plural
 
 
 def may_hold_figures(page_text: str) -> bool:

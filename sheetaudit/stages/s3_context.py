@@ -9,13 +9,14 @@ import re
 from dataclasses import dataclass, field
 
 from .s1_find import BULLET_MARKS, INLINE_BULLET
+from .. import regex_cache
 from ..model import Document, Mention
-from ..rules import compiled, load_rules, rx
+from ..rules import load_rules, rx
 from ..technologies import load as knowledge, technology
 
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
-SEPARATORS = compiled(rf",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[{BULLET_MARKS}–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){{1,3}}:)")
+SEPARATORS = regex_cache.compile(rf",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[{BULLET_MARKS}–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){{1,3}}:)")
 
 # Figures printed with no separator between them share a clause start ("IB HDR100 100 Gb/s": two spellings of one
 # figure); a clause reaches back over at most this many of them, so that a run of thousands of bare figures costs
@@ -164,7 +165,7 @@ def _scale_up_links(doc: Document, r) -> tuple[str, ...]:
     return tuple(found)
 
 
-_NEGATED = compiled(r"(?:\bno\b|\bnot\b|\bwithout\b|\bnon-|不|无|未|没有)[^.;。；]{0,16}$", re.I)
+_NEGATED = regex_cache.compile(r"(?:\bno\b|\bnot\b|\bwithout\b|\bnon-|不|无|未|没有)[^.;。；]{0,16}$", re.I)
 
 
 def _says_joined(texts, r) -> bool:

@@ -14,8 +14,9 @@ from functools import lru_cache
 
 from .s3_context import Clause, SheetContext, clauses
 from .s1_find import INLINE_BULLET
+from .. import regex_cache
 from ..model import Figure, Mention
-from ..rules import compiled, load_rules, rx
+from ..rules import load_rules, rx
 from ..technologies import load as knowledge, technology
 
 # Scopes a sheet states in words right beside a figure ("per compute node", "per rack", "for 8 compute nodes", "to
@@ -24,11 +25,11 @@ from ..technologies import load as knowledge, technology
 SUMS_SAID = {"per-node", "per-rack", "per-domain", "per-switch", "per-device"}
 STATED_SCOPE_REACH = 30
 # a port speed ("1 GbE per blade") names the port each device has; only a sum word makes it the device's total
-_SUM_WORD = compiled(r"aggregate|total|combined|bandwidth|throughput|capacity|合计|总", re.I)
-_PORT_AFTER = compiled(r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA|SuperNIC|link|lane|interface)s?\b", re.I)
+_SUM_WORD = regex_cache.compile(r"aggregate|total|combined|bandwidth|throughput|capacity|合计|总", re.I)
+_PORT_AFTER = regex_cache.compile(r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA|SuperNIC|link|lane|interface)s?\b", re.I)
 # "3*8*200Gbps = 600 GB/s": a factor of a product the sheet works out is one port's rate, not the result's scope
-_FACTOR = compiled(r"\d\s*[*×]\s*$")
-_PORTS_TIMES = compiled(r"\bports?\s*(?:[x×*]|of)\s*$", re.I)
+_FACTOR = regex_cache.compile(r"\d\s*[*×]\s*$")
+_PORTS_TIMES = regex_cache.compile(r"\bports?\s*(?:[x×*]|of)\s*$", re.I)
 PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
 
@@ -319,7 +320,7 @@ def _said_before(seg, ctx: SheetContext, reach: int = 240) -> str:
     return ctx.block_text.get(seg.block - 1, "")[-reach:]    # the list's lead-in: "The control plane needs: ▶ ..."
 
 
-_NUMBERED_NOTE = compiled(r"\s*(\(\d{1,2}\))(?!\s*\w)")
+_NUMBERED_NOTE = regex_cache.compile(r"\s*(\(\d{1,2}\))(?!\s*\w)")
 
 
 def _marker(m: Mention) -> str:
@@ -563,9 +564,9 @@ def _power_clause(c: Clause) -> str:
 
 # A bracketed aside that counts things is the figure's condition, not its owner: "fully loaded (16 line cards,
 # 6 fabrics)", "max (full load, eight GPUs at rated TGP)".
-BRACKETED_COUNT = compiled(r"[(（][^()（）]*?(?:\d+|two|three|four|five|six|eight|sixteen)\s+[\w-]+s\b[^()（）]*[)）]?")
-SENTENCE_END = compiled(r"[.;!?。；！？]\s|\s\|\s")
-BRACKETED = compiled(r"[(（][^()（）]*[)）]")
+BRACKETED_COUNT = regex_cache.compile(r"[(（][^()（）]*?(?:\d+|two|three|four|five|six|eight|sixteen)\s+[\w-]+s\b[^()（）]*[)）]?")
+SENTENCE_END = regex_cache.compile(r"[.;!?。；！？]\s|\s\|\s")
+BRACKETED = regex_cache.compile(r"[(（][^()（）]*[)）]")
 
 
 def _lead_in(seg, ctx: SheetContext) -> tuple[str, str]:
@@ -647,9 +648,9 @@ def _label_and_text(label: str, text: str) -> str:
     return f"{label} {text}"
 
 
-_RESTATING = compiled(r"\bfor a total of\b|\btotall?ing\b|，共|,\s*共", re.I)
-_TIMES_BEFORE = compiled(r"[x×]\s*$")
-_EQUALS_AFTER = compiled(r"\s*=")
+_RESTATING = regex_cache.compile(r"\bfor a total of\b|\btotall?ing\b|，共|,\s*共", re.I)
+_TIMES_BEFORE = regex_cache.compile(r"[x×]\s*$")
+_EQUALS_AFTER = regex_cache.compile(r"\s*=")
 
 
 def _factor(text: str, start: int, end: int) -> bool:
@@ -753,10 +754,10 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     return False
 
 
-_SENTENCE_END = compiled(r"[。；;!?！？\n]|\.\s")
-_CLAUSE_CUT = compiled(r"[,，、:：(（]")
-_CLAUSE_END = compiled(r"[,，、；;。]|\.\s")
-_JOIN_BETWEEN = compiled(r"间|之间|between|across|nodes?\b|servers?\b|服务器|节点|机柜|机架", re.I)
+_SENTENCE_END = regex_cache.compile(r"[。；;!?！？\n]|\.\s")
+_CLAUSE_CUT = regex_cache.compile(r"[,，、:：(（]")
+_CLAUSE_END = regex_cache.compile(r"[,，、；;。]|\.\s")
+_JOIN_BETWEEN = regex_cache.compile(r"间|之间|between|across|nodes?\b|servers?\b|服务器|节点|机柜|机架", re.I)
 
 
 def _sentence_around(text: str, start: int, end: int, reach: int = 100) -> tuple[str, str]:

@@ -18,14 +18,15 @@ import re
 from functools import lru_cache
 
 from .s4_classify import is_bytes
+from .. import regex_cache
 from ..model import Figure, Finding
-from ..rules import check_words as words, compiled, load_rules, rx
+from ..rules import check_words as words, load_rules, rx
 from ..technologies import load as knowledge
 
 ASPECTS = ("comparison", "technology", "tier", "scope", "direction", "value", "model")
 
 
-CLAUSE_END = compiled(r"[,;，；。:：]|\s[-–—]\s")
+CLAUSE_END = regex_cache.compile(r"[,;，；。:：]|\s[-–—]\s")
 
 
 def near(f: Figure, window: int = 40) -> str:
