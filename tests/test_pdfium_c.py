@@ -50,3 +50,11 @@ def test_the_library_is_pypdfium2_raw_s_and_a_check_imports_none_of_its_bindings
     out = subprocess.run([sys.executable, "-c", code, str(ROOT / "samples" / "pelican-pn5164-ethernet-switch.pdf")],
                          capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_every_function_the_reader_calls_is_declared():
+    """A call added to the reader (R.FPDF...) without its declaration here fails here, not on a user's PDF."""
+    import re
+    used = {name for path in (ROOT / "sheetaudit" / "read").glob("*.py")
+            for name in re.findall(r"\bR\.([A-Za-z_0-9]+)", path.read_text(encoding="utf-8"))}
+    assert used and not {name for name in used if not hasattr(C, name)}

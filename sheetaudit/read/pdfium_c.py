@@ -96,6 +96,8 @@ FUNCTIONS = {
     "FPDFFormObj_CountObjects": (c_int, (FPDF_PAGEOBJECT,)),
     "FPDFFormObj_GetObject": (FPDF_PAGEOBJECT, (FPDF_PAGEOBJECT, c_ulong)),
     "FPDFImageObj_GetImagePixelSize": (FPDF_BOOL, (FPDF_PAGEOBJECT, POINTER(c_uint), POINTER(c_uint))),
+    "FPDFImageObj_GetImageFilterCount": (c_int, (FPDF_PAGEOBJECT,)),
+    "FPDFImageObj_GetImageFilter": (c_ulong, (FPDF_PAGEOBJECT, c_int, c_void_p, c_ulong)),
     "FPDFTextObj_GetFont": (FPDF_FONT, (FPDF_PAGEOBJECT,)),
     "FPDFTextObj_GetFontSize": (FPDF_BOOL, (FPDF_PAGEOBJECT, POINTER(c_float))),
     "FPDFFont_GetBaseFontName": (c_size_t, (FPDF_FONT, POINTER(c_char), c_size_t)),
