@@ -263,7 +263,16 @@ def _column_tables(lines: list[str]) -> list[str]:
 
 
 def _pipe_table(rows: list[list[str]], header_rows: int) -> list[str]:
-    """Rows as Markdown pipe lines, the separator after the last header row (as a Markdown table marks it)."""
+    """Rows as Markdown pipe lines, the separator after the header row (as a Markdown table marks it). Several header
+    rows are one header, each column's cells joined, for a Markdown table has a single header row; a header row that
+    fills only its first cell is a section's title over the data (":header-rows: 2", the models over "Configuration")."""
+    if header_rows > 1:
+        heads = [r for r in rows[:header_rows] if any(c.strip() for c in r[1:])] or rows[:1]
+        sections = [r for r in rows[:header_rows] if not any(c.strip() for c in r[1:]) and r is not heads[0]]
+        width = max(len(r) for r in heads)
+        rows = [[" ".join(dict.fromkeys(r[k] for r in heads if k < len(r) and r[k].strip())) for k in range(width)]
+                ] + sections + rows[header_rows:]
+        header_rows = 1
     out = []
     for n, row in enumerate(rows):
         out.append(_pipe_row(row))

@@ -29,6 +29,7 @@ class Clause:
     """The text left and right of a figure within its clause."""
     left: str
     right: str
+    lead: str = ""     # the words of its sentence before the clause, where no other figure stands ("Each chip provides")
 
     @property
     def text(self) -> str:
@@ -51,11 +52,13 @@ class SheetContext:
     # what a switch's or adapter's ports carry when nothing beside a figure says: the AI back-end fabric
     # ("scale-out"), or the general data-centre, storage or WAN network the sheet describes ("front-end")
     network_role: str = "scale-out"
+    network_role_reason: str = ""
 
     block_models: dict[int, list[str]] = field(default_factory=dict)
     model_accelerators: dict[tuple[int, str], int] = field(default_factory=dict)
     scale_up_links: tuple[str, ...] = ()   # link names the sheet itself says join its scale-up domain ("CumuloLink")
     scale_up_named: bool = False   # the sheet says its accelerators are joined ("芯片间互联", "chip-to-chip links")
+    scale_up_over_host_bus: bool = False   # its accelerators talk over a PCIe fabric ("PCIe switches for chip-to-chip")
 
     def accelerators_for(self, block: int, model: str = "") -> int | None:
         return self.model_accelerators.get((block, model)) or self.block_accelerators.get(block, self.accelerators)
@@ -100,8 +103,20 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
             if i == len(ms) - 1:
                 sep = SEPARATORS.search(right)
                 right = right[:sep.start()] if sep else right
-            out[id(m)] = Clause(left, right)
+            out[id(m)] = Clause(left, right, _lead(text, lo, ms[i - 1].end if i else 0))
     return out
+
+
+_SENTENCE_END = regex_cache.compile(r"[.;!?。；！？](?:\s|$)|\n")
+LEAD_REACH = 200
+
+
+def _lead(text: str, lo: int, prev_end: int) -> str:
+    """The words of a clause's sentence before it (at most LEAD_REACH characters), "" where another figure stands there."""
+    start = max(0, lo - LEAD_REACH)
+    for cut in _SENTENCE_END.finditer(text, start, lo):
+        start = cut.end()
+    return "" if prev_end > start else text[start:lo]
 
 
 def sheet_kind(doc: Document) -> tuple[str, str]:
@@ -215,23 +230,60 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     scale_up = knowledge().names("scale-up")
     up = [t for t in (technology(s.text) for s in doc.segments) if t in scale_up]
     edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
+    role, role_reason = _network_role(kind, doc, block_text, r)
     return SheetContext(kind=kind, kind_reason=kind_reason, accelerators=acc, block_text=block_text, record_text=record_text,
                         scale_up_links=_scale_up_links(doc, r),
                         scale_up_named=_says_joined(block_text.values(), r),
+                        scale_up_over_host_bus=any(rx(r.vocab["scale_up_over_host_bus"]).search(t)
+                                                   for t in block_text.values()),
                         block_accelerators=block_acc, edge_device=edge >= 3,
                         block_models=models, model_accelerators=model_acc,
                         scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),
                         footnotes=doc.footnotes, scale_up_technology=_most_common(up) or "",
-                        network_role=_network_role(kind, block_text, r))
+                        network_role=role, network_role_reason=role_reason)
 
 
-def _network_role(kind: str, block_text: dict[int, str], r) -> str:
-    """A switch or adapter sheet that speaks of LAN and SAN, unified fabric, Fibre Channel, WAN, peering or the
-    campus far more than of AI, GPUs, RDMA or a back-end fabric (rules: front_end_network, ai_fabric_words) sells
-    ports for the general network: its port speeds are front-end unless a figure's own words say otherwise."""
+def _network_role(kind: str, doc: Document, block_text: dict[int, str], r) -> tuple[str, str]:
+    """What the sheet's network ports carry where a figure's own words do not say, and why (rules: front_end_network,
+    router_families, ai_fabric_words): what the product is for. Its title and opening decide when they name the
+    general network (a router, a fabric interconnect, a packet broker, an NFV card; LAN and SAN, WAN, peering) or the
+    AI/HPC fabric, and not both. Else a switch's or an adapter's whole text is weighed, each distinct word counted a
+    few times at most, so that a term repeated in every row ("FCoE") does not outweigh the rest. A system sheet (a
+    server, a chassis of compute nodes) sells compute: only its opening makes its ports front-end."""
+    v = r.vocab
+    general = rx(f"{v['front_end_network']}|{v['router_families']}")
+    ai = rx(v["ai_fabric_words"])
+    opening = _opening(doc, int(v.get("network_role_opening_chars", 600)))
+    said_general, said_ai = general.findall(opening), ai.findall(opening)
+    if said_general and not said_ai:
+        return "front-end", f"its opening names {_words(said_general)}, not an AI or HPC fabric"
+    if said_ai and not said_general:
+        return "scale-out", f"its opening names {_words(said_ai)}"
     if kind not in ("switch", "nic"):
-        return "scale-out"
+        return "scale-out", ""
     text = " ".join(block_text.values())
-    general = len(rx(r.vocab["front_end_network"]).findall(text))
-    ai = len(rx(r.vocab["ai_fabric_words"]).findall(text))
-    return "front-end" if general >= 3 and general > 2 * ai else "scale-out"
+    cap = int(v.get("network_role_word_cap", 3))
+    named_general, named_ai = general.findall(text), ai.findall(text)
+    g, a = _capped(named_general, cap), _capped(named_ai, cap)
+    if g >= 3 and g > 2 * a:
+        return "front-end", f"it names {_words(named_general)} ({g}) far more than an AI or HPC fabric ({a})"
+    return "scale-out", f"it names {_words(named_ai)} ({a})" if a else ""
+
+
+def _capped(words: list[str], cap: int) -> int:
+    """How many words, each distinct one (whatever its case) counted at most `cap` times."""
+    from collections import Counter
+    return sum(min(n, cap) for n in Counter(w.lower() for w in words).values())
+
+
+def _opening(doc: Document, chars: int) -> str:
+    """The words that say what the product is: its title, its first three headings and the start of its text."""
+    heads = [s.text for s in doc.segments if s.kind == "heading"][:3]
+    body, n = [], 0
+    for s in doc.segments:
+        if s.kind in ("heading", "page") or n >= chars:
+            continue
+        piece = f"{s.label} {s.text}".strip()[:chars - n]
+        body.append(piece)
+        n += len(piece)
+    return " ".join([doc.title, *heads, *body])

@@ -19,10 +19,10 @@ from ..model import Figure, Mention
 from ..rules import load_rules, rx
 from ..technologies import load as knowledge, technology
 
-# Scopes a sheet states in words right beside a figure ("per compute node", "per rack", "for 8 compute nodes", "to
-# the server"): they win over the conventions of port speeds and sheet kinds. Per-accelerator is left out: "one
-# 400G NIC per GPU" states the NIC's port speed, and the port is its scope.
-SUMS_SAID = {"per-node", "per-rack", "per-domain", "per-switch", "per-device"}
+# Scopes a sheet states in words right beside a figure ("per compute node", "per rack", "to the server", and a sum the
+# contract has no scope for: "per chassis", "for 8 compute nodes"): they win over the conventions of port speeds and
+# sheet kinds. Per-accelerator is left out: "one 400G NIC per GPU" states the NIC's port speed, and the port is its scope.
+SUMS_SAID = {"per-node", "per-rack", "per-domain", "per-switch", "per-device", "unspecified"}
 STATED_SCOPE_REACH = 30
 # a port speed ("1 GbE per blade") names the port each device has; only a sum word makes it the device's total
 _SUM_WORD = regex_cache.compile(r"aggregate|total|combined|bandwidth|throughput|capacity|合计|总", re.I)
@@ -30,12 +30,19 @@ _PORT_AFTER = regex_cache.compile(r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA
 # "3*8*200Gbps = 600 GB/s": a factor of a product the sheet works out is one port's rate, not the result's scope
 _FACTOR = regex_cache.compile(r"\d\s*[*×]\s*$")
 _PORTS_TIMES = regex_cache.compile(r"\bports?\s*(?:[x×*]|of)\s*$", re.I)
+# a port or an adapter named beside a counted rate ("Scale-out NIC: 4 x 200 Gb/s per node"): its ports, not links
+_PORT_WORD = regex_cache.compile(r"\bNICs?\b|\bports?\b|adapters?|\bHCAs?\b|SuperNICs?|网卡|端口|网口", re.I)
 PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
 
 
 def is_bytes(unit: str) -> bool:
     """A canonical rate in bytes ("GB/s", "TiB/s"), as opposed to bits, port speeds and transfers."""
     return unit.endswith("B/s")
+
+
+def _for_kind(entries: list[dict], kind: str) -> list[dict]:
+    """The entries that hold on this kind of sheet (an entry's `kinds`; none: every kind)."""
+    return [e for e in entries if kind in e.get("kinds", (kind,))]
 
 
 def _first(entries: list[dict], key: str, *texts: str) -> str | None:
@@ -272,8 +279,11 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
             return sentence_tier
         if label_tier is None:
             tech = _first(v["tier_technology"], "tier", seg.label, seg.text, seg.row)
-    if tech == "host" and (m.unit in PORT_UNITS or "rate-name" in m.flags) and not explicit_host(clause):
-        tech = "scale-out"   # "200GbE", "NDR200": a port speed is never a host link, whatever PCIe is named nearby
+    if tech == "host" and (m.unit in PORT_UNITS or "rate-name" in m.flags or (
+            "rate-list" in m.flags and m.unit in ("Mb/s", "Gb/s"))) and not explicit_host(clause):
+        # "200GbE", "NDR200", "10/100/1000Mbps RGMII": a port speed (or a port's list of speeds) is never a host link,
+        # whatever PCIe is named nearby
+        tech = "scale-out"
     if tech == "host" and not is_bytes(m.unit) and not m.unit.endswith("T/s") and rx(
             r"\bNIC\b|network interface|network adapter|Ethernet|InfiniBand|\bports?\b").search(clause) and not rx(
             r"host interface|host bandwidth|GPU-PCIe|PCIe-NIC|data bandwidth").search(clause + " " + seg.label):
@@ -281,6 +291,8 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     if tech in ("scale-out",) or (tech is None and label_tier == "scale-out") or (
             tech is None and label_tier is None and ctx.kind in ("switch", "nic")):
         return _network_tier(f, m, c, ctx, label_tier)
+    if tech == "host" and ctx.scale_up_over_host_bus and _chip_link_on_host_bus(m, seg):
+        return "scale-up"    # "five PCIe Gen6 x8 links to the inter-server switch, 320 GB/s per chip": the chip fabric
     if tech:
         return tech
     if label_tier:
@@ -296,7 +308,22 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
             return _network_tier(f, m, c, ctx, label_tier)
         if said:
             return said
+    record = ctx.record_text.get(seg.block, "")
+    if rx(r"\bper\s+(?:[\w-]+\s)?" + f"(?:{v['pod_label']})").search(f"{clause} {seg.label}") and rx(v["pod_fabric"]).search(
+            record):
+        return "scale-up"   # "All-reduce bandwidth per Pod" in a table whose pod is one ICI torus: that fabric's
+    if ctx.network_role == "front-end" and not is_bytes(m.unit) and not m.unit.endswith("T/s"):
+        return "front-end"  # a bit rate on a sheet whose product serves the general network ("4x 25 Gbps per node")
     return "unknown"
+
+
+def _chip_link_on_host_bus(m: Mention, seg) -> bool:
+    """On a sheet whose chips talk over a PCIe fabric, a host-bus figure stated per chip (in its sentence, row or
+    column) and tied to no host, CPU or NIC is a chip's link to that fabric."""
+    v = load_rules().vocab
+    words = f"{seg.label} {seg.column} {seg.row} {' '.join(_sentence_around(seg.text, m.start, m.end, reach=200))}"
+    scopes = [e for e in v["scope"] if not e.get("weak")]
+    return _first(scopes, "scope", words) == "per-accelerator" and not rx(v["host_words"]).search(words)
 
 
 def _names_host_link_only(c: Clause, seg) -> bool:
@@ -380,30 +407,46 @@ def _gbps(m: Mention) -> float | None:
 def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> str:
     v = load_rules().vocab
     seg = m.segment
+    scopes = [e for e in v["scope"] if not e.get("weak")]
     if re.search(r"\(\s*max(?:imum)?\s*$", c.left, re.I) or (m.bound == "max" and re.search(r"\(\s*$", c.left)):
         # "(Max 2800GB HDR)" after a list of NIC options: the node's total
         return "per-node"
     if "signaling" in m.flags and not re.search(r"per[- ]port|per[- ]link", c.text, re.I):
         return "per-lane"    # "100G PAM4 SerDes", "32 GT/s": one lane's signalling rate
+    if _FACTOR.search(c.left) and c.right.lstrip().startswith("="):
+        f.flags.add("factor")
+        return "per-port"    # "21*25 GB/s = 525 GB/s": a factor of the sheet's own product is a port's rate
+    if m.count and _PORTS_TIMES.search(c.left):
+        return "per-port"    # '72 ports x 800 Gb/s': the port's speed, whatever the sentence totals
+    if _lane_rate(m, c, v):
+        f.flags.add("signaling")
+        return "per-lane"    # "PAM4 (50G, 100G)", "160x 112Gbps": one SerDes lane's signalling rate
+    said = _nearest(scopes, "scope", c, within=STATED_SCOPE_REACH)
+    if said in SUMS_SAID and not _PORT_AFTER.match(c.right) and "rate-name" not in m.flags and (
+            m.unit not in PORT_UNITS or _SUM_WORD.search(c.text)):
+        # "200G aggregate bandwidth per compute node", "7.42 Tbps per FI", "14.84 Tbps per unified fabric domain",
+        # "320 Gbps per chassis": words beat conventions; but "4x 25 Gbps per compute node" counts the node's links
+        if m.count is None:
+            return said
+        if not _PORT_WORD.search(f"{c.text} {seg.label}"):
+            return "per-link"
+    noun = not {"rate-list", "rate-name"} & m.flags and m.unit not in PORT_UNITS and (_first_at(
+        v["scope_of_noun_after"], "scope", c.right) or next(
+        (e["scope"] for e in v["scope_of_subject_before"] if rx(e["pattern"]).search(c.left[-80:])), None))
+    if noun:
+        return noun          # "an 800GB/s Ethernet switch": the switch's; "the X-chiplet offers 14.4Tbps": the part's
     if ctx.kind == "switch" and f.unit in ("Tb/s", "T", "TB/s") and not re.match(r"\s*(?:[\w/-]+\s){0,2}ports?\b",
                                                                           c.right, re.I):
         return "per-switch"  # no port of a switch runs at terabits: the switch's capacity
-    if ctx.kind == "nic" and rx(r"\btotal\b|\bmax(?:imum|\.)?\s+(?:total\s+)?bandwidth").search(
-            f"{seg.label} {seg.text[max(0, m.start - 30):m.start]}"):
-        return "per-device"  # "Maximum total bandwidth: 800Gb/s": the adapter's, over all its ports
-    if _FACTOR.search(c.left) and c.right.lstrip().startswith("="):
-        f.flags.add("factor")
-        return "per-port"
-    if m.count and _PORTS_TIMES.search(c.left):
-        return "per-port"    # '72 ports x 800 Gb/s': the port's speed, whatever the sentence totals
-    said = _nearest(v["scope"], "scope", c, within=STATED_SCOPE_REACH)
-    if said in SUMS_SAID and m.count is None and not _PORT_AFTER.match(c.right) and (
-            m.unit not in PORT_UNITS or _SUM_WORD.search(c.text)):
-        return said          # "200G aggregate bandwidth per compute node", "7.42 Tbps per FI": words beat conventions
+    if ctx.kind == "nic" and rx(v["device_total"]).search(f"{seg.label} {seg.column} {seg.text[max(0, m.start - 30):m.start]}"):
+        return "per-device"  # "Maximum total bandwidth: 800Gb/s", "总带宽最高 400Gb/s": the adapter's, over all its ports
     if m.unit in PORT_UNITS or "rate-name" in m.flags or (not is_bytes(m.unit) and re.match(
             r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC|connection)s?\b", c.right, re.I)):
         return "per-port"    # "one 200 Gb/s NIC per GPU", "40-Gbps fabric connections": a port's speed
-    found = _nearest(v["scope"], "scope", c) or _first(v["scope"], "scope", foot, seg.label, seg.column)
+    found = _nearest(scopes, "scope", c) or _first(scopes, "scope", foot, seg.label, seg.column)
+    if not found and _nearest([e for e in v["scope"] if e.get("weak")], "scope", c):
+        # "Each chip provides four links, delivering a total of 256 GB/s": a sum, whose its sentence's subject says
+        found = _first(scopes, "scope", c.lead) or _nearest([e for e in v["scope"] if e.get("weak")], "scope", c)
     if found == "per-accelerator" and f.tier == "host" and not rx(v["several_links"]).search(seg.text):
         return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
         # (but "five PCIe Gen6 x8 links ... 320 GB/s per chip" is the chip's total over its links)
@@ -411,7 +454,7 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         return found
     if "signaling" in m.flags:
         return "per-lane"
-    found = _first(v["scope"], "scope", seg.text, seg.row)
+    found = _first(scopes, "scope", seg.text, seg.row)
     if found and not (found == "per-accelerator" and f.tier in ("host",)):
         return found
     if f.tier == "host":
@@ -423,10 +466,50 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if f.tier in ("scale-out", "front-end"):
         if ctx.kind == "switch" and m.value and f.unit in ("Tb/s", "T"):
             return "per-switch"
-        return "per-port"
+        return _sum_of_ports(m, c, seg, ctx, v) or "per-port"
     if f.tier == "scale-up":
         return "per-port" if m.count else "per-accelerator"
     return "unspecified"
+
+
+def _sum_of_ports(m: Mention, c: Clause, seg, ctx: SheetContext, v: dict) -> str | None:
+    """A network rate faster than any port runs ("EFA bandwidth (Gbps): 12,800") is a sum over ports: the scope of
+    what it is printed for: a switch its words name, the model heading its column, else the sheet's kind (rules:
+    port_max_gbps, domain_product)."""
+    gbps = _gbps(m)
+    if gbps is None or gbps <= float(v["port_max_gbps"]):
+        return None
+    own = seg.text if seg.kind == "cell" else c.text      # a cell is short: all of it is the figure's
+    if rx(r"\bswitch(?:es|ing)?\b|交换").search(f"{own} {seg.label} {seg.column}"):
+        return "per-switch"     # "12x 64-port 400GbE switches (25.6 Tb/s each)" on a pod's sheet
+    if rx(v["domain_product"]).search(f"{seg.column} {seg.label}"):
+        return "per-domain"     # an UltraServer's, an NVL72's, a pod's
+    return {"server": "per-node", "nic": "per-device", "rack": "per-domain", "pod": "per-cluster"}.get(ctx.kind)
+
+
+def _lane_rate(m: Mention, c: Clause, v: dict) -> bool:
+    """A rate that is one SerDes lane's: named with SerDes or a line coding in its clause ("100G/200G SerDes", "PAM4
+    (50G, 100G)"), or at a rate only a lane runs at ("112Gbps"); never above the fastest lane (rules: lane_words,
+    lane_rate_figure, lane_max_gbps). A rate in bytes is payload, not a lane's signalling."""
+    gbps = _gbps(m)
+    if gbps is None or is_bytes(m.unit) or m.unit == "GB" or gbps > float(v["lane_max_gbps"]):
+        return False
+    return bool(rx(v["lane_rate_figure"]).match(m.text) or rx(v["lane_words"]).search(
+        f"{c.text} {_bracket_head(m.segment.text, m.start)}"))
+
+
+def _bracket_head(text: str, start: int) -> str:
+    """The words just before the bracket a figure stands in ("PAM4" of "PAM4 (50G, 100G)"), "" outside brackets."""
+    left = text[max(0, start - 60):start]
+    i = max(left.rfind("("), left.rfind("（"))
+    if i < 0 or ")" in left[i:] or "）" in left[i:]:
+        return ""
+    return left[max(0, i - 20):i]
+
+
+def _first_at(entries: list[dict], key: str, text: str) -> str | None:
+    """The first entry whose pattern matches at the start of text (the words right after a figure)."""
+    return next((e[key] for e in entries if rx(e["pattern"]).match(text)), None)
 
 
 def _scale_up_scope(f: Figure, m: Mention) -> str:
@@ -447,13 +530,17 @@ def _scale_up_scope(f: Figure, m: Mention) -> str:
 def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     v = load_rules().vocab
     seg = m.segment
+    bases = _for_kind(v["latency_basis"], ctx.kind)
     # the basis words nearest the figure first: "300nsec for 100GbE port-to-port" in a list that also says
-    # "end-to-end solution" is the port-to-port figure
-    f.basis = _nearest(v["latency_basis"], "basis", Clause(c.left, re.split(r"[;；。]|\.\s", seg.text[m.end:m.end + 80])[0])) or _first(v["latency_basis"], "basis", seg.label, seg.text, seg.row)
+    # "end-to-end solution" is the port-to-port figure; then its row, its cell or its own sentence (a paragraph's
+    # other sentences speak of other things: "时延<10us；支持高性能 RDMA ... 端到端可靠性")
+    own = seg.text if seg.kind == "cell" else " ".join(_sentence_around(seg.text, m.start, m.end, reach=200))
+    f.basis = _nearest(bases, "basis", Clause(c.left, re.split(r"[;；。]|\.\s", seg.text[m.end:m.end + 80])[0])) or _first(
+        bases, "basis", seg.label, own, seg.row)
     marker = _marker(m)
     foot = ctx.footnotes.get(marker, "")      # "Latency (ns)¹ ... ¹ Port-to-port, cut-through"
     if f.basis is None and foot:
-        f.basis = _first(v["latency_basis"], "basis", foot)
+        f.basis = _first(bases, "basis", foot)
         if f.basis:
             f.reading = f"its note {marker}: {foot}"
     if f.basis is None and ctx.kind == "switch" and not rx(r"network|fabric|cluster|system|网络|集群").search(
@@ -465,7 +552,8 @@ def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     tier = (_first(v["tier_explicit"], "tier", c.text, seg.label)
             or _first(v["tier_technology"], "tier", c.text, seg.label)
             or _first(v["tier_explicit"], "tier", seg.heading))    # a latency under a "Scale-up domain" heading
-    f.tier = "scale-up" if tier == "scale-up" else "scale-out"
+    # a latency through the sheet's network: the fabric its ports serve (a fabric interconnect's is the front end's)
+    f.tier = "scale-up" if tier == "scale-up" else ctx.network_role
     f.technology = technology(c.text, seg.label, seg.text)
 
 
@@ -714,7 +802,9 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         f.tier = "scale-up" if pod else "scale-out"
         return True
     up_sentence = rx(v["scale_up_domain_sentence"])
-    if (_in(up, own) or _in(up_sentence, own)) and _in(out, seg.text) and not from_record:
+    stated_total = _in(rx(v["domain_stated"]), seg.text) and all(
+        rx(v["domain_total_only"]).match(x.group(0)) for x in out.finditer(seg.text))
+    if (_in(up, own) or _in(up_sentence, own)) and _in(out, seg.text) and not from_record and not stated_total:
         # a sentence naming both: the words nearest the count decide ("1,024 GPUs (128 nodes) on a fat tree")
         d_up = min(_distance(up, seg.text, m), _distance(up_sentence, seg.text, m))
         f.tier = "scale-out" if _distance(out, seg.text, m) < d_up else "scale-up"

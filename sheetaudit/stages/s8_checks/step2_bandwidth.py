@@ -52,7 +52,7 @@ def run(figs, sheet, doc, facility):
         if not doubtful:
             x.severity = "info"
         out.append(x)
-    out.extend(_aggregate_mismatch(figs))
+    out.extend(_aggregate_mismatch(figs, sheet.kind))
     signalling = [f for f in links if "signaling" in f.flags]
     if signalling:
         out.append(finding("bandwidth.signaling-rate", "Signalling rate, not payload: {items}.", signalling,
@@ -270,9 +270,10 @@ def _config_text(terms) -> str:
     return " + ".join(f"{p.count} x {p.text}" for p in terms)
 
 
-def _aggregate_mismatch(figs):
+def _aggregate_mismatch(figs, kind: str = "switch"):
     """A switch total against the sheet's own port configuration, under both readings (per direction, or both
-    directions added). Silent where the sheet gives no configuration the total can count."""
+    directions added). Silent where the sheet gives no configuration the total can count; on a sheet that sells no
+    switch (a pod, a rack), only the ports printed beside the total count (the nodes' NICs are not the switch's)."""
     from ..s5_normalise import base_gbs
     from ...rules import load_rules
     tol = load_rules().threshold("aggregate_tolerance")
@@ -282,7 +283,8 @@ def _aggregate_mismatch(figs):
         return out
     ports = _Ports(figs)
     totals_gbs = [base_gbs(g)[0] for g in totals]
-    distinct_gbs = sorted(set(totals_gbs))
+    # a line card's or a module's capacity counts its own ports too ('Capacity: 28.8 Tbps per line card')
+    distinct_gbs = sorted(set(totals_gbs) | {base_gbs(g)[0] for g in bw(figs, "scale-out", scopes={"per-device"})})
     for f, gbs in zip(totals, totals_gbs):
         if "comparison" in f.flags:
             continue
@@ -291,7 +293,7 @@ def _aggregate_mismatch(figs):
             continue   # a configuration the sheet gives adds up to the total (whatever other totals it also counts)
         # a configuration another total of the sheet counts ('Capacity: 28.8 Tbps per line card') is not this one's
         configs = [(terms, t, seg is f.segment) for terms, t, seg in grouped
-                   if not _counted_by_another(t, gbs, distinct_gbs, tol)]
+                   if not _counted_by_another(t, gbs, distinct_gbs, tol) and (kind == "switch" or seg is f.segment)]
         if not configs:
             continue
         shared = ports.shared(f)
