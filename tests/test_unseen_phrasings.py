@@ -285,3 +285,10 @@ def test_a_count_of_ports_before_a_generation_is_no_rate(sheet):
 def test_what_a_workload_needs_of_the_network_is_not_the_products_figure(sheet, line):
     a = sheet(f"# Heron H8 server\n\nEach GPU has a 200 Gb/s NIC. {line}\n")
     assert values(a, "bandwidth") == [25.0]
+
+
+def test_a_rate_whose_words_name_no_network_takes_the_tier_of_its_twin(sheet):
+    a = sheet("# Kite K7 accelerator card\n\nScale-up: 4x QSFP-DD 800G\n\n## Cabling\n\n"
+              "Use passive cables of 1 m to 2 m at 800 Gbps.\n")
+    tiers = {f.tier for f in a.figures if f.quantity == "bandwidth"}
+    assert tiers == {"scale-up"} and not any(x.check == "tier.unclassified" for x in a.findings)

@@ -112,11 +112,34 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
         elif m.quantity == "cooling" and ctx.kind == "nic" and rx(load_rules().vocab["cooling_of_component"]).search(m.text):
             continue
         figs.append(f)
+    _tier_from_twins(figs)
     _direction_from_twins(figs)
     _power_beyond_accelerator(figs, ctx)
     for i, f in enumerate(figs, start=1):
         f.id = f"f{i}"
     return figs
+
+
+def _tier_from_twins(figs: list[Figure]) -> None:
+    """A bandwidth whose own words decide no tier takes the tier of the same printed rate elsewhere on the sheet
+    ("Connectivity | 4x QSFP-DD 800G" in the spec table, "each port provides 800 Gbps" in the prose): where every
+    twin whose tier was decided agrees. Memory is left to its own words."""
+    from ..units import convert
+    def key(f):
+        try:
+            return round(convert("bandwidth", f.value, f.unit), 3)
+        except (KeyError, ValueError, TypeError):
+            return None
+    decided: dict = {}
+    for f in figs:
+        if f.quantity == "bandwidth" and f.tier not in ("unknown", "memory", "mixed", None) and "comparison" not in f.flags:
+            decided.setdefault(key(f), set()).add(f.tier)
+    for f in figs:
+        if f.quantity == "bandwidth" and f.tier == "unknown" and "comparison" not in f.flags:
+            tiers = decided.get(key(f), set())
+            if len(tiers) == 1:
+                f.tier = next(iter(tiers))
+                f.flags.add("tier-from-twin")
 
 
 def _direction_from_twins(figs: list[Figure]) -> None:
