@@ -195,6 +195,12 @@ def _names_something(word: str, v: dict, shouting: bool = False) -> bool:
                 or _CAMEL.search(word) or (not shouting and _ACRONYM.match(word)))
 
 
+def is_model_code(word: str) -> bool:
+    """Whether one word is shaped like a product's model number ("SN5640", "CE16808", "A100"), not a figure, a
+    technology or a part (rules: name_model, name_figure, name_not_model)."""
+    return _is_model(word, load_rules().vocab) and not technology(word)
+
+
 def _is_model(word: str, v: dict) -> bool:
     return (bool(compiled(v["name_model"]).match(word)) and not rx(v["name_figure"]).match(word)
             and not rx(v["name_not_model"]).match(word))

@@ -6,6 +6,7 @@ becomes a labelled cell, anything else a sentence.
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 from html.parser import HTMLParser
@@ -40,6 +41,8 @@ def read_text(data: bytes, kind: str) -> Document:
         lines = _column_tables(lines)
     if kind == "markdown":
         lines = _piped_tables(lines)
+    if kind != "html":
+        lines = _json_tables(lines)
     doc = Document(path="", sha256="", pages=1, kind=kind)
     _segments_from_lines(lines, doc, markdown=(kind in ("markdown", "html") or rst))
     if doc.segments:
@@ -173,6 +176,52 @@ def _piped_tables(lines: list[str]) -> list[str]:
                 out[j] = "| " + lines[j].strip().rstrip("|") + " |"
             j += 1
     return out
+
+
+# A front-matter value that is a table written as JSON ('table: {"single":[[{"text":"型号"},{"text":"CE16804"}],
+# ...]}', '[["Model","X1","X2"],["Power (W)","300","450"]]'), as site generators keep a spec grid.
+JSON_VALUE = compiled(r"^\s*[\w\-]{1,40}\s*:\s*(?P<json>[\[{].*[\]}])\s*$")
+JSON_SPAN_KEYS = ("colspan", "col")      # a cell's count of columns, where the generator writes one
+
+
+def _json_tables(lines: list[str]) -> list[str]:
+    """Each front-matter line whose value is a JSON grid (a list of rows, each a list of cells: a string, a number
+    or an object with "text") as a pipe table, so its rows are read as a table's cells. JSON marks no header: a
+    grid of three or more columns is headed by its first row (the models, "型号 | CE16804 | CE16808"); one of two
+    is a list of labels and values, its first row one of them ("产品 | Atlas 500 Pro")."""
+    out: list[str] = []
+    for line in lines:
+        m = JSON_VALUE.match(line) if "[" in line else None
+        grid = _json_grid(m.group("json")) if m else None
+        if grid:
+            out += ["", *_pipe_table(grid, 1 if max(map(len, grid)) >= 3 else 0), ""]
+        else:
+            out.append(line)
+    return out
+
+
+def _json_grid(text: str) -> list[list[str]] | None:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):      # not JSON, or nested past the parser's depth (a hostile page)
+        return None
+    found = [value] + (list(value.values()) if isinstance(value, dict) else [])
+    for v in found:
+        if (isinstance(v, list) and len(v) >= 2 and all(isinstance(r, list) for r in v)
+                and sum(len(r) >= 2 for r in v) >= 2):
+            rows = [[c for cell in r for c in _json_cell(cell)] for r in v]
+            return rows if all(rows) else None
+    return None
+
+
+def _json_cell(cell) -> list[str]:
+    """A JSON cell's text (its line breaks as '; '), repeated over the columns it spans."""
+    span = 1
+    if isinstance(cell, dict):
+        span = next((_span(cell[k]) for k in JSON_SPAN_KEYS if cell.get(k)), 1)
+        cell = cell.get("text", "")
+    text = "; ".join(x.strip() for x in str("" if cell is None else cell).splitlines() if x.strip())
+    return [text] * span
 
 
 # A bold line alone between a table's rows ("**QSFP+ 40-Gbps Transceivers**" over its part-number rows), as
@@ -383,15 +432,16 @@ def _row(doc, cells, header, heading, block, section="", one_row=False):
             and not compiled(r"\d").search(cells[1])):
         cells = [cells[1], cells[0]]     # "| under 2 µs | latency across the pod |": the figure first, its label after
     label = cells[0]
-    shared = _shared_prefix(header[1:])
+    keyed = bool(header) and bool(MODEL_KEY.match(header[0].strip()))   # "型号 | CloudEngine 16804 | ...": models
+    shared = "" if keyed else _shared_prefix(header[1:])
     if shared:   # "Power consumption (W) P8-A | ... P8-L": one field over model columns (a two-level header)
         header = [header[0]] + [h[len(shared):].strip() or h for h in header[1:]]
         label = f"{label} {shared.strip()}"
-    models_as_rows = bool(header) and bool(MODEL_KEY.match(header[0].strip())) and sum(
-        bool(MODEL_CODE.match(h.strip())) for h in header[1:]) * 2 < len(header) - 1
+    models_as_rows = keyed and sum(     # a model code may follow its brand ("CloudEngine 16804", "恒达 HD-12804")
+        bool(MODEL_CODE.match((h.split() or [""])[-1])) for h in header[1:]) * 2 < len(header) - 1
     sideways = len(header) > 1 and not shared and not FEATURE_HEADER.match(header[0].strip()) and (models_as_rows or (one_row or sum(
         bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1) and not FIELD_HEADER.search(cells[0]))
-    if header and not sideways and not GENERIC_HEADER.match(header[0].strip()):
+    if header and not sideways and not GENERIC_HEADER.match(header[0].strip()) and not keyed:
         label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
     if not sideways and (header and FEATURE_HEADER.match(header[0].strip()) or len(cells[0].split()) >= 6 and re.search(
             r"\d|\b(?:two|four|eight|sixteen)\b", cells[0], re.I)):

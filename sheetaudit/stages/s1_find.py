@@ -321,6 +321,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     found = _merge_rate_lists(found, text)
     if not found and seg.kind == "cell":
         found.extend(_header_unit(seg, unit_q, declared))
+    found = _split_totals(found, text, r)
     kept = []
     if found and rx(r.vocab["not_figures_label"]).search(f"{seg.label} {seg.column}"):
         return []
@@ -503,6 +504,36 @@ def _bit_rate_gbs(m: Mention) -> float | None:
 
 
 _OPTION_JOIN = compiled(r"\s*(?:/|or|或|to|through|thru|down\s+to|up\s+to|-|–|~|至|到)\s*", re.I)
+def _split_totals(found: list[Mention], text: str, r) -> list[Mention]:
+    """A slash list of totals ("4.8Tbps/76.8Tbps", "交换容量(Tbps) | 387/1161"): no port runs at these rates
+    (rules: total_above_gbs), so it is not a list of the speeds a port supports but one total per configuration,
+    each its own figure. A pair whose second is twice the first stays one figure (a total printed per direction
+    and both ways, "102.4/204.8 Tbps")."""
+    from ..units import convert
+    out = []
+    for m in found:
+        nums = list(compiled(NUM).finditer(text, m.start, m.end)) if "rate-list" in m.flags else []
+        try:
+            values = [convert("bandwidth", _num(n.group(0)), m.unit) for n in nums] if m.quantity == "bandwidth" else []
+        except (KeyError, ValueError):
+            values = []
+        unit = text[nums[-1].end():m.end].strip() if nums else ""
+        if (len(values) < 2 or min(values) <= r.threshold("total_above_gbs") or "signaling" in m.flags
+                or any(abs(b - 2 * a) <= 0.01 * b for a, b in zip(values, values[1:]))
+                or not all(text[a.end():b.start()].strip().rstrip("/").strip() in ("", unit)
+                           and "/" in text[a.end():b.start()] for a, b in zip(nums, nums[1:]))):
+            out.append(m)
+            continue
+        ends = [n.start() for n in nums[1:]] + [m.end]
+        for n, end in zip(nums, ends):
+            stop = end if end == m.end else n.end() + len(compiled(r"^[^/,;、]*").match(text[n.end():end]).group(0))
+            piece = text[n.start():stop].strip().rstrip("/,;、 ")
+            out.append(Mention(m.quantity, piece, _num(n.group(0)), m.unit, m.segment, n.start(), n.start() + len(piece),
+                               bound=m.bound, count=m.count, marker=m.marker if end == m.end else "",
+                               flags=m.flags - {"rate-list"}))
+    return out
+
+
 _SPAN_OPEN = compiled(r"(?:between|介于|在)\s*$", re.I)     # "speeds between 1 GbE and 100 GbE": one span
 _SPAN_JOIN = compiled(r"\s*(?:and|和|与|及)\s*", re.I)
 

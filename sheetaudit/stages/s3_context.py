@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from .s1_find import BULLET_MARKS, INLINE_BULLET
 from .. import regex_cache
 from ..model import Document, Mention
+from ..naming import is_model_code
 from ..rules import load_rules, rx
 from ..technologies import load as knowledge, technology
 
@@ -59,13 +60,16 @@ class SheetContext:
     scale_up_links: tuple[str, ...] = ()   # link names the sheet itself says join its scale-up domain ("CumuloLink")
     scale_up_named: bool = False   # the sheet says its accelerators are joined ("芯片间互联", "chip-to-chip links")
     scale_up_over_host_bus: bool = False   # its accelerators talk over a PCIe fabric ("PCIe switches for chip-to-chip")
+    prose_models: dict[int, str] = field(default_factory=dict)   # id(segment) -> the model its sentence follows
 
     def accelerators_for(self, block: int, model: str = "") -> int | None:
         return self.model_accelerators.get((block, model)) or self.block_accelerators.get(block, self.accelerators)
 
     def model_of(self, seg) -> str:
         """The product model of a cell in a table whose columns (or rows) are two or more models."""
-        return seg.column if seg.column and len(self.block_models.get(seg.block, ())) >= 2 else ""
+        if seg.column and len(self.block_models.get(seg.block, ())) >= 2:
+            return seg.column
+        return self.prose_models.get(id(seg), "")
 
 
 def _most_common(values: list):
@@ -162,6 +166,40 @@ def sheet_kind(doc: Document) -> tuple[str, str]:
     return best, why
 
 
+# A model code leading a sentence or a label, after the maker's name if any ("SN5610 is a 51.2Tbps switch",
+# "NVIDIA SN5610 Features:"): what follows describes that model
+_LEAD = re.compile(r"^\W*(?:(\S+)\s+)?([A-Za-z0-9][\w.-]*[A-Za-z0-9])\b")
+
+
+def _prose_models(doc: Document, r) -> dict[int, str]:
+    """The model each prose segment describes, where the sheet describes two or more models of one family one
+    after the other ("SN5640 is a 51.2Tbps switch ... SN5640 Features: 64 OSFP ports ... SN5610 is ..."): the
+    figures after a sentence or label led by a model code belong to that model until the next one, so each
+    model's capacity is checked against its own ports. Codes of one family share their letters ("SN5640",
+    "SN5610"); a sheet whose sentences open with its parts ("H100 GPUs ...", "ConnectX-7 adapters ...") names
+    no second model of one family and is left as one product."""
+    vendor = rx(r.vocab["name_vendor"])
+    current, out, leads = "", {}, {}
+    for s in doc.segments:
+        if s.kind == "cell" and s.column:
+            continue                     # a model grid's cell has its column's model
+        m = _LEAD.match(s.text)
+        if m:
+            code = m.group(2) if m.group(1) and vendor.match(m.group(1)) else (m.group(1) or m.group(2))
+            code = code.strip(":,;.")
+            # a code in capitals that something follows: not a key alone ("other2:") nor a lower-case word
+            if is_model_code(code) and code.lower() != code and s.text.strip(" :：") != code:
+                current = code
+                leads.setdefault(re.match(r"[A-Za-z]*", code).group(0).upper(), set()).add(code)
+        if current:
+            out[id(s)] = current
+    families = [codes for prefix, codes in leads.items() if prefix and len(codes) >= 2]
+    if len(families) != 1:
+        return {}
+    family = families[0]
+    return {k: v for k, v in out.items() if v in family}
+
+
 def _words(found: list[str]) -> str:
     return ", ".join(repr(w) for w in list(dict.fromkeys(x.strip().lower() for x in found if x.strip()))[:3])
 
@@ -236,6 +274,7 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
                         scale_up_named=_says_joined(block_text.values(), r),
                         scale_up_over_host_bus=any(rx(r.vocab["scale_up_over_host_bus"]).search(t)
                                                    for t in block_text.values()),
+                        prose_models=_prose_models(doc, r),
                         block_accelerators=block_acc, edge_device=edge >= 3,
                         block_models=models, model_accelerators=model_acc,
                         scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),

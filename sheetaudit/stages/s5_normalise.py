@@ -46,11 +46,6 @@ def normalise(figs: list[Figure]) -> list[Figure]:
     return figs
 
 
-# Above this a rate is a total (a switch's capacity, a node's or a domain's sum), not one port's speed: printed
-# twice, it is the same figure. Port speeds repeat on a sheet for different ports and keep their own readings.
-TOTAL_ABOVE_GBS = 200.0
-
-
 def _evidence(f: Figure) -> int:
     """How much the sheet itself says about this printing of a figure: a stated direction, a cross-check
     against the ports, a stated scope and tier."""
@@ -65,13 +60,16 @@ def _one_reading(figs: list[Figure]) -> None:
     printed of equals), so it is not 400 GB/s per direction in one place and 800 in another. A printing that states
     its own direction keeps it: two stated readings that disagree are the sheet's contradiction, not ours."""
     from .s4_classify import PORT_UNITS
+    # above this a rate is a total, not one port's speed (rules/thresholds.yaml): printed twice, it is the same
+    # figure; port speeds repeat on a sheet for different ports and keep their own readings
+    total_above = load_rules().threshold("total_above_gbs")
     groups: dict[tuple, list[Figure]] = {}
     for f in figs:
         if (f.quantity != "bandwidth" or f.tier == "memory" or f.unit in PORT_UNITS or not f.normalized
                 or {"comparison", "measured", "rate-name"} & f.flags):
             continue
         gbs = convert("bandwidth", f.value, f.unit)
-        if gbs > TOTAL_ABOVE_GBS:
+        if gbs > total_above:
             groups.setdefault((_round(float(f.value)), f.unit, f.model), []).append(f)
     for group in groups.values():
         if len({(g.tier, g.scope, g.normalized["value"]) for g in group}) < 2:
