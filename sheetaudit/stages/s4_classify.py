@@ -120,23 +120,26 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
     return figs
 
 
+def _printed_gbs(f: Figure) -> float | None:
+    """A bandwidth as printed, in GB/s (no direction applied): what makes two printings twins."""
+    from ..units import convert
+    try:
+        return round(convert("bandwidth", f.value, f.unit), 3)
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
 def _tier_from_twins(figs: list[Figure]) -> None:
     """A bandwidth whose own words decide no tier takes the tier of the same printed rate elsewhere on the sheet
     ("Connectivity | 4x QSFP-DD 800G" in the spec table, "each port provides 800 Gbps" in the prose): where every
     twin whose tier was decided agrees. Memory is left to its own words."""
-    from ..units import convert
-    def key(f):
-        try:
-            return round(convert("bandwidth", f.value, f.unit), 3)
-        except (KeyError, ValueError, TypeError):
-            return None
     decided: dict = {}
     for f in figs:
         if f.quantity == "bandwidth" and f.tier not in ("unknown", "memory", "mixed", None) and "comparison" not in f.flags:
-            decided.setdefault(key(f), set()).add(f.tier)
+            decided.setdefault(_printed_gbs(f), set()).add(f.tier)
     for f in figs:
         if f.quantity == "bandwidth" and f.tier == "unknown" and "comparison" not in f.flags:
-            tiers = decided.get(key(f), set())
+            tiers = decided.get(_printed_gbs(f), set())
             if len(tiers) == 1:
                 f.tier = next(iter(tiers))
                 f.flags.add("tier-from-twin")
@@ -147,12 +150,8 @@ def _direction_from_twins(figs: list[Figure]) -> None:
     same value and unit, tier and scope ("NVLink: 900GB/s" in the table, "900 gigabytes per second (GB/s) bidirectional
     per GPU" in the text). Only where every stated twin agrees, and never for a list or span of supported speeds
     ("ports supporting 10Gbps - 800Gbps"): the speeds a port can run at are not the bandwidth stated for it."""
-    from ..units import convert
     def key(f):
-        try:
-            return (round(convert("bandwidth", f.value, f.unit), 3), f.tier, f.scope)
-        except (KeyError, ValueError, TypeError):
-            return None
+        return (_printed_gbs(f), f.tier, f.scope)
     stated: dict = {}
     for f in figs:
         if f.quantity == "bandwidth" and f.direction in ("bidirectional", "unidirectional") and "twin-double" not in f.flags:
