@@ -7,6 +7,7 @@ number that is compared.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 
 from .s4_classify import is_bytes
 from ..model import Figure
@@ -22,7 +23,7 @@ def _round(x: float) -> float:
 
 def normalise(figs: list[Figure]) -> list[Figure]:
     conv = load_rules().conventions
-    ports = [f for f in figs if f.quantity == "bandwidth" and f.scope == "per-port" and f.count]
+    ports = _Ports([f for f in figs if f.quantity == "bandwidth" and f.scope == "per-port" and f.count])
     for f in figs:
         if f.quantity == "bandwidth":
             _bandwidth(f, conv, ports)
@@ -107,7 +108,7 @@ def base_gbs(f: Figure, conv: dict | None = None) -> tuple[float, str]:
     return gbs, f"{fmt(f.value)} {f.unit} = {fmt(gbs)} GB/s"
 
 
-def _bandwidth(f: Figure, conv: dict, ports: list[Figure]) -> None:
+def _bandwidth(f: Figure, conv: dict, ports: _Ports) -> None:
     gbs, step = base_gbs(f, conv)
     if f.tier == "memory":
         f.normalized = {"value": _round(gbs), "unit": "GB/s"}
@@ -119,7 +120,7 @@ def _bandwidth(f: Figure, conv: dict, ports: list[Figure]) -> None:
     f.reading = reading
 
 
-def _per_direction(f: Figure, gbs: float, conv: dict, ports: list[Figure]) -> tuple[float, str]:
+def _per_direction(f: Figure, gbs: float, conv: dict, ports: _Ports) -> tuple[float, str]:
     if f.direction == "bidirectional":
         return gbs / 2, "stated as bidirectional (both directions added): halved"
     if f.direction == "unidirectional":
@@ -153,10 +154,38 @@ def same_model(f: Figure, figs: list[Figure]) -> list[Figure]:
     return own or [g for g in figs if not g.model]
 
 
-def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, str]:
+class _Ports:
+    """The sheet's counted port speeds in document order, indexed once for the switch totals checked against them
+    (a long switch document prints hundreds of each: looking them up per total must not read them all)."""
+
+    def __init__(self, ports: list[Figure]):
+        self.ports = ports
+        self.at = [(p.page, p.segment.block if p.segment is not None else -1) for p in ports]
+        self.by_segment: dict[int, list[Figure]] = {}
+        for p in ports:
+            self.by_segment.setdefault(id(p.segment), []).append(p)
+        self.models = {p.model for p in ports if p.model}
+
+    def of_segment(self, f: Figure) -> list[Figure]:
+        return self.by_segment.get(id(f.segment), []) if f.segment is not None else []
+
+    def nearest(self, f: Figure):
+        """The ports of f's model (same_model), nearest first, the one after f before the one before it: a sheet
+        of two switches says "X is a 51.2Tbps switch ... 64 ports of 400G" and then the same of Y."""
+        here = bisect_left(self.at, (f.page, f.segment.block)) if f.segment is not None else len(self.ports)
+        model = f.model if f.model in self.models else ("" if f.model else None)
+        after, before = here, here - 1
+        while after < len(self.ports) or before >= 0:
+            for i in (after, before):
+                if 0 <= i < len(self.ports) and (model is None or (self.ports[i].model or "") == model):
+                    yield self.ports[i]
+            after, before = after + 1, before - 1
+
+
+def _switch_total(f: Figure, gbs: float, ports: _Ports) -> tuple[float, str]:
     tol = load_rules().threshold("aggregate_tolerance")
     f.direction_by = "ports"         # undone at the end when no port configuration gives it
-    groups = [p for p in ports if f.segment is not None and p.segment is f.segment and p.count]
+    groups = ports.of_segment(f)
     if len(groups) >= 2:     # "48 100G SFP-DD and 8 400G QSFP-DD ports ... up to 8.0 Tbps": one configuration
         total = sum(base_gbs(p)[0] * p.count for p in groups)
         terms = " + ".join(f"{p.count} x {p.text}" for p in groups)
@@ -164,12 +193,7 @@ def _switch_total(f: Figure, gbs: float, ports: list[Figure]) -> tuple[float, st
             return gbs, f"equals {terms} per direction ({fmt(total)} GB/s): per direction"
         if abs(gbs - 2 * total) <= tol * 2 * total:
             return gbs / 2, f"equals twice {terms} ({fmt(total)} GB/s): both directions added, halved"
-    # the nearest port count first, the one after the capacity before the one before it: a sheet of two switches
-    # says "X is a 51.2Tbps switch ... 64 ports of 400G" and then the same of Y
-    at = {id(g): i for i, g in enumerate(ports)}
-    here = next((i for i, g in enumerate(ports) if g.segment is not None and f.segment is not None
-                 and (g.page, g.segment.block) >= (f.page, f.segment.block)), len(ports))
-    for p in sorted(same_model(f, ports), key=lambda p: at[id(p)] - here if at[id(p)] >= here else here - at[id(p)] - 0.5):
+    for p in ports.nearest(f):
         pg, _ = base_gbs(p)
         total = pg * p.count
         if abs(gbs - total) <= tol * total:
