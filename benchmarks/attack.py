@@ -31,6 +31,7 @@ Outcomes:
 
 Exit status 1 when any mutant was uncaught, killed or over time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,18 +57,74 @@ FAILING = ("uncaught", "killed", "over-time")
 
 # Runs of one figure stay short (100): a long run is the quadratic case of the figure finder, a known fault with
 # its own test (tests/test_dense_page.py), which would turn most of this run into time-outs.
-TEXT_PIECES = ["400 Gb/s " * 100, "NIC: " + "400 Gb/s, " * 100, "9" * 5000 + " GB/s", "1e308 GB/s", "nan kW",
-               "-inf ns", "0 GB/s per GPU", "\x00\x01\x1b[31m", "\u202e\u2066", "\ufeff", "| a | b |\n" * 500,
-               "|---|---|\n", "| " + "x | " * 300 + "\n", "=" * 5000 + "\n", "#" * 200 + " head\n", "(" * 3000,
-               "NVLink 5 " * 300 + "1.8 TB/s", "8x 400GbE " * 100, "\t" * 1000, "- " * 5000, "GPU " * 3000,
-               "Power: 10.2 kW max\n" * 100, ".. list-table::\n   * - a\n" * 50, "\r\r\r\n", "µs ns ms " * 500,
-               "１２３ＧＢ／ｓ", "400 Gb/s" + "\u0301" * 500]
-HTML_PIECES = ["<table>", "</table>", "<tr>", "</tr>", "<td>", "</td>", "<th>", "</th>", "<td colspan=99999>",
-               "<td rowspan=1000000>", "<td colspan='-5' rowspan='x'>", "<table>" * 200, "</td></tr>" * 200,
-               "<![", "<!--", "<![CDATA[", "<script>", "</script>", "<style>", "<br>" * 1000, "<h1>", "</h9>",
-               "&amp;" * 1000, "&#xFFFFFFFF;", "&#0;", "&bogus;", "<title>", "<li>" * 2000, "<dd>" * 500,
-               "<td>400 Gb/s</td>" * 100, "<p>" + "NIC: 400 Gb/s " * 100 + "</p>", "<!DOCTYPE", "<?xml",
-               "<table><tr><td>x</tr></td></table>", "<caption>", "<dt>" * 300, "<th scope=col>" * 300]
+TEXT_PIECES = [
+    "400 Gb/s " * 100,
+    "NIC: " + "400 Gb/s, " * 100,
+    "9" * 5000 + " GB/s",
+    "1e308 GB/s",
+    "nan kW",
+    "-inf ns",
+    "0 GB/s per GPU",
+    "\x00\x01\x1b[31m",
+    "\u202e\u2066",
+    "\ufeff",
+    "| a | b |\n" * 500,
+    "|---|---|\n",
+    "| " + "x | " * 300 + "\n",
+    "=" * 5000 + "\n",
+    "#" * 200 + " head\n",
+    "(" * 3000,
+    "NVLink 5 " * 300 + "1.8 TB/s",
+    "8x 400GbE " * 100,
+    "\t" * 1000,
+    "- " * 5000,
+    "GPU " * 3000,
+    "Power: 10.2 kW max\n" * 100,
+    ".. list-table::\n   * - a\n" * 50,
+    "\r\r\r\n",
+    "µs ns ms " * 500,
+    "１２３ＧＢ／ｓ",
+    "400 Gb/s" + "\u0301" * 500,
+]
+HTML_PIECES = [
+    "<table>",
+    "</table>",
+    "<tr>",
+    "</tr>",
+    "<td>",
+    "</td>",
+    "<th>",
+    "</th>",
+    "<td colspan=99999>",
+    "<td rowspan=1000000>",
+    "<td colspan='-5' rowspan='x'>",
+    "<table>" * 200,
+    "</td></tr>" * 200,
+    "<![",
+    "<!--",
+    "<![CDATA[",
+    "<script>",
+    "</script>",
+    "<style>",
+    "<br>" * 1000,
+    "<h1>",
+    "</h9>",
+    "&amp;" * 1000,
+    "&#xFFFFFFFF;",
+    "&#0;",
+    "&bogus;",
+    "<title>",
+    "<li>" * 2000,
+    "<dd>" * 500,
+    "<td>400 Gb/s</td>" * 100,
+    "<p>" + "NIC: 400 Gb/s " * 100 + "</p>",
+    "<!DOCTYPE",
+    "<?xml",
+    "<table><tr><td>x</tr></td></table>",
+    "<caption>",
+    "<dt>" * 300,
+    "<th scope=col>" * 300,
+]
 
 
 def _splice(data: bytes, pieces: list[str], rng: random.Random) -> bytes:
@@ -86,38 +143,100 @@ def mutate_text(data: bytes, pieces: list[str], rng: random.Random) -> bytes:
                 b[rng.randrange(len(b))] = rng.randrange(256)
             data = bytes(b)
         elif how == "truncate":
-            data = data[:rng.randrange(len(data))]
+            data = data[: rng.randrange(len(data))]
         elif how == "duplicate":
             a = rng.randrange(len(data))
-            chunk = data[a:a + rng.randint(1, 2000)]
+            chunk = data[a : a + rng.randint(1, 2000)]
             data = data[:a] + chunk * rng.randint(2, 50) + data[a:]
         else:
             a = rng.randrange(len(data))
-            data = data[:a] + data[a + rng.randint(1, 2000):]
+            data = data[:a] + data[a + rng.randint(1, 2000) :]
     return data
 
 
 # -- input files ----------------------------------------------------------------------------------------------
 
+
 def _bomb(depth: int = 9) -> str:
     text = "a: &a [" + ", ".join(["lol"] * 9) + "]\n"
-    for p, n in zip("abcdefghijklmnop", "bcdefghijklmnopq"[:depth - 1]):
+    for p, n in zip("abcdefghijklmnop", "bcdefghijklmnopq"[: depth - 1]):
         text += f"{n}: &{n} [{', '.join(['*' + p] * 9)}]\n"
     return text
 
 
-HOSTILE_VALUES = [float("nan"), float("inf"), float("-inf"), 10**400, -10**400, -1, 0, 1.5, 0.5, 1e308, -1e-308,
-                  True, False, 1, None, "", "x" * 20000, [], {}, [[[[[[1]]]]]], "1e400 GB/s", "9" * 400 + " GB/s",
-                  "-5 kW", "3.2 Tb/s", "0x10", "1_000", "½", "nan", "inf ns", "800 furlongs", "required", "air",
-                  ["air", "lava"], {"min": float("nan")}, {"max": -1}, {"min": 10**400}, {"min": "fast"},
-                  {"min": 0.9, "at": 1.5}, {"min": 0.9, "at": 10**400}, 2**63, 1e18, 7e9, "70B", "1e400", "15T"]
-TEXT_DAMAGE = ["\t", ": :", "- - -", "&x", "*nope", "!!python/object:os.system", "{", "]", "%YAML 9.9\n", "---\n",
-               "? ", "'", '"', "\x00", "!!binary", "<<: *a", "[" * 500, "{" * 500]
+HOSTILE_VALUES = [
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    10**400,
+    -(10**400),
+    -1,
+    0,
+    1.5,
+    0.5,
+    1e308,
+    -1e-308,
+    True,
+    False,
+    1,
+    None,
+    "",
+    "x" * 20000,
+    [],
+    {},
+    [[[[[[1]]]]]],
+    "1e400 GB/s",
+    "9" * 400 + " GB/s",
+    "-5 kW",
+    "3.2 Tb/s",
+    "0x10",
+    "1_000",
+    "½",
+    "nan",
+    "inf ns",
+    "800 furlongs",
+    "required",
+    "air",
+    ["air", "lava"],
+    {"min": float("nan")},
+    {"max": -1},
+    {"min": 10**400},
+    {"min": "fast"},
+    {"min": 0.9, "at": 1.5},
+    {"min": 0.9, "at": 10**400},
+    2**63,
+    1e18,
+    7e9,
+    "70B",
+    "1e400",
+    "15T",
+]
+TEXT_DAMAGE = [
+    "\t",
+    ": :",
+    "- - -",
+    "&x",
+    "*nope",
+    "!!python/object:os.system",
+    "{",
+    "]",
+    "%YAML 9.9\n",
+    "---\n",
+    "? ",
+    "'",
+    '"',
+    "\x00",
+    "!!binary",
+    "<<: *a",
+    "[" * 500,
+    "{" * 500,
+]
 
 
 def _hostile(rng: random.Random):
     import copy
-    return copy.deepcopy(rng.choice(HOSTILE_VALUES))    # a shared list set twice would come to hold itself
+
+    return copy.deepcopy(rng.choice(HOSTILE_VALUES))  # a shared list set twice would come to hold itself
 
 
 def _paths(data, prefix=()):
@@ -142,6 +261,7 @@ def mutate_yaml(base: dict, rng: random.Random) -> str:
     import copy
 
     import yaml
+
     data = copy.deepcopy(base)
     for _ in range(rng.randint(1, 3)):
         paths = [p for p, _ in _paths(data) if p]
@@ -172,23 +292,26 @@ def mutate_yaml(base: dict, rng: random.Random) -> str:
         at = rng.randrange(len(text) + 1)
         text = text[:at] + rng.choice(TEXT_DAMAGE) + text[at:]
     elif roll < 0.35:
-        text = text[:rng.randrange(len(text) + 1)]
+        text = text[: rng.randrange(len(text) + 1)]
     return text
 
 
 def _load(path: Path):
     import yaml
+
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
 def bases() -> dict[str, list[dict]]:
-    return {"requirements": [_load(SAMPLES / "requirements.yaml")],
-            "facility": [{"name": "Hall B", "rack_power_kw": 60, "cooling": ["air", "liquid"],
-                          "floor_load_kg_m2": 1500}],
-            "job": [_load(p) for p in sorted((SAMPLES / "jobs").glob("*.yaml"))]}
+    return {
+        "requirements": [_load(SAMPLES / "requirements.yaml")],
+        "facility": [{"name": "Hall B", "rack_power_kw": 60, "cooling": ["air", "liquid"], "floor_load_kg_m2": 1500}],
+        "job": [_load(p) for p in sorted((SAMPLES / "jobs").glob("*.yaml"))],
+    }
 
 
 # -- making the mutants ---------------------------------------------------------------------------------------
+
 
 def make_mutants(out: Path, scale: float, seed: int) -> list[tuple[Path, str, str]]:
     """(path, source, kind) of every mutant, written into OUT."""
@@ -196,10 +319,12 @@ def make_mutants(out: Path, scale: float, seed: int) -> list[tuple[Path, str, st
     made = []
     pdfs = sorted(SAMPLES.glob("*.pdf"))
     per = math.ceil(counts["pdf"] / len(pdfs))
-    for path, src, kind in mutate.make_mutants(pdfs, per, seed, out)[:counts["pdf"]]:
+    for path, src, kind in mutate.make_mutants(pdfs, per, seed, out)[: counts["pdf"]]:
         made.append((path, src, "pdf"))
-    sheets = {"text": sorted(SAMPLES.glob("*.txt")) + sorted(SAMPLES.glob("*.md")),
-              "html": sorted(SAMPLES.glob("*.html"))}
+    sheets = {
+        "text": sorted(SAMPLES.glob("*.txt")) + sorted(SAMPLES.glob("*.md")),
+        "html": sorted(SAMPLES.glob("*.html")),
+    }
     for kind, pieces in (("text", TEXT_PIECES), ("html", HTML_PIECES)):
         for i in range(counts[kind]):
             rng = random.Random(f"{seed}:{kind}:{i}")
@@ -226,13 +351,16 @@ def _judge(path: str) -> None:
     """Read an input file as the command line does and, when it is accepted, use it."""
     from sheetaudit import pipeline
     from sheetaudit.options import AuditOptions
+
     kind = Path(path).name.split(".")[0]
     if kind == "requirements":
         req, fac = pipeline.load_requirements(path)
         if "c" not in _contract:
             from sheetaudit.output.json_out import to_contract
+
             _contract["c"] = to_contract(pipeline.audit(_SHEET))
         from sheetaudit.requirements import evaluate
+
         evaluate(req, _contract["c"], sheet=_SHEET.name)
         if fac is not None:
             pipeline.audit(_SHEET, AuditOptions(facility=fac))
@@ -240,6 +368,7 @@ def _judge(path: str) -> None:
         pipeline.audit(_SHEET, AuditOptions(facility=pipeline.load_facility(path)))
     else:
         from sheetaudit.atscale.job import read_job
+
         read_job(path)
 
 
@@ -247,10 +376,14 @@ def check_one(path: str, timeout: float, formats: tuple[str, ...]) -> tuple[str,
     """One mutant: (outcome, detail, seconds), as benchmarks/mutate.py's workers answer."""
     if not path.endswith(".yaml"):
         outcome, detail, seconds = mutate.audit_one(path, timeout, formats)
-        return ("accepted" if outcome == "audited" else "refused" if outcome == "unreadable" else outcome,
-                detail, seconds)
+        return (
+            "accepted" if outcome == "audited" else "refused" if outcome == "unreadable" else outcome,
+            detail,
+            seconds,
+        )
     from sheetaudit.errors import SheetAuditError, TimeLimitExceeded
     from sheetaudit.limits import time_limit
+
     start = time.monotonic()
     try:
         with time_limit(timeout):
@@ -270,21 +403,37 @@ def check_one(path: str, timeout: float, formats: tuple[str, ...]) -> tuple[str,
 
 # -- the run --------------------------------------------------------------------------------------------------
 
-def run(scale: float = 1.0, seed: int = 20261202, jobs: int | None = None, timeout: float = 30.0,
-        max_memory_mb: int = 2048, keep: Path | None = None, quiet: bool = False) -> dict:
+
+def run(
+    scale: float = 1.0,
+    seed: int = 20261202,
+    jobs: int | None = None,
+    timeout: float = 30.0,
+    max_memory_mb: int = 2048,
+    keep: Path | None = None,
+    quiet: bool = False,
+) -> dict:
     jobs = jobs or os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="sheetaudit-attack-") as tmp:
         mutants = make_mutants(Path(tmp), scale, seed)
         pool = mutate.Pool(jobs, timeout, ("json", "html"), max_memory_mb, fn=check_one)
-        return {"mutants": len(mutants), "seed": seed, "scale": scale, "timeout": timeout, "jobs": jobs,
-                **mutate.run_pool(pool, mutants, FAILING, keep, quiet)}
+        return {
+            "mutants": len(mutants),
+            "seed": seed,
+            "scale": scale,
+            "timeout": timeout,
+            "jobs": jobs,
+            **mutate.run_pool(pool, mutants, FAILING, keep, quiet),
+        }
 
 
 def report(r: dict) -> str:
     c = r["counts"]
-    lines = [f"{r['mutants']} mutants (seed {r['seed']}, scale {r['scale']:g}), {r['jobs']} worker(s), "
-             f"{r['seconds']} s; per-file limit {r['timeout']:g} s",
-             "  " + ", ".join(f"{k} {c.get(k, 0)}" for k in ("accepted", "refused", *FAILING))]
+    lines = [
+        f"{r['mutants']} mutants (seed {r['seed']}, scale {r['scale']:g}), {r['jobs']} worker(s), "
+        f"{r['seconds']} s; per-file limit {r['timeout']:g} s",
+        "  " + ", ".join(f"{k} {c.get(k, 0)}" for k in ("accepted", "refused", *FAILING)),
+    ]
     return "\n".join(lines + mutate.report_tail(r))
 
 

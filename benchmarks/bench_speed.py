@@ -25,6 +25,7 @@ the page cache). --source runs the sheetaudit package of another checkout (e.g. 
 `git archive`), so that before and after are measured by the same script. Not a test: the numbers depend on
 the machine and its load.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,17 +47,21 @@ PY = sys.executable
 # Children keep compiled bytecode (__pycache__), as an installed package has it from pip.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 SHEETAUDIT = [PY, "-m", "sheetaudit"]
-CWD = {"cwd": str(ROOT)}     # `python -m` puts the working directory first on the path: the checkout measured
-PLUMBER = ("import sys, pdfplumber\n"
-           "with pdfplumber.open(sys.argv[1]) as pdf:\n"
-           "    for page in pdf.pages:\n"
-           "        page.extract_text()\n"
-           "        page.close()\n")
-PDFIUM = ("import sys, pypdfium2\n"
-          "pdf = pypdfium2.PdfDocument(sys.argv[1])\n"
-          "for page in pdf:\n"
-          "    page.get_textpage().get_text_range()\n"
-          "    page.close()\n")
+CWD = {"cwd": str(ROOT)}  # `python -m` puts the working directory first on the path: the checkout measured
+PLUMBER = (
+    "import sys, pdfplumber\n"
+    "with pdfplumber.open(sys.argv[1]) as pdf:\n"
+    "    for page in pdf.pages:\n"
+    "        page.extract_text()\n"
+    "        page.close()\n"
+)
+PDFIUM = (
+    "import sys, pypdfium2\n"
+    "pdf = pypdfium2.PdfDocument(sys.argv[1])\n"
+    "for page in pdf:\n"
+    "    page.get_textpage().get_text_range()\n"
+    "    page.close()\n"
+)
 
 
 class Run:
@@ -71,10 +76,10 @@ class Run:
         proc.stdout.close()
         proc.stderr.close()
         code = os.waitstatus_to_exitcode(status)
-        if code not in (0, 1):      # 1: findings at or above --fail-on, not a failure
+        if code not in (0, 1):  # 1: findings at or above --fail-on, not a failure
             raise SystemExit(f"{' '.join(cmd)} failed ({code}):\n{err.decode(errors='replace')}")
         self.cpu = usage.ru_utime + usage.ru_stime
-        self.mb = usage.ru_maxrss / 1024        # Linux reports kilobytes
+        self.mb = usage.ru_maxrss / 1024  # Linux reports kilobytes
         self.out = out
 
 
@@ -107,8 +112,10 @@ def summary(runs: list[list[Run]], target: float) -> bool:
     third = f"; x{gmean([r[0].cpu / r[2].cpu for r in runs]):.1f} a pdfium read" if len(runs[0]) > 2 else ""
     mean = f"geometric mean of {len(runs)}: " if len(runs) > 1 else ""
     seconds = " / ".join(f"{gmean([r[k].cpu for r in runs]):.3f}" for k in range(len(runs[0])))
-    print(f"    {mean}{cpu:.3f} CPU, {wall:.3f} wall{third} (CPU s: {seconds})   (target <= {target})  "
-          f"{verdict(cpu <= target)}\n")
+    print(
+        f"    {mean}{cpu:.3f} CPU, {wall:.3f} wall{third} (CPU s: {seconds})   (target <= {target})  "
+        f"{verdict(cpu <= target)}\n"
+    )
     return cpu <= target
 
 
@@ -118,6 +125,7 @@ def verdict(ok: bool) -> str:
 
 def pages_of(path: Path) -> int:
     import pypdfium2
+
     pdf = pypdfium2.PdfDocument(str(path))
     try:
         return len(pdf)
@@ -127,17 +135,21 @@ def pages_of(path: Path) -> int:
 
 def versus(label: str, path: Path, repeat: int, check: list[str]) -> list[Run]:
     """check, pdfplumber and pdfium on one file, alternately; prints one line of ratios."""
-    c, plumber, pdfium = alternate([check + [str(path)], [PY, "-c", PLUMBER, str(path)],
-                                    [PY, "-c", PDFIUM, str(path)]], repeat)
-    print(f"    {label:<44} check {c.cpu:6.3f} s CPU {c.wall:6.3f} s wall | pdfplumber {plumber.cpu:6.3f} CPU "
-          f"| pdfium {pdfium.cpu:6.3f} CPU | ratio {c.cpu / plumber.cpu:5.3f} CPU {c.wall / plumber.wall:5.3f} wall"
-          f" (x{c.cpu / pdfium.cpu:4.1f} pdfium)")
+    c, plumber, pdfium = alternate(
+        [check + [str(path)], [PY, "-c", PLUMBER, str(path)], [PY, "-c", PDFIUM, str(path)]], repeat
+    )
+    print(
+        f"    {label:<44} check {c.cpu:6.3f} s CPU {c.wall:6.3f} s wall | pdfplumber {plumber.cpu:6.3f} CPU "
+        f"| pdfium {pdfium.cpu:6.3f} CPU | ratio {c.cpu / plumber.cpu:5.3f} CPU {c.wall / plumber.wall:5.3f} wall"
+        f" (x{c.cpu / pdfium.cpu:4.1f} pdfium)"
+    )
     return [c, plumber, pdfium]
 
 
 def repeat_pages(source: Path, path: Path, pages: int) -> Path:
     """A PDF of `pages` pages: the source's pages over and over (a long document of real pages)."""
     import pypdfium2
+
     src = pypdfium2.PdfDocument(str(source))
     out = pypdfium2.PdfDocument.new()
     try:
@@ -154,12 +166,15 @@ def repeat_pages(source: Path, path: Path, pages: int) -> Path:
 def linear(work: Path, source: Path, repeat: int, check: list[str]) -> bool:
     """(g): the source's pages repeated to 100 and 400 pages; check against the floor at both lengths."""
     print(f"(g) {source.name}'s pages repeated to 100 and 400 pages")
-    runs = {n: versus(f"{n} pages", repeat_pages(source, work / f"repeated-{n}.pdf", n), repeat, check)
-            for n in (100, 400)}
+    runs = {
+        n: versus(f"{n} pages", repeat_pages(source, work / f"repeated-{n}.pdf", n), repeat, check) for n in (100, 400)
+    }
     extra = {n: (r[0].cpu - r[2].cpu) / n for n, r in runs.items()}
     ratio = runs[400][0].cpu / runs[400][2].cpu
-    print(f"    extra CPU per page over the floor: {extra[100] * 1000:.1f} ms at 100 pages, {extra[400] * 1000:.1f} ms "
-          f"at 400 pages; x{ratio:.2f} the floor at 400 pages   (target <= 4x)  {verdict(ratio <= 4)}\n")
+    print(
+        f"    extra CPU per page over the floor: {extra[100] * 1000:.1f} ms at 100 pages, {extra[400] * 1000:.1f} ms "
+        f"at 400 pages; x{ratio:.2f} the floor at 400 pages   (target <= 4x)  {verdict(ratio <= 4)}\n"
+    )
     return ratio <= 4
 
 
@@ -168,8 +183,12 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (median); default 3")
     ap.add_argument("--keep", type=Path, help="write the generated inputs here and keep them")
     ap.add_argument("--source", type=Path, help="measure the sheetaudit package of this checkout")
-    ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus",
-                    help="folder of short sheets besides samples/ (default ../shared/corpus)")
+    ap.add_argument(
+        "--corpus",
+        type=Path,
+        default=ROOT.parent / "shared" / "corpus",
+        help="folder of short sheets besides samples/ (default ../shared/corpus)",
+    )
     ap.add_argument("--skip-short", action="store_true", help="skip (a) and (d), the per-sheet measurements")
     ap.add_argument("--skip-long", action="store_true", help="skip (b), (c) and (e), the long documents")
     ap.add_argument("--skip-real", action="store_true", help="skip (f) and (g), the real vendor PDFs")
@@ -190,9 +209,11 @@ def main() -> int:
         g200 = guide(work / "guide-200.pdf", pages=200, figure_pages=(12, 173))
         g1000 = guide(work / "guide-1000.pdf", pages=1000, figure_pages=(12, 497, 973))
         print(f"inputs generated in {time.perf_counter() - t:.1f} s in {work}")
-        print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
-              f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}; sheetaudit from "
-              f"{args.source or 'this checkout'}\n")
+        print(
+            f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+            f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}; sheetaudit from "
+            f"{args.source or 'this checkout'}\n"
+        )
         for warm in (s2, g200):
             Run(check + [str(warm)])
 
@@ -214,12 +235,17 @@ def main() -> int:
         if not args.skip_short:
             print("(d) --format html over --format json, the same sheets")
             html = [x if x != "json" else "html" for x in check]
-            results.append(summary([alternate([html + [str(p)], check + [str(p)]], repeat) for p in [s2] + shorts],
-                                   1.2))
+            results.append(
+                summary([alternate([html + [str(p)], check + [str(p)]], repeat) for p in [s2] + shorts], 1.2)
+            )
 
         if not args.skip_real:
-            reals = sorted(p for folder in (args.corpus, ROOT / "tests" / "real" / "dev") if folder.is_dir()
-                           for p in folder.glob("real-*.pdf"))
+            reals = sorted(
+                p
+                for folder in (args.corpus, ROOT / "tests" / "real" / "dev")
+                if folder.is_dir()
+                for p in folder.glob("real-*.pdf")
+            )
             print(f"(f) real vendor PDFs ({len(reals)}), each against the floor (a bare pypdfium2 text read)")
             runs = [versus(f"{p.name[:36]} ({pages_of(p)} p)", p, repeat, check) for p in reals]
             summary(runs, 0.8)
@@ -234,13 +260,17 @@ def main() -> int:
         print("(e) memory and start-up")
         if not args.skip_long:
             d = Run(check + [str(g1000)])
-            print(f"    {'check, 1,000-page guide':<44} {d.mb:7.1f} MB peak RSS, {d.cpu:6.2f} s CPU, "
-                  f"{d.wall:6.2f} s wall   (target <= 100 MB)  {verdict(d.mb <= 100)}")
+            print(
+                f"    {'check, 1,000-page guide':<44} {d.mb:7.1f} MB peak RSS, {d.cpu:6.2f} s CPU, "
+                f"{d.wall:6.2f} s wall   (target <= 100 MB)  {verdict(d.mb <= 100)}"
+            )
             results.append(d.mb <= 100)
         version = _median([Run(SHEETAUDIT + ["--version"]) for _ in range(max(5, repeat))])
         bare = _median([Run([PY, "-c", "pass"]) for _ in range(max(5, repeat))])
-        print(f"    {'sheetaudit --version':<44} {version.wall:7.3f} s wall (python -c pass: {bare.wall:.3f} s)"
-              f"   (target < 0.3 s)  {verdict(version.wall < 0.3)}")
+        print(
+            f"    {'sheetaudit --version':<44} {version.wall:7.3f} s wall (python -c pass: {bare.wall:.3f} s)"
+            f"   (target < 0.3 s)  {verdict(version.wall < 0.3)}"
+        )
         results.append(version.wall < 0.3)
         print(f"\n{sum(results)} of {len(results)} targets met")
         return 0 if all(results) else 1

@@ -20,6 +20,7 @@ The runs ran, so the search does not hold their layouts to the memory model: mem
 Utilisation is compared as each source defines it: Narayanan et al. report eq. 3's FLOPs (which count the
 recomputed forward pass) over 312 TFLOP/s; Llama 3 reports model FLOPs utilisation.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -77,20 +78,36 @@ def point_inputs(p: dict):
     """(Training, fixed layout, Inputs, hardware dict) of one published point."""
     hw, mo, par = p["hardware"], p["model"], p["parallel"]
     source = p["id"].split("-")[0]
-    model = Model(params=parse_count(str(mo["params"])), layers=int(mo["layers"]), hidden=int(mo["hidden"]),
-                  heads=int(mo["heads"]), seq_len=int(mo["seq_len"]), vocab=int(mo["vocab"]),
-                  kv_heads=_int(mo.get("kv_heads")), ffn=_int(mo.get("ffn")))
+    model = Model(
+        params=parse_count(str(mo["params"])),
+        layers=int(mo["layers"]),
+        hidden=int(mo["hidden"]),
+        heads=int(mo["heads"]),
+        seq_len=int(mo["seq_len"]),
+        vocab=int(mo["vocab"]),
+        kv_heads=_int(mo.get("kv_heads")),
+        ffn=_int(mo.get("ffn")),
+    )
     software = dict(SOFTWARE[source])
     if source == "LLAMA3" and model.seq_len > 8192:
-        software["recompute"] = "selective"     # the statement covers 8K sequences; Megatron's default otherwise
+        software["recompute"] = "selective"  # the statement covers 8K sequences; Megatron's default otherwise
     job = Training(model=model, global_batch=_global_batch(par), **software)
     fixed = {k: _int(par.get(k)) for k in ("tp", "pp", "dp", "ep", "cp", "vp")}
     fixed["micro"] = _int(par.get("mbs"))
     cap, bw, _, gen = _hbm(hw["gpu"])
-    inp = Inputs("published", scale_up_gbs=float(hw["scale_up_GBps"]), domain_size=int(hw["gpus_per_node"]),
-                 scale_out_gbs=float(hw["scale_out_Gbps_per_gpu"]) / 8)
-    hardware = {"peak_tflops": float(hw["peak_tflops"]), "memory_gb": cap, "memory_gbs": bw, "generation": gen,
-                "precision": "bf16"}
+    inp = Inputs(
+        "published",
+        scale_up_gbs=float(hw["scale_up_GBps"]),
+        domain_size=int(hw["gpus_per_node"]),
+        scale_out_gbs=float(hw["scale_out_Gbps_per_gpu"]) / 8,
+    )
+    hardware = {
+        "peak_tflops": float(hw["peak_tflops"]),
+        "memory_gb": cap,
+        "memory_gbs": bw,
+        "generation": gen,
+        "precision": "bf16",
+    }
     return job, fixed, inp, hardware, int(hw["gpu_count"])
 
 
@@ -110,7 +127,7 @@ def predict(p: dict, a=None):
     a = a or load_assumptions()
     job, fixed, inp, hardware, n = point_inputs(p)
     f = fabric(inp, a)
-    acc = accelerator(dict(hardware, memory_gb=None), a)      # the runs ran: their memory is not in question
+    acc = accelerator(dict(hardware, memory_gb=None), a)  # the runs ran: their memory is not in question
     r = search(job, n, f, acc, overlaps(a), fixed)
     flops = eq3_flops(job) if p["id"].startswith("NAR21") else r.model_flops
     return flops / r.seconds / n / (hardware["peak_tflops"] * 1e12), r
@@ -118,16 +135,27 @@ def predict(p: dict, a=None):
 
 def evaluate(path: Path = RUNS) -> list[dict]:
     import yaml
+
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     a = load_assumptions()
     rows = []
     for p in data["points"]:
         got, r = predict(p, a)
         want = measured_utilisation(p)
-        rows.append({"id": p["id"], "gpus": int(p["hardware"]["gpu_count"]), "measured": want, "predicted": got,
-                     "error": got / want - 1, "layout": r.layout.to_json(), "step_s": r.seconds,
-                     "breakdown": r.breakdown, "memory_gb": r.memory_gb,
-                     "capacity_gb": _hbm(p["hardware"]["gpu"])[0]})
+        rows.append(
+            {
+                "id": p["id"],
+                "gpus": int(p["hardware"]["gpu_count"]),
+                "measured": want,
+                "predicted": got,
+                "error": got / want - 1,
+                "layout": r.layout.to_json(),
+                "step_s": r.seconds,
+                "breakdown": r.breakdown,
+                "memory_gb": r.memory_gb,
+                "capacity_gb": _hbm(p["hardware"]["gpu"])[0],
+            }
+        )
     return rows
 
 
@@ -137,21 +165,29 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="print each point's step breakdown")
     args = ap.parse_args(argv)
     rows = evaluate(args.runs)
-    print(f"{'point':28} {'GPUs':>6} {'measured':>9} {'predicted':>9} {'error':>7}  {'memory (model)':>14}  "
-          f"layout tp pp dp cp vp micro")
+    print(
+        f"{'point':28} {'GPUs':>6} {'measured':>9} {'predicted':>9} {'error':>7}  {'memory (model)':>14}  "
+        f"layout tp pp dp cp vp micro"
+    )
     for r in rows:
         lay = r["layout"]
-        print(f"{r['id']:28} {r['gpus']:6d} {r['measured']:9.1%} {r['predicted']:9.1%} {r['error']:+7.1%}  "
-              f"{r['memory_gb']:5.0f} of {r['capacity_gb']:3d} GB  "
-              f"{lay['tp']} {lay['pp']} {lay['dp']} {lay['cp']} {lay['vp']} {lay['micro']}")
+        print(
+            f"{r['id']:28} {r['gpus']:6d} {r['measured']:9.1%} {r['predicted']:9.1%} {r['error']:+7.1%}  "
+            f"{r['memory_gb']:5.0f} of {r['capacity_gb']:3d} GB  "
+            f"{lay['tp']} {lay['pp']} {lay['dp']} {lay['cp']} {lay['vp']} {lay['micro']}"
+        )
         if args.verbose:
             total = r["step_s"]
-            print("      step %.3g s, %.1f GB: " % (total, r["memory_gb"]) + ", ".join(
-                f"{k} {v / total:.1%}" for k, v in r["breakdown"].items() if v))
+            print(
+                "      step %.3g s, %.1f GB: " % (total, r["memory_gb"])
+                + ", ".join(f"{k} {v / total:.1%}" for k, v in r["breakdown"].items() if v)
+            )
     errs = [abs(r["error"]) for r in rows]
     over = [r["id"] for r in rows if r["memory_gb"] > r["capacity_gb"]]
-    print(f"median |error| {statistics.median(errs):.1%}, largest {max(errs):.1%}, {len(rows)} points; "
-          f"memory model above capacity on {len(over)} run(s) that ran" + (f": {', '.join(over)}" if over else ""))
+    print(
+        f"median |error| {statistics.median(errs):.1%}, largest {max(errs):.1%}, {len(rows)} points; "
+        f"memory model above capacity on {len(over)} run(s) that ran" + (f": {', '.join(over)}" if over else "")
+    )
     return 0
 
 

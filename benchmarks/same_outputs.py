@@ -10,6 +10,7 @@ A build is a source tree (its sheetaudit/ and rules/), run with this checkout's 
 so that the tree given, not the installed one, is imported. The sheets are this checkout's, so both builds read
 the same files. Exit 1 when any output differs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,10 +47,16 @@ def dump(src: Path, out: Path, jobs: int = 1) -> None:
     env = {**os.environ, "PYTHONPATH": str(src), "SHEETAUDIT_RULES": str(src / "rules")}
 
     def one(p: Path) -> None:
-        r = subprocess.run([sys.executable, "-m", "sheetaudit", "check", "--format", "json", "--fail-on", "never",
-                            str(p)], cwd=tempfile.gettempdir(), env=env, capture_output=True, text=True)
-        (out / f"{_name(p)}.json").write_text(r.stdout if r.returncode == 0 else
-                                              json.dumps({"exit": r.returncode, "stderr": r.stderr[-2000:]}))
+        r = subprocess.run(
+            [sys.executable, "-m", "sheetaudit", "check", "--format", "json", "--fail-on", "never", str(p)],
+            cwd=tempfile.gettempdir(),
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        (out / f"{_name(p)}.json").write_text(
+            r.stdout if r.returncode == 0 else json.dumps({"exit": r.returncode, "stderr": r.stderr[-2000:]})
+        )
 
     with ThreadPoolExecutor(jobs) as pool:
         list(pool.map(one, sheets()))
@@ -88,8 +95,9 @@ def diff(a: Path, b: Path, show: int = 12) -> int:
 
 def _export(ref: str, into: Path) -> Path:
     """The tree of a git ref, written out (sheetaudit/ and rules/ are what a build is)."""
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "sheetaudit", "rules"], check=True,
-                          capture_output=True).stdout
+    data = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", ref, "sheetaudit", "rules"], check=True, capture_output=True
+    ).stdout
     tmp = into / "archive.tar"
     tmp.write_bytes(data)
     with tarfile.open(tmp) as tar:

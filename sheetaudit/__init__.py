@@ -7,6 +7,7 @@
 The README's "Use from Python" shows each function (sheetaudit.api). Heavy libraries (pypdfium2, pint, pandas)
 load on first use, so `sheetaudit --version` stays fast. `dir(sheetaudit)` lists the API, not the modules.
 """
+
 from .version import __version__
 
 _API = ("audit", "audit_folder", "figures", "findings", "comparison", "compliance", "scale")
@@ -16,9 +17,11 @@ __all__ = ["__version__", *_API, "to_contract", "UsageError"]
 def __getattr__(name):
     if name in _API:
         from . import api
+
         return getattr(api, name)
     if name == "UsageError":
         from .errors import UsageError
+
         return UsageError
     raise AttributeError(f"module 'sheetaudit' has no attribute {name!r}")
 
@@ -33,4 +36,5 @@ def to_contract(result) -> dict:
     if isinstance(result, dict):
         return result
     from .output.json_out import to_contract as _to
+
     return _to(result)

@@ -5,6 +5,7 @@ domain size. The batch comparison and the scaling what-if both read a sheet thro
 Each value is a cell: {"value", "how": "stated" | "derived", "text": the printed figure, "note": the arithmetic}.
 A value the audit derived (divided from a total, read through the sheet's scale-out : scale-up ratio) says so.
 """
+
 from __future__ import annotations
 
 from .numfmt import num as fmt_num, ratio as fmt_ratio, significant
@@ -32,14 +33,25 @@ def cell(value, how="stated", text="", note="", figures=()):
 
 
 def _per_acc(figs, byid, derived, tier):
-    stated = [(v, f) for f in figs if f["quantity"] == "bandwidth" and f.get("tier") == tier
-              and f.get("scope") == "per-accelerator" for v in [norm(f)] if v is not None]
+    stated = [
+        (v, f)
+        for f in figs
+        if f["quantity"] == "bandwidth" and f.get("tier") == tier and f.get("scope") == "per-accelerator"
+        for v in [norm(f)]
+        if v is not None
+    ]
     if stated:
         v, f = max(stated, key=lambda x: x[0])
-        return cell(v, "stated", f["text"], f"{f['text']} (p{f.get('page')}) = {fmt_num(v)} GB/s per direction",
-                    [f.get("id")])
-    eq = [(d["value"], d) for d in derived if d.get("name", "").startswith("per-accelerator equivalent of")
-          and d.get("figures") and byid.get(d["figures"][0], {}).get("tier") == tier]
+        return cell(
+            v, "stated", f["text"], f"{f['text']} (p{f.get('page')}) = {fmt_num(v)} GB/s per direction", [f.get("id")]
+        )
+    eq = [
+        (d["value"], d)
+        for d in derived
+        if d.get("name", "").startswith("per-accelerator equivalent of")
+        and d.get("figures")
+        and byid.get(d["figures"][0], {}).get("tier") == tier
+    ]
     if eq:
         v, d = max(eq, key=lambda x: x[0])
         return cell(v, "derived", byid[d["figures"][0]]["text"], d.get("arithmetic", ""), d["figures"][:1])
@@ -58,8 +70,13 @@ def _engine_per_acc(derived, byid, tier):
 
 
 def _largest(figs, quantity, tier, scope=None):
-    got = [(v, f) for f in figs if f["quantity"] == quantity and f.get("tier") == tier
-           and (scope is None or f.get("scope") == scope) for v in [norm(f)] if v is not None]
+    got = [
+        (v, f)
+        for f in figs
+        if f["quantity"] == quantity and f.get("tier") == tier and (scope is None or f.get("scope") == scope)
+        for v in [norm(f)]
+        if v is not None
+    ]
     if not got:
         return None
     v, f = max(got, key=lambda x: x[0])
@@ -86,18 +103,29 @@ def interconnect(contract: dict) -> dict:
         r = engine["value"]
         fu, fs = (byid.get(i, {}) for i in engine["figures"])
         if up and not out:
-            out = cell(_sig(up["value"] * r), "derived", fs.get("text", ""), engine.get("arithmetic", ""),
-                       [fs.get("id")])
+            out = cell(
+                _sig(up["value"] * r), "derived", fs.get("text", ""), engine.get("arithmetic", ""), [fs.get("id")]
+            )
         elif out and not up:
-            up = cell(_sig(out["value"] / r), "derived", fu.get("text", ""), engine.get("arithmetic", ""),
-                      [fu.get("id")])
+            up = cell(
+                _sig(out["value"] / r), "derived", fu.get("text", ""), engine.get("arithmetic", ""), [fu.get("id")]
+            )
         if up and out:
             ratio = cell(r, "derived", "", engine.get("arithmetic", ""))
     if ratio is None and up and out and up["value"]:
         r = out["value"] / up["value"]
-        ratio = cell(significant(r), "derived", "",
-                     f"scale-out {fmt_num(out['value'])} GB/s / scale-up {fmt_num(up['value'])} GB/s = {r:.3f}"
-                     f" ({fmt_ratio(r)})" if r else "")
-    return {"scale_up": up, "scale_out": out, "ratio": ratio,
-            "port": _largest(figs, "bandwidth", "scale-out", "per-port"),
-            "domain": _largest(figs, "domain_size", "scale-up")}
+        ratio = cell(
+            significant(r),
+            "derived",
+            "",
+            f"scale-out {fmt_num(out['value'])} GB/s / scale-up {fmt_num(up['value'])} GB/s = {r:.3f} ({fmt_ratio(r)})"
+            if r
+            else "",
+        )
+    return {
+        "scale_up": up,
+        "scale_out": out,
+        "ratio": ratio,
+        "port": _largest(figs, "bandwidth", "scale-out", "per-port"),
+        "domain": _largest(figs, "domain_size", "scale-up"),
+    }

@@ -1,5 +1,6 @@
 """Where sheetaudit keeps what it can rebuild; a module of its own so the rule and pattern caches, read before
 anything else, import nothing heavy to find it."""
+
 from __future__ import annotations
 
 import os

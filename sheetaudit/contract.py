@@ -7,6 +7,7 @@ its summary counts what it holds.
 
     validate_result(entry["result"], sha256)   # raises ValueError("contract.summary.unread[0]: must be string")
 """
+
 from __future__ import annotations
 
 import json
@@ -16,21 +17,34 @@ from importlib.resources import files
 from .severity import SEVERITIES
 
 SCHEMA_FILE = "schema/sheetaudit-1.json"
-CACHED_ERROR_KINDS = ("unreadable",)       # the only failure a worker caches: it depends on the content alone
+CACHED_ERROR_KINDS = ("unreadable",)  # the only failure a worker caches: it depends on the content alone
 
 # A batch worker's result around the contract (batch/worker.py): ok with the contract, or the one cacheable error.
 _RESULT = {
     "oneOf": [
-        {"type": "object", "required": ["status", "contract"],
-         "properties": {"status": {"const": "ok"}, "contract": {"type": "object"},
-                        "html_error": {"type": ["string", "null"]},
-                        "report_sha256": {"anyOf": [{"type": "null"}, {"type": "string", "pattern": "^[0-9a-f]{64}$"}]},
-                        "warnings": {"type": "array", "items": {"type": "string"}}}},
-        {"type": "object", "required": ["status", "kind", "error"],
-         "properties": {"status": {"const": "error"}, "kind": {"enum": list(CACHED_ERROR_KINDS)},
-                        "error": {"type": "string", "minLength": 1},
-                        "warnings": {"type": "array", "items": {"type": "string"}}}},
-    ]}
+        {
+            "type": "object",
+            "required": ["status", "contract"],
+            "properties": {
+                "status": {"const": "ok"},
+                "contract": {"type": "object"},
+                "html_error": {"type": ["string", "null"]},
+                "report_sha256": {"anyOf": [{"type": "null"}, {"type": "string", "pattern": "^[0-9a-f]{64}$"}]},
+                "warnings": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        {
+            "type": "object",
+            "required": ["status", "kind", "error"],
+            "properties": {
+                "status": {"const": "error"},
+                "kind": {"enum": list(CACHED_ERROR_KINDS)},
+                "error": {"type": "string", "minLength": 1},
+                "warnings": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    ]
+}
 
 
 def product_of(contract: dict) -> str:
@@ -56,6 +70,7 @@ def rules_lists() -> dict:
     """The lists of the schema that the rules own: the requirement keys a result may name (rules/requirements.yaml,
     all but the file's name and facility) and the kinds of sheet (rules/vocabulary.yaml sheet_kinds, and unknown)."""
     from .rules import load_rules
+
     r = load_rules()
     keys = [k for k, s in r.requirements["keys"].items() if s.get("kind") not in ("text", "facility")]
     kinds = list(dict.fromkeys([e["kind"] for e in r.vocab["sheet_kinds"]] + ["unknown"]))
@@ -71,18 +86,20 @@ def write_schema() -> None:
 @lru_cache(maxsize=None)
 def _compiled(which: str, rules: str):
     import fastjsonschema
+
     return fastjsonschema.compile(schema() if which == "contract" else _RESULT)
 
 
 def _run(which: str, value, path: str) -> None:
     import fastjsonschema
     from .rules import rules_hash
+
     try:
         _compiled(which, rules_hash() if which == "contract" else "")(value)
     except fastjsonschema.JsonSchemaValueException as exc:
         name = exc.name or "data"
-        said = exc.message[len(name):].strip() if exc.message.startswith(name) else exc.message
-        raise ValueError(f"{path}{name[len('data'):]}: {said}") from None
+        said = exc.message[len(name) :].strip() if exc.message.startswith(name) else exc.message
+        raise ValueError(f"{path}{name[len('data') :]}: {said}") from None
 
 
 def validate_contract(contract, path: str = "contract") -> None:

@@ -3,6 +3,7 @@
 
 class SheetAuditError(Exception):
     """Base class: a problem the user can act on, printed as one line without a traceback."""
+
     exit_code = 2
 
 

@@ -13,6 +13,7 @@ Four kinds of failure are worded apart, because the user does something differen
 - an output cannot be written: the message names the path and the system's reason;
 - our own bug: "internal error", with how to get the traceback to report it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,11 +25,11 @@ DEBUG_HINT = "rerun with --debug for the traceback and report it"
 
 @dataclass(frozen=True)
 class Failure:
-    kind: str                 # timeout | memory | limit | unreadable | output | usage | internal | interrupted
-    message: str              # one line; names the file when one was given
+    kind: str  # timeout | memory | limit | unreadable | output | usage | internal | interrupted
+    message: str  # one line; names the file when one was given
     exit_code: int = 2
-    cacheable: bool = False   # it says something about the file itself (damaged), not about this run's limits
-    recycle: bool = False     # the process that hit it should audit no further file (memory, deep recursion)
+    cacheable: bool = False  # it says something about the file itself (damaged), not about this run's limits
+    recycle: bool = False  # the process that hit it should audit no further file (memory, deep recursion)
 
     @property
     def line(self) -> str:
@@ -60,14 +61,18 @@ def out_of_memory(max_memory_mb: int | None) -> str:
 
 def pdf_out_of_memory(max_memory_mb: int | None = None) -> str:
     """pdfium aborts when an allocation fails: under --max-memory that is the limit, not damage to the file."""
-    at = f"the PDF library aborted at the {max_memory_mb} MB memory limit" if max_memory_mb else \
-        "the memory limit was reached"
+    at = (
+        f"the PDF library aborted at the {max_memory_mb} MB memory limit"
+        if max_memory_mb
+        else "the memory limit was reached"
+    )
     return f"{OUT_OF_MEMORY} while reading the PDF ({at}); raise --max-memory"
 
 
 def process_ended(code: int | None, out_of_memory_exit: int) -> str:
     """How a worker process ended, in words, from its exit code (negative: the signal that ended it)."""
     import signal
+
     if code is None:
         return "did not exit"
     if code == out_of_memory_exit:
@@ -78,9 +83,11 @@ def process_ended(code: int | None, out_of_memory_exit: int) -> str:
         except ValueError:
             name = f"signal {-code}"
         hint = f" (killed: {OUT_OF_MEMORY} or by the system)" if name == "SIGKILL" else ""
-        if name == "SIGABRT":   # pdfium aborts when an allocation fails: the memory limit, not the file's damage
-            hint = (f" (the PDF library aborted: {OUT_OF_MEMORY} while reading the PDF, most often the --max-memory "
-                    "limit; raise --max-memory)")
+        if name == "SIGABRT":  # pdfium aborts when an allocation fails: the memory limit, not the file's damage
+            hint = (
+                f" (the PDF library aborted: {OUT_OF_MEMORY} while reading the PDF, most often the --max-memory "
+                "limit; raise --max-memory)"
+            )
         return f"{name}{hint}"
     return f"exit code {code}"
 
@@ -94,8 +101,13 @@ def report_not_written(exc: BaseException) -> str:
     return f"report not written: {type(exc).__name__}: {exc}"[:300]
 
 
-def explain(exc: BaseException, name: str = "", during: str = "auditing", max_memory_mb: int | None = None,
-            debug_hint: str = DEBUG_HINT) -> Failure:
+def explain(
+    exc: BaseException,
+    name: str = "",
+    during: str = "auditing",
+    max_memory_mb: int | None = None,
+    debug_hint: str = DEBUG_HINT,
+) -> Failure:
     """The one line (and exit code) for EXC, raised while DURING the file NAME ('' when no file is involved)."""
     if isinstance(exc, Reported):
         return exc.failure
@@ -109,15 +121,16 @@ def explain(exc: BaseException, name: str = "", during: str = "auditing", max_me
     if isinstance(exc, errors.LimitExceeded):
         return Failure("limit", at + str(exc))
     if isinstance(exc, errors.OutputNotWritable):
-        return Failure("output", str(exc))                      # it names the path it could not write
+        return Failure("output", str(exc))  # it names the path it could not write
     if isinstance(exc, errors.UnreadableInput):
         return Failure("unreadable", at + (str(exc) or type(exc).__name__), cacheable=True)
     if isinstance(exc, errors.SheetAuditError):
         return Failure("usage", at + str(exc), exc.exit_code)
     if isinstance(exc, RecursionError):
         return Failure("internal", at + f"nested too deeply to audit (RecursionError); {debug_hint}", recycle=True)
-    return Failure("internal", at + f"internal error while {during} ({type(exc).__name__}: {str(exc)[:160]}); "
-                                    f"{debug_hint}")
+    return Failure(
+        "internal", at + f"internal error while {during} ({type(exc).__name__}: {str(exc)[:160]}); {debug_hint}"
+    )
 
 
 def not_writable(path: str, exc: OSError) -> errors.OutputNotWritable:

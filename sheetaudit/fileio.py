@@ -1,5 +1,6 @@
 """Outputs are written to a temporary file beside the target and renamed, so an interrupted run never
 leaves a half-written report."""
+
 from __future__ import annotations
 
 import os
@@ -36,7 +37,7 @@ def atomic_writer(path: str | Path, durable: bool = True):
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
-        os.fchmod(fd, 0o666 & ~_umask())   # mkstemp makes 0600; a report is meant to be shared
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; a report is meant to be shared
         with os.fdopen(fd, "wb") as fh:
             yield fh
             if durable:
@@ -44,7 +45,7 @@ def atomic_writer(path: str | Path, durable: bool = True):
                 os.fsync(fh.fileno())
         try:
             os.replace(tmp, p)
-        except OSError as exc:      # name the target (index.html is a folder), not our temporary file
+        except OSError as exc:  # name the target (index.html is a folder), not our temporary file
             raise type(exc)(exc.errno, exc.strerror, str(p)) from None
     except Unchanged:
         os.unlink(tmp)
@@ -67,6 +68,7 @@ def read_regular(path: str | Path, max_bytes: int, follow_links: bool = True, di
     dir_fd, `path` is a name in that open folder (no link on the way to it is followed either)."""
     import errno
     import stat
+
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     if not follow_links:
         flags |= getattr(os, "O_NOFOLLOW", 0)
@@ -83,7 +85,7 @@ def read_regular(path: str | Path, max_bytes: int, follow_links: bool = True, di
         if st.st_size > max_bytes:
             raise OSError(errno.EFBIG, f"larger than {max_bytes} bytes", str(path))
         data = fh.read(max_bytes + 1)
-    if len(data) > max_bytes:              # grew while we read it
+    if len(data) > max_bytes:  # grew while we read it
         raise OSError(errno.EFBIG, f"larger than {max_bytes} bytes", str(path))
     return data
 
@@ -98,6 +100,7 @@ def open_folder(path: str | Path, dir_fd: int | None = None, create: bool = Fals
     missing. own_link_ok=True follows a link this user owns (a folder the user named, linked on purpose)."""
     import errno
     import stat
+
     if create:
         try:
             os.mkdir(path, 0o777, dir_fd=dir_fd)

@@ -7,6 +7,7 @@ never ends, and (for the CLI) a watchdog that ends the process when even the ala
 The deadline is a context variable, so a batch that runs files in threads or worker processes can give
 each file its own.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -20,13 +21,14 @@ from contextlib import contextmanager
 from .errors import TimeLimitExceeded
 
 # Work a small file may ask for, capped before the work starts (read.pdf, read.inflate): a message names each.
-MAX_PDF_PAGES = 10_000                 # pages read without --max-pages (a page tree may repeat one page 200,000 times)
-MAX_STREAM_BYTES = 256 * 2**20         # one stream, inflated (the largest real content stream is a few MB)
-MAX_INFLATED_BYTES = 2 * 2**30         # all of a PDF's streams, inflated (pictures aside)
-MAX_PHOTO_PIXELS = 25_000_000          # pictures on a page drawn to tell a photograph from a scan; more: not drawn
+MAX_PDF_PAGES = 10_000  # pages read without --max-pages (a page tree may repeat one page 200,000 times)
+MAX_STREAM_BYTES = 256 * 2**20  # one stream, inflated (the largest real content stream is a few MB)
+MAX_INFLATED_BYTES = 2 * 2**30  # all of a PDF's streams, inflated (pictures aside)
+MAX_PHOTO_PIXELS = 25_000_000  # pictures on a page drawn to tell a photograph from a scan; more: not drawn
 
-_deadline: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar("sheetaudit_deadline",
-                                                                                          default=None)
+_deadline: contextvars.ContextVar[tuple[float, float] | None] = contextvars.ContextVar(
+    "sheetaudit_deadline", default=None
+)
 _progress = threading.local()
 
 
@@ -74,12 +76,15 @@ def time_limit(seconds: float | None, hard_exit_after: float | None = None, name
     use_alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     old_handler = None
     if use_alarm:
+
         def _on_alarm(signum, frame):
             raise TimeLimitExceeded(_message(seconds))
+
         old_handler = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, seconds)
     watchdog = None
     if hard_exit_after is not None:
+
         def _kill():
             label = f"{name}: " if name else ""
             try:
@@ -87,6 +92,7 @@ def time_limit(seconds: float | None, hard_exit_after: float | None = None, name
                 sys.stderr.flush()
             finally:
                 os._exit(2)
+
         watchdog = threading.Timer(seconds + hard_exit_after, _kill)
         watchdog.daemon = True
         watchdog.start()
@@ -107,7 +113,7 @@ def memory_limit(megabytes: int | None):
     MemoryError (a one-line error) instead of the machine swapping. None or 0: no cap."""
     try:
         import resource
-    except ImportError:             # pragma: no cover - not on Windows
+    except ImportError:  # pragma: no cover - not on Windows
         resource = None
     if not megabytes or resource is None:
         yield
@@ -140,21 +146,22 @@ def run_isolated(fn, memory_mb: int | None, *args, **kwargs):
     import pickle
     import signal
     from .errors import MemoryLimitExceeded, SheetAuditError, UnreadableInput
+
     if not hasattr(os, "fork"):
         with memory_limit(memory_mb):
             return fn(*args, **kwargs)
     r, w = os.pipe()
     pid = os.fork()
-    if pid == 0:                                     # the child: run, send back, never return into the caller
+    if pid == 0:  # the child: run, send back, never return into the caller
         os.close(r)
         try:
             with memory_limit(memory_mb):
                 outcome = ("ok", fn(*args, **kwargs))
-        except BaseException as exc:                 # noqa: BLE001 - every outcome goes back to the parent
+        except BaseException as exc:  # noqa: BLE001 - every outcome goes back to the parent
             outcome = ("error", exc)
         try:
             data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as exc:                     # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
             data = pickle.dumps(("error", SheetAuditError(f"internal error: result not transferable ({exc})")))
         with os.fdopen(w, "wb") as fh:
             fh.write(data)
@@ -163,7 +170,7 @@ def run_isolated(fn, memory_mb: int | None, *args, **kwargs):
     try:
         with os.fdopen(r, "rb") as fh:
             data = fh.read()
-    except BaseException:                            # the time limit or Ctrl-C in the parent: end the child too
+    except BaseException:  # the time limit or Ctrl-C in the parent: end the child too
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         raise
@@ -172,6 +179,7 @@ def run_isolated(fn, memory_mb: int | None, *args, **kwargs):
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         if sig in (signal.SIGABRT, signal.SIGKILL) and memory_mb:
             from .failures import pdf_out_of_memory
+
             raise MemoryLimitExceeded(pdf_out_of_memory(memory_mb))
         how = signal.Signals(sig).name if sig else f"exit code {os.WEXITSTATUS(status)}"
         raise UnreadableInput(f"damaged PDF: the PDF library crashed on it ({how})")

@@ -17,6 +17,7 @@ cannot start a match are passed over in one test instead of trying each alternat
 vocabulary over a long document scans three to four times faster). Not where re finds a literal prefix or a
 first-character set itself: it scans for those in C, faster still.
 """
+
 from __future__ import annotations
 
 import os
@@ -25,15 +26,15 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 4                # what an entry holds: 3 = code with the first-character lookahead where re has no prefix
-                          # scan of its own; 4 = the same code as packed machine words (older files are ignored)
-MAX_ENTRIES = 4096        # rules edited many times leave old patterns behind: past this the cache starts over
+FORMAT = 4  # what an entry holds: 3 = code with the first-character lookahead where re has no prefix
+# scan of its own; 4 = the same code as packed machine words (older files are ignored)
+MAX_ENTRIES = 4096  # rules edited many times leave old patterns behind: past this the cache starts over
 
-_entries: dict | None = None      # (pattern, flags) -> the arguments of _sre.compile after the pattern
+_entries: dict | None = None  # (pattern, flags) -> the arguments of _sre.compile after the pattern
 _added = False
 
 
-def compile(pattern: str, flags: int = 0) -> re.Pattern:      # noqa: A001 - the name re users expect
+def compile(pattern: str, flags: int = 0) -> re.Pattern:  # noqa: A001 - the name re users expect
     """re.compile(pattern, flags), built from the cache when an earlier run compiled it."""
     global _added
     entries = _load()
@@ -47,9 +48,10 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern:      # noqa: A001 - the
         _added = True
     try:
         import _sre
+
         flags_, code, *rest = parts
         return _sre.compile(pattern, flags_, _unpack(code) if isinstance(code, bytes) else code, *rest)
-    except Exception:           # noqa: BLE001 - a code list this _sre does not take: compile it as re does
+    except Exception:  # noqa: BLE001 - a code list this _sre does not take: compile it as re does
         entries.pop(key, None)
         return re.compile(pattern, flags)
 
@@ -79,15 +81,16 @@ def _parts(pattern: str, flags: int):
     """What re._compiler.compile hands _sre.compile after the pattern; None where that cannot be had."""
     try:
         from re import _compiler, _parser
+
         p = _parser.parse(pattern, flags)
         _lead_with_first_chars(p, flags | p.state.flags)
-        code = _pack([int(c) for c in _compiler._code(p, flags)])     # opcodes are int subclasses marshal refuses
+        code = _pack([int(c) for c in _compiler._code(p, flags)])  # opcodes are int subclasses marshal refuses
         groupindex = dict(p.state.groupdict)
         indexgroup = [None] * p.state.groups
         for name, i in groupindex.items():
             indexgroup[i] = name
         return (int(flags | p.state.flags), code, p.state.groups - 1, groupindex, tuple(indexgroup))
-    except Exception:           # noqa: BLE001 - a Python whose re is built otherwise: no caching
+    except Exception:  # noqa: BLE001 - a Python whose re is built otherwise: no caching
         return None
 
 
@@ -96,11 +99,13 @@ def _pack(code: list[int]) -> bytes:
     ints loads int by int (the patterns of one version's rules: ~5 ms a run as lists; every run pays the load,
     and only the patterns it compiles need unpacking)."""
     from array import array
+
     return array(_word(), code).tobytes()
 
 
 def _unpack(code: bytes) -> list[int]:
     from array import array
+
     return array(_word(), code).tolist()
 
 
@@ -109,6 +114,7 @@ def _word() -> str:
     """The array type code of _sre's code words (CODESIZE bytes; part of the file's signature)."""
     import _sre
     from array import array
+
     return next(t for t in "IL" if array(t).itemsize == _sre.CODESIZE)
 
 
@@ -116,14 +122,15 @@ def _lead_with_first_chars(p, flags: int) -> None:
     """Prefix the parsed pattern with a lookahead for the characters a match can start with (see the module's
     docstring); nothing when they are not known or a match may be empty."""
     from re import _compiler, _constants as C, _parser
+
     if _compiler._get_literal_prefix(p, flags)[0] or _compiler._get_charset_prefix(p, flags):
-        return      # sre scans for those itself, in C: a lookahead would hide them from it
-    folded = []                         # set when a case-insensitive group starts a match of a sensitive pattern
+        return  # sre scans for those itself, in C: a lookahead would hide them from it
+    folded = []  # set when a case-insensitive group starts a match of a sensitive pattern
     first = _first(p.data, bool(flags & C.SRE_FLAG_IGNORECASE), folded)
     if first is None or first[1] or not first[0]:
         return
     look = [(C.IN, list(dict.fromkeys(first[0])))]
-    if folded:      # the class then folds case as those groups do (a superset: every match still passes)
+    if folded:  # the class then folds case as those groups do (a superset: every match still passes)
         look = [(C.SUBPATTERN, (None, C.SRE_FLAG_IGNORECASE, 0, _parser.SubPattern(p.state, look)))]
     p.data.insert(0, (C.ASSERT, (1, _parser.SubPattern(p.state, look))))
     p.width = None
@@ -132,6 +139,7 @@ def _lead_with_first_chars(p, flags: int) -> None:
 def _first(seq, ignore_case: bool, folded: list):
     """(the class items a match of the sequence can start with, whether it can match empty); None: unknown."""
     from re import _constants as C
+
     out: list = []
     for op, av in seq:
         if op is C.LITERAL:
@@ -141,7 +149,7 @@ def _first(seq, ignore_case: bool, folded: list):
                 return None
             return out + list(av), False
         if op in (C.AT, C.ASSERT, C.ASSERT_NOT):
-            continue                    # zero-width: the match starts with what follows
+            continue  # zero-width: the match starts with what follows
         if op is C.SUBPATTERN:
             _, add, _, sub = av
             if add & C.SRE_FLAG_IGNORECASE and not ignore_case:
@@ -159,7 +167,7 @@ def _first(seq, ignore_case: bool, folded: list):
             inner = _first(sub.data, ignore_case, folded)
             inner = inner and (inner[0], inner[1] or lo == 0)
         else:
-            return None                 # any character, a back-reference, a conditional: not known
+            return None  # any character, a back-reference, a conditional: not known
         if inner is None:
             return None
         out += inner[0]
@@ -176,6 +184,7 @@ def save() -> None:
         return
     _added = False
     import marshal
+
     path = _path()
     try:
         merged = {**_read(path), **_entries}
@@ -185,7 +194,7 @@ def save() -> None:
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(marshal.dumps((_signature(), merged)))
         os.replace(tmp, path)
-    except (OSError, ValueError, TypeError):       # an unwritable home: no cache, same results
+    except (OSError, ValueError, TypeError):  # an unwritable home: no cache, same results
         pass
 
 
@@ -198,6 +207,7 @@ def _load() -> dict:
 
 def _read(path: Path) -> dict:
     import marshal
+
     try:
         signature, entries = marshal.loads(path.read_bytes())
     except (OSError, ValueError, EOFError, TypeError):
@@ -207,11 +217,13 @@ def _read(path: Path) -> dict:
 
 def _signature() -> tuple:
     import _sre
+
     return (FORMAT, sys.implementation.cache_tag, sys.version, _sre.MAGIC, _sre.CODESIZE)
 
 
 def _path() -> Path:
     from .cachedir import user_cache_dir
+
     # the format in the name: two versions of sheetaudit sharing a home keep a file each instead of replacing
     # each other's on every run
     return user_cache_dir() / f"regex-{sys.implementation.cache_tag}-{FORMAT}.marshal"

@@ -23,6 +23,7 @@ cache folder itself is followed only when the link is the user's own. The clean-
 this module names them and owned by this user. A damaged signing key (truncated, not the user's, writable by
 others) is replaced, with one warning: the entries signed with it are audited again.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -43,11 +44,11 @@ from .cachedir import user_cache_dir
 from .contract import validate_result
 from .fileio import NOFOLLOW, NotARegularFile, open_folder, read_regular
 
-FORMAT = 3                 # 3: signed entries (an unsigned format-2 entry is simply not found)
-MAX_AGE_DAYS = 30          # an entry no run has used for this long is removed at the end of a batch
-MAX_ENTRY_BYTES = 16 * 2**20   # compressed; the largest real entry is well under 1 MiB
+FORMAT = 3  # 3: signed entries (an unsigned format-2 entry is simply not found)
+MAX_AGE_DAYS = 30  # an entry no run has used for this long is removed at the end of a batch
+MAX_ENTRY_BYTES = 16 * 2**20  # compressed; the largest real entry is well under 1 MiB
 KEY_BYTES = 32
-TMP_MAX_AGE = 3600         # a temporary entry this old belongs to a writer that died
+TMP_MAX_AGE = 3600  # a temporary entry this old belongs to a writer that died
 _SHARD = re.compile(r"[0-9a-f]{2}")
 _ENTRY = re.compile(r"[0-9a-f]{64}\.json\.gz")
 _TMP = re.compile(r"\.[0-9a-f]{64}\.json\.gz\.[0-9a-f]{16}\.tmp")
@@ -70,10 +71,12 @@ def signing_key(warn=None) -> bytes:
         except FileNotFoundError:
             pass
         except (DamagedKey, NotARegularFile) as exc:
-            path.unlink()                 # the link or file itself, never what a link points to
+            path.unlink()  # the link or file itself, never what a link points to
             if warn:
-                warn(f"cache signing key {path} was damaged ({exc.strerror or exc}): replaced; results cached "
-                     "before are audited again")
+                warn(
+                    f"cache signing key {path} was damaged ({exc.strerror or exc}): replaced; results cached "
+                    "before are audited again"
+                )
         tmp = folder / f".cache-key.{os.getpid()}.{secrets.token_hex(4)}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
@@ -82,7 +85,7 @@ def signing_key(warn=None) -> bytes:
                 fh.flush()
                 os.fsync(fh.fileno())
             try:
-                os.link(tmp, path)           # never replaces a key another run made meanwhile: theirs is read
+                os.link(tmp, path)  # never replaces a key another run made meanwhile: theirs is read
             except FileExistsError:
                 pass
         finally:
@@ -92,6 +95,7 @@ def signing_key(warn=None) -> bytes:
 
 def _read_key(path: Path) -> bytes:
     import errno
+
     try:
         key = read_regular(path, KEY_BYTES, follow_links=False)
     except OSError as exc:
@@ -150,8 +154,9 @@ def options_digest(options: dict) -> str:
 class Cache:
     def __init__(self, directory: str | Path | None, rules_hash: str, options: dict, warn=None):
         self.dir = Path(directory) if directory else None
-        self.base = hashlib.sha256(f"{FORMAT}\0{rules_hash}\0{code_digest()}\0{options_digest(options)}".encode()
-                                   ).hexdigest()
+        self.base = hashlib.sha256(
+            f"{FORMAT}\0{rules_hash}\0{code_digest()}\0{options_digest(options)}".encode()
+        ).hexdigest()
         self.warn = warn or (lambda msg: None)
         self.hits = self.misses = self.corrupt = 0
         self._warned = False
@@ -160,8 +165,7 @@ class Cache:
             try:
                 self.secret = signing_key(self.warn)
             except OSError as exc:
-                self.warn(f"no cache signing key in {user_cache_dir()} ({exc.strerror or exc}): results are not "
-                          "cached")
+                self.warn(f"no cache signing key in {user_cache_dir()} ({exc.strerror or exc}): results are not cached")
                 self._warned = True
                 self.dir = None
 
@@ -201,7 +205,7 @@ class Cache:
             return self._bad(p, f"is corrupt ({str(exc)[:200]})")
         self.hits += 1
         try:
-            os.utime(p.name, dir_fd=shard, follow_symlinks=False)    # used: not pruned for another MAX_AGE_DAYS
+            os.utime(p.name, dir_fd=shard, follow_symlinks=False)  # used: not pruned for another MAX_AGE_DAYS
         except (OSError, NotImplementedError):
             pass
         _close(shard)
@@ -225,8 +229,9 @@ class Cache:
 
     def unwritable(self, exc) -> None:
         if not self._warned:
-            self.warn(f"cache {self.dir} cannot be written ({getattr(exc, 'strerror', None) or exc}): "
-                      "results are not cached")
+            self.warn(
+                f"cache {self.dir} cannot be written ({getattr(exc, 'strerror', None) or exc}): results are not cached"
+            )
             self._warned = True
 
     def prune(self, max_age_days: float = MAX_AGE_DAYS) -> int:
@@ -320,19 +325,20 @@ def write_entry(path: str, key: str, result: dict, secret: bytes) -> None:
     try:
         validate_result(entry["result"], ((entry["result"].get("contract") or {}).get("source") or {}).get("sha256"))
         mac = sign_checked(secret, payload)
-    except (ValueError, KeyError, TypeError, AttributeError):     # out of shape: the reader says so, as before
+    except (ValueError, KeyError, TypeError, AttributeError):  # out of shape: the reader says so, as before
         mac = sign(secret, payload)
     data = gzip.compress(mac + b"\n" + payload, compresslevel=1, mtime=0)
     p = Path(path)
     shard = _open_shard(p.parent.parent, p.parent.name, create=True)
     tmp = f".{p.name}.{secrets.token_hex(8)}.tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666,
-                     dir_fd=shard)
+        fd = os.open(
+            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666, dir_fd=shard
+        )
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
-            os.replace(tmp, p.name, src_dir_fd=shard, dst_dir_fd=shard)   # replaces a planted link, never follows it
+            os.replace(tmp, p.name, src_dir_fd=shard, dst_dir_fd=shard)  # replaces a planted link, never follows it
         except BaseException:
             try:
                 os.unlink(tmp, dir_fd=shard)

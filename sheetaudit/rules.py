@@ -2,6 +2,7 @@
 
 Loaded once per process. The rules hash keys the batch cache, so editing a rule invalidates old results.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -15,8 +16,18 @@ from . import regex_cache
 from .errors import RulesError
 from .severity import SEVERITIES
 
-RULE_FILES = ("units.yaml", "units.txt", "vocabulary.yaml", "conventions.yaml", "technologies.yaml", "thresholds.yaml",
-              "checks.yaml", "scale.yaml", "requirements.yaml", "zh_variants.txt")
+RULE_FILES = (
+    "units.yaml",
+    "units.txt",
+    "vocabulary.yaml",
+    "conventions.yaml",
+    "technologies.yaml",
+    "thresholds.yaml",
+    "checks.yaml",
+    "scale.yaml",
+    "requirements.yaml",
+    "zh_variants.txt",
+)
 
 
 def rules_dir() -> Path:
@@ -33,6 +44,7 @@ def rules_dir() -> Path:
 @dataclass(frozen=True)
 class Rules:
     """The rule files as parsed: vocabularies, units, conventions, thresholds and the checks' declarations."""
+
     units: dict
     vocab: dict
     conventions: dict
@@ -40,11 +52,11 @@ class Rules:
     checks: dict
     steps: dict
     directory: Path
-    technologies: dict = None     # rules/technologies.yaml as parsed; sheetaudit.technologies reads it
-    comparison: dict = None      # cross-sheet (batch) checks, compare.*
-    scale: dict = None           # rules/scale.yaml as parsed: the what-if's assumptions (sheetaudit.atscale checks them)
-    words: dict = None           # rules/checks.yaml `words`: the patterns the checks read in a sheet's text
-    requirements: dict = None    # rules/requirements.yaml as parsed: the keys a requirements file may hold
+    technologies: dict = None  # rules/technologies.yaml as parsed; sheetaudit.technologies reads it
+    comparison: dict = None  # cross-sheet (batch) checks, compare.*
+    scale: dict = None  # rules/scale.yaml as parsed: the what-if's assumptions (sheetaudit.atscale checks them)
+    words: dict = None  # rules/checks.yaml `words`: the patterns the checks read in a sheet's text
+    requirements: dict = None  # rules/requirements.yaml as parsed: the keys a requirements file may hold
 
     def explain(self, code: str) -> dict | None:
         """Any code the tool can print, per-sheet or cross-sheet."""
@@ -62,8 +74,9 @@ class Rules:
 
 def _load_yaml(path: Path):
     import yaml
+
     try:
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml: the rules load ~8x faster
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: the rules load ~8x faster
         with path.open(encoding="utf-8") as fh:
             return _plain(yaml.load(fh, Loader=loader) or {})
     except FileNotFoundError:
@@ -77,6 +90,7 @@ def _plain(obj):
     is kept as the text it was written as. Why: the rules cache (marshal) holds plain data only, and a date in
     technologies.yaml silently disabled it, costing every run the YAML parse."""
     import datetime
+
     if isinstance(obj, dict):
         return {k: _plain(v) for k, v in obj.items()}
     if isinstance(obj, list):
@@ -103,11 +117,20 @@ def _rules(docs: dict, d: Path) -> Rules:
     checks_doc = docs["checks.yaml"]
     kb = docs["technologies.yaml"]
     vocab = {**docs["vocabulary.yaml"], "tier_technology": tier_words(docs["vocabulary.yaml"]["tier_technology"], kb)}
-    return Rules(units=docs["units.yaml"], vocab=vocab, conventions=docs["conventions.yaml"],
-                 thresholds=docs["thresholds.yaml"], checks=checks_doc.get("checks", {}),
-                 steps=checks_doc.get("steps", {}), directory=d, technologies=kb,
-                 comparison=checks_doc.get("comparison", {}), scale=docs["scale.yaml"],
-                 words=checks_doc.get("words", {}), requirements=docs["requirements.yaml"])
+    return Rules(
+        units=docs["units.yaml"],
+        vocab=vocab,
+        conventions=docs["conventions.yaml"],
+        thresholds=docs["thresholds.yaml"],
+        checks=checks_doc.get("checks", {}),
+        steps=checks_doc.get("steps", {}),
+        directory=d,
+        technologies=kb,
+        comparison=checks_doc.get("comparison", {}),
+        scale=docs["scale.yaml"],
+        words=checks_doc.get("words", {}),
+        requirements=docs["requirements.yaml"],
+    )
 
 
 def tier_words(entries: list[dict], kb: dict) -> list[dict]:
@@ -128,6 +151,7 @@ def tier_words(entries: list[dict], kb: dict) -> list[dict]:
 def _cache_path(d: Path) -> Path:
     import sys
     from .cachedir import user_cache_dir
+
     return user_cache_dir() / f"rules-{rules_hash(str(d))[:16]}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
 
 
@@ -136,6 +160,7 @@ def _cached_docs(d: Path) -> dict | None:
     parser (~20 ms of a short sheet's audit). marshal keeps integer keys (JSON would not) and runs no code;
     a missing or corrupt cache is ignored."""
     import marshal
+
     try:
         docs = marshal.loads(_cache_path(d).read_bytes())
     except (OSError, ValueError, EOFError, TypeError):
@@ -148,6 +173,7 @@ def _cached_docs(d: Path) -> dict | None:
 
 def _store_docs(d: Path, docs: dict) -> None:
     import marshal
+
     try:
         data = marshal.dumps(docs)
         if marshal.loads(data) != docs:
@@ -157,7 +183,7 @@ def _store_docs(d: Path, docs: dict) -> None:
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, path)
-    except (OSError, TypeError, ValueError):   # unwritable home, or YAML marshal cannot hold: no cache
+    except (OSError, TypeError, ValueError):  # unwritable home, or YAML marshal cannot hold: no cache
         pass
 
 
@@ -193,8 +219,7 @@ def validate_technologies(doc: dict) -> None:
             if not t.get(key):
                 raise RulesError(f"rules/technologies.yaml: technology {t.get('name', '?')!r} lacks '{key}'")
         spelt = [t.get(k) or "" for k in ("generation_pattern", "rate_names", "named_alone", "context")]
-        for pat in [t["pattern"], *spelt] + [p for g in t.get("generations") or []
-                                                                         for p in g.get("names") or []]:
+        for pat in [t["pattern"], *spelt] + [p for g in t.get("generations") or [] for p in g.get("names") or []]:
             try:
                 compiled(pat)
             except re.error as exc:
@@ -202,8 +227,10 @@ def validate_technologies(doc: dict) -> None:
         for g in t.get("generations") or []:
             missing = [k for k in ("gen", "source", "checked") if not g.get(k)]
             if missing:
-                raise RulesError(f"rules/technologies.yaml: {t['name']} generation {g.get('gen', '?')!r} lacks "
-                                 f"{', '.join(missing)} (every row needs a source and the date it was checked)")
+                raise RulesError(
+                    f"rules/technologies.yaml: {t['name']} generation {g.get('gen', '?')!r} lacks "
+                    f"{', '.join(missing)} (every row needs a source and the date it was checked)"
+                )
 
 
 @lru_cache(maxsize=4)
@@ -246,7 +273,7 @@ def with_traditional(pattern: str) -> str:
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\":
-            out.append(pattern[i:i + 2])
+            out.append(pattern[i : i + 2])
             i += 2
             continue
         if ch == "[" and not in_class:
@@ -257,7 +284,7 @@ def with_traditional(pattern: str) -> str:
         if alt is None:
             out.append(ch)
         elif in_class:
-            ranged = pattern[i - 1:i] == "-" or pattern[i + 1:i + 2] == "-"
+            ranged = pattern[i - 1 : i] == "-" or pattern[i + 1 : i + 2] == "-"
             out.append(ch if ranged else ch + alt)
         else:
             out.append(f"[{ch}{alt}]")

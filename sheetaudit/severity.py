@@ -1,10 +1,11 @@
 """One ranking of severities, most severe first: how findings sort, what they count under and what `--fail-on`
 means, for the terminal, HTML, JSON, the batch index, its CSV and exit codes alike."""
+
 from __future__ import annotations
 
-SEVERITIES = ("error", "warning", "info")                 # most severe first
-RANK = {s: i for i, s in enumerate(SEVERITIES)}           # sort key: error 0 comes first
-FAIL_ON = ("info", "warning", "error", "never")           # the --fail-on choices, least strict last
+SEVERITIES = ("error", "warning", "info")  # most severe first
+RANK = {s: i for i, s in enumerate(SEVERITIES)}  # sort key: error 0 comes first
+FAIL_ON = ("info", "warning", "error", "never")  # the --fail-on choices, least strict last
 
 
 def rank(severity: str) -> int:

@@ -5,6 +5,7 @@ at a scope, which generations a rate could be, which port speeds the standards d
 It is the one way in to what the tool knows of a fabric: no other module names one, so adding a fabric or a
 generation to the YAML is the whole change.
 """
+
 from __future__ import annotations
 
 import re
@@ -19,9 +20,10 @@ from .rules import validate_technologies as validate
 MATCH_TOLERANCE = 0.05
 
 
-@dataclass(frozen=True, eq=False)   # one object per row: identity is equality
+@dataclass(frozen=True, eq=False)  # one object per row: identity is equality
 class Generation:
     """One generation row of a technology (NVLink 4, PCIe Gen5, NDR) and the rates it publishes."""
+
     technology: str
     gen: str
     row: dict
@@ -48,8 +50,11 @@ class Generation:
         document could be read to confirm the row (a buyer should not quote it to a vendor unchecked)."""
         kind, _, cited = str(self.row.get("source") or "").partition(": ")
         text = f"{SOURCE_KINDS[kind]}: {cited}" if kind in SOURCE_KINDS else str(self.row.get("source") or "")
-        return text if verified(self.row) else (f"{text} (not verified against a copy of the document: "
-                                                 f"'sheetaudit tech {self.label}' says why)")
+        return (
+            text
+            if verified(self.row)
+            else (f"{text} (not verified against a copy of the document: 'sheetaudit tech {self.label}' says why)")
+        )
 
     def references(self) -> list[tuple[str, float, str]]:
         """(scope, GB/s per direction, arithmetic) for every rate this generation publishes."""
@@ -60,21 +65,31 @@ class Generation:
         if g.get("per_accelerator_gbs"):
             v = float(g["per_accelerator_gbs"])
             if g.get("links_per_accelerator") and g.get("per_link_gbs"):
-                how = (f"{g['links_per_accelerator']} links x {_n(g['per_link_gbs'])} GB/s = {_n(v)} GB/s per direction "
-                       "per accelerator")
+                how = (
+                    f"{g['links_per_accelerator']} links x {_n(g['per_link_gbs'])} GB/s = {_n(v)} GB/s per direction "
+                    "per accelerator"
+                )
             else:
                 how = f"{_n(v)} GB/s per direction per accelerator"
             out.append(("per-accelerator", v, how))
         for width, v in (g.get("payload_gbs") or {}).items():
             enc = g.get("encoding")
-            how = (f"{_n(g['lane_gts'])} GT/s x {enc[0]}/{enc[1]} / 8 x {width[1:]} lanes = {_n(v)} GB/s per direction"
-                   if enc and g.get("lane_gts") else f"{_n(v)} GB/s per direction at {width}")
+            how = (
+                f"{_n(g['lane_gts'])} GT/s x {enc[0]}/{enc[1]} / 8 x {width[1:]} lanes = {_n(v)} GB/s per direction"
+                if enc and g.get("lane_gts")
+                else f"{_n(v)} GB/s per direction at {width}"
+            )
             out.append((f"pcie-{width}", float(v), how))
         ports = g.get("port_gbps")
         if isinstance(ports, dict):
             for width, gbps in ports.items():
-                out.append((f"port-{width}", float(gbps) / 8, f"{_n(gbps)} Gb/s per {width} port = {_n(gbps / 8)} GB/s "
-                                                              "per direction"))
+                out.append(
+                    (
+                        f"port-{width}",
+                        float(gbps) / 8,
+                        f"{_n(gbps)} Gb/s per {width} port = {_n(gbps / 8)} GB/s per direction",
+                    )
+                )
         elif ports:
             out.append(("port", float(ports) / 8, f"{_n(ports)} Gb/s per port = {_n(ports / 8)} GB/s per direction"))
         return out
@@ -99,6 +114,7 @@ class Generation:
 @dataclass(frozen=True, eq=False)
 class Technology:
     """One interconnect technology: how sheets name it, its tier, its direction convention, its generations."""
+
     name: str
     pattern: str
     tier: str
@@ -106,11 +122,11 @@ class Technology:
     rdma: bool
     generation_pattern: str
     generations: tuple[Generation, ...] = field(default_factory=tuple)
-    words: dict = field(default_factory=dict)      # ordinals as sheets write them ("fourth", "四") -> "4"
-    accelerator: str = "accelerator"               # what a question calls the devices it joins ("GPU")
-    rate_names: str = ""       # a rate written as a generation's name with its number ("NDR400")
-    named_alone: str = ""      # generations named alone ("a port of NDR"): each its widest port rate ...
-    context: str = ""          # ... only beside one of these words
+    words: dict = field(default_factory=dict)  # ordinals as sheets write them ("fourth", "四") -> "4"
+    accelerator: str = "accelerator"  # what a question calls the devices it joins ("GPU")
+    rate_names: str = ""  # a rate written as a generation's name with its number ("NDR400")
+    named_alone: str = ""  # generations named alone ("a port of NDR"): each its widest port rate ...
+    context: str = ""  # ... only beside one of these words
 
     def alone_rates(self) -> dict[str, float]:
         """Gb/s of each generation named alone: its widest port ("NDR" is a 4x port of 400 Gb/s)."""
@@ -145,6 +161,7 @@ class Technology:
 @dataclass(frozen=True)
 class KnowledgeBase:
     """Every technology of rules/technologies.yaml, asked by name, generation, rate or port speed."""
+
     technologies: tuple[Technology, ...]
     rdma_transports: tuple[str, ...] = ()
 
@@ -178,7 +195,9 @@ class KnowledgeBase:
     def standard_networks(self) -> frozenset[str]:
         """The networks whose standards make a port's rate per direction (Ethernet, InfiniBand, RoCE, EFA): every
         scale-out technology whose rates are per direction."""
-        return frozenset(t.name for t in self.technologies if t.tier == "scale-out" and t.bytes_totals == "per-direction")
+        return frozenset(
+            t.name for t in self.technologies if t.tier == "scale-out" and t.bytes_totals == "per-direction"
+        )
 
     def port_speeds(self) -> frozenset[float]:
         """Every port speed (Gb/s) a generation row publishes, at any width: the speeds a bare "400G" port can be."""
@@ -203,7 +222,9 @@ class KnowledgeBase:
     def lookup(self, query: str) -> list[Generation]:
         """Generations matching a name as a user types it: 'NVLink 4', 'nvlink4', 'NDR', 'PCIe Gen5', 'PCIe 5.0'."""
         q = re.sub(r"[\s_]+", " ", query.strip()).lower()
-        exact = [g for g in self.generations() if _key(g.label) == _key(q) or _key(f"{g.technology} {g.gen}") == _key(q)]
+        exact = [
+            g for g in self.generations() if _key(g.label) == _key(q) or _key(f"{g.technology} {g.gen}") == _key(q)
+        ]
         if exact:
             return exact
         tech = self.get(q)
@@ -215,7 +236,9 @@ class KnowledgeBase:
         best = [(float(g.get("per_accelerator_gbs")), g) for g in self.generations() if g.get("per_accelerator_gbs")]
         return max(best, key=lambda x: x[0]) if best else None
 
-    def candidates(self, gbs: float, scope: str, tolerance: float = MATCH_TOLERANCE) -> list[tuple[Generation, float, str]]:
+    def candidates(
+        self, gbs: float, scope: str, tolerance: float = MATCH_TOLERANCE
+    ) -> list[tuple[Generation, float, str]]:
         """Generations with a published rate at `scope` equal to `gbs` per direction (within tolerance)."""
         out = []
         for g in self.generations():
@@ -308,15 +331,17 @@ def prefilter(*patterns: str, flags: int = 0):
         if lowered_rx is not None and text.isascii():
             return lowered_rx.search(text.lower()) is not None
         return folded_rx.search(text) is not None
+
     return could
 
 
 def _literals(pattern: str, flags: int) -> list[tuple[str, bool]] | None:
     from re import _constants as c, _parser
+
     try:
         parsed = _parser.parse(pattern, flags)
         return _needed(parsed.data, parsed.state.flags, c)
-    except Exception:     # noqa: BLE001 - a construct this reading does not know: the scan decides
+    except Exception:  # noqa: BLE001 - a construct this reading does not know: the scan decides
         return None
 
 
@@ -382,11 +407,22 @@ def build(doc: dict) -> KnowledgeBase:
     for t in doc["technologies"]:
         label = t.get("label") or "{technology} {gen}"
         gens = tuple(Generation(t["name"], str(g["gen"]), g, label) for g in t.get("generations") or [])
-        techs.append(Technology(name=t["name"], pattern=t["pattern"], tier=t["tier"], bytes_totals=t["bytes_totals"],
-                                rdma=bool(t.get("rdma")), generation_pattern=t.get("generation_pattern") or "",
-                                generations=gens, words=words, accelerator=t.get("accelerator") or "accelerator",
-                                rate_names=t.get("rate_names") or "", named_alone=t.get("named_alone") or "",
-                                context=t.get("context") or ""))
+        techs.append(
+            Technology(
+                name=t["name"],
+                pattern=t["pattern"],
+                tier=t["tier"],
+                bytes_totals=t["bytes_totals"],
+                rdma=bool(t.get("rdma")),
+                generation_pattern=t.get("generation_pattern") or "",
+                generations=gens,
+                words=words,
+                accelerator=t.get("accelerator") or "accelerator",
+                rate_names=t.get("rate_names") or "",
+                named_alone=t.get("named_alone") or "",
+                context=t.get("context") or "",
+            )
+        )
     return KnowledgeBase(tuple(techs), tuple(doc.get("rdma_transports") or ()))
 
 

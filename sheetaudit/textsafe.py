@@ -8,6 +8,7 @@ name's byte is shown as \\xe9 (the name stays recognisable and distinct), any ot
     safe_text("caf\\udce9.pdf")       # 'caf\\\\xe9.pdf'
     safe_data({"text": "a\\ud800b"})   # {'text': 'a\\ufffdb'}
 """
+
 from __future__ import annotations
 
 import re

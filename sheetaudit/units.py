@@ -3,6 +3,7 @@
 Importing pint alone costs ~0.2 s, more than reading a short sheet; so the factor of every unit spelling in
 rules/ is also kept on disk (keyed by the rules hash), and a run whose rules have not changed never imports pint.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,11 +21,12 @@ TARGET = {"bandwidth": "gigabyte / second", "latency": "nanosecond", "power": "k
 @lru_cache(maxsize=1)
 def registry():
     import pint
+
     cache = user_cache_dir() / "pint"
     try:
         cache.mkdir(parents=True, exist_ok=True)
         ureg = pint.UnitRegistry(cache_folder=cache)
-    except Exception:   # a read-only home must not stop the audit; pint then parses without its cache
+    except Exception:  # a read-only home must not stop the audit; pint then parses without its cache
         ureg = pint.UnitRegistry()
     ureg.load_definitions(str(load_rules().directory / "units.txt"))
     return ureg
@@ -35,6 +37,7 @@ def _factor_table() -> dict:
     """The factor of every spelling in rules/, read from the disk cache written by an earlier run with the
     same rules, else computed with pint and written (atomically; a corrupt or unwritable cache is ignored)."""
     from .rules import rules_hash
+
     path = user_cache_dir() / f"factors-{rules_hash()[:16]}.json"
     try:
         table = json.loads(path.read_text(encoding="utf-8"))
@@ -51,7 +54,7 @@ def _factor_table() -> dict:
         for spelling in names:
             try:
                 table[f"{quantity}|{spelling}"] = float(_compute(quantity, spelling))
-            except Exception:   # a spelling pint cannot read fails when used, as before
+            except Exception:  # a spelling pint cannot read fails when used, as before
                 continue
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -102,11 +105,15 @@ def _rate_sources() -> tuple[str, str]:
     """The grammar's two ways of writing a rate as regular-expression sources: symbols ("GT/sec", "GiBps"; groups
     sp, sb) and words ("gigabits per second"; groups wp, wb, any case)."""
     g = load_rules().units["rate_grammar"]
-    per = "|".join(re.escape(t).replace(r"\ ", r"\s*").replace("/", r"\s*/\s*")
-                   for t in sorted(g["per_time"], key=len, reverse=True))
+    per = "|".join(
+        re.escape(t).replace(r"\ ", r"\s*").replace("/", r"\s*/\s*")
+        for t in sorted(g["per_time"], key=len, reverse=True)
+    )
     symbolic = rf"(?P<sp>{_alt(g['prefixes'])})(?P<sb>{_alt(g['bases'])})(?:{per})"
-    words = (rf"(?i:(?P<wp>{_alt(g['word_prefixes'])})\s?(?P<wb>{_alt(g['word_bases'])})\s*"
-             r"(?:per\s*sec(?:ond)?|/\s*s(?:ec)?\b|ps\b))")
+    words = (
+        rf"(?i:(?P<wp>{_alt(g['word_prefixes'])})\s?(?P<wb>{_alt(g['word_bases'])})\s*"
+        r"(?:per\s*sec(?:ond)?|/\s*s(?:ec)?\b|ps\b))"
+    )
     return symbolic, words
 
 
@@ -141,7 +148,7 @@ def canonical_rate(printed: str) -> str | None:
         prefix = g["word_prefixes"][m.group("wp").lower()]
         base = g["word_bases"][m.group("wb").lower()]
     if base == "T" and prefix.endswith("i"):
-        return None          # no binary transfer rates
+        return None  # no binary transfer rates
     return f"{prefix}{base}/s"
 
 

@@ -28,6 +28,7 @@ Every failure is one InvalidInput (a UsageError: exit 2, one line) whose message
 `facility.yaml: cooling[1]: expected one of air, liquid, immersion, got 7`; `.source`, `.key` and `.problem`
 hold the parts.
 """
+
 from __future__ import annotations
 
 import errno
@@ -69,8 +70,15 @@ _TYPES = {
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
 }
-_TYPE_WORDS = {"object": "a mapping of keys to values", "array": "a list", "string": "text", "number": "a number",
-               "integer": "a whole number", "boolean": "true or false", "null": "null"}
+_TYPE_WORDS = {
+    "object": "a mapping of keys to values",
+    "array": "a list",
+    "string": "text",
+    "number": "a number",
+    "integer": "a whole number",
+    "boolean": "true or false",
+    "null": "null",
+}
 
 
 def _show(value) -> str:
@@ -97,8 +105,16 @@ def _expected(schema: dict) -> str:
         return "a value"
     types = [types] if isinstance(types, str) else types
     words = " or ".join(_TYPE_WORDS[t] for t in types)
-    bounds = [f"{w} {schema[k]:g}" for k, w in (("exclusiveMinimum", "above"), ("minimum", "at least"),
-                                                  ("exclusiveMaximum", "below"), ("maximum", "at most")) if k in schema]
+    bounds = [
+        f"{w} {schema[k]:g}"
+        for k, w in (
+            ("exclusiveMinimum", "above"),
+            ("minimum", "at least"),
+            ("exclusiveMaximum", "below"),
+            ("maximum", "at most"),
+        )
+        if k in schema
+    ]
     return words + (" " + ", ".join(bounds) if bounds else "")
 
 
@@ -126,29 +142,39 @@ def _check(value, schema: dict, source, path: str, depth: int) -> None:
         types = [types] if isinstance(types, str) else types
         if not any(_TYPES[t](value) for t in types):
             raise bad()
-    if "enum" in schema and (isinstance(value, (dict, list)) or value not in schema["enum"]
-                             or isinstance(value, bool) != any(isinstance(e, bool) and e == value
-                                                               for e in schema["enum"])):
+    if "enum" in schema and (
+        isinstance(value, (dict, list))
+        or value not in schema["enum"]
+        or isinstance(value, bool) != any(isinstance(e, bool) and e == value for e in schema["enum"])
+    ):
         raise bad()
     if isinstance(value, float) and not math.isfinite(value):
         raise bad(f"expected a finite number, got {value}")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
         raise bad(f"expected a number of at most {MAX_NUMBER:g} in size, got {_show(value)}")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        for key, fails in (("minimum", lambda v, b: v < b), ("maximum", lambda v, b: v > b),
-                           ("exclusiveMinimum", lambda v, b: v <= b), ("exclusiveMaximum", lambda v, b: v >= b)):
+        for key, fails in (
+            ("minimum", lambda v, b: v < b),
+            ("maximum", lambda v, b: v > b),
+            ("exclusiveMinimum", lambda v, b: v <= b),
+            ("exclusiveMaximum", lambda v, b: v >= b),
+        ):
             if key in schema and fails(value, schema[key]):
                 raise bad()
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", math.inf):
-            raise bad(f"expected text of {schema.get('minLength', 0)} to {schema.get('maxLength', 'any')} "
-                      f"characters, got {len(value)}")
+            raise bad(
+                f"expected text of {schema.get('minLength', 0)} to {schema.get('maxLength', 'any')} "
+                f"characters, got {len(value)}"
+            )
         if "pattern" in schema and not re.search(schema["pattern"], value):
             raise bad()
     if isinstance(value, (list, tuple)):
         if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", math.inf):
-            raise bad(f"expected {_expected(schema)} of {schema.get('minItems', 0)} to "
-                      f"{schema.get('maxItems', 'any')} items, got {len(value)}")
+            raise bad(
+                f"expected {_expected(schema)} of {schema.get('minItems', 0)} to "
+                f"{schema.get('maxItems', 'any')} items, got {len(value)}"
+            )
         if "items" in schema:
             for i, item in enumerate(value):
                 _check(item, schema["items"], source, _join(path, i), depth + 1)
@@ -197,14 +223,20 @@ def _depth(obj, limit: int = MAX_DEPTH) -> int:
 def read_text(path, what: str = "input file", max_bytes: int = MAX_INPUT_BYTES) -> str:
     """A user's input file as text: a regular file (not a FIFO or a device), at most `max_bytes`, UTF-8."""
     from .fileio import NotARegularFile, read_regular
+
     try:
         raw = read_regular(path, max_bytes)
     except NotARegularFile:
         raise InvalidInput(path, "", f"the {what} is not a regular file") from None
     except OSError as exc:
         too_big = exc.errno == errno.EFBIG
-        raise InvalidInput(path, "", f"the {what} is over {max_bytes // 2**20} MiB" if too_big
-                           else f"cannot read the {what}: {exc.strerror or exc}") from None
+        raise InvalidInput(
+            path,
+            "",
+            f"the {what} is over {max_bytes // 2**20} MiB"
+            if too_big
+            else f"cannot read the {what}: {exc.strerror or exc}",
+        ) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -239,6 +271,7 @@ def _expanded_size(root, limit: int) -> int:
     itself (each node once, shared nodes by their size): linear in the file, whatever the expansion. TooLarge
     past `limit`, or for a node that contains itself."""
     import yaml
+
     size: dict[int, int] = {}
     stack = [(root, False)]
     open_nodes: set[int] = set()
@@ -274,6 +307,7 @@ def _children(node, yaml) -> list:
 def _safe_yaml(text: str):
     """yaml.safe_load, with the expansion of aliases bounded (MAX_NODES) before anything walks the result."""
     import yaml
+
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -288,17 +322,20 @@ def _safe_yaml(text: str):
 def read_yaml(path, schema: dict | None = None, what: str = "input file"):
     """Read a YAML input file and check it against `schema`; an empty file is an empty mapping."""
     import yaml
+
     return _read(path, schema, what, _none_is_empty(_safe_yaml), (yaml.YAMLError, TooLarge), "YAML")
 
 
 def read_json(path, schema: dict | None = None, what: str = "input file"):
     """Read a JSON input file and check it against `schema`."""
     import json
+
     return _read(path, schema, what, json.loads, json.JSONDecodeError, "JSON")
 
 
 def schemas_dir() -> Path:
     from .rules import rules_dir
+
     return rules_dir() / "inputs"
 
 
@@ -306,6 +343,7 @@ def schemas_dir() -> Path:
 def _load_schema(path: Path) -> dict:
     import yaml
     from .errors import RulesError
+
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:

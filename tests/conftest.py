@@ -8,6 +8,7 @@ a figure or a finding out of the result. Each is written once, here, and reads a
     f = figure(a, quantity="latency")                          # ... or the one latency
     w = finding(a, "tier.domain-size-missing")                 # the one finding of that check
 """
+
 import os
 import subprocess
 import sys
@@ -29,12 +30,14 @@ def pytest_configure(config):
     # sheetaudit.audit() keeps results in the user's cache by default: the tests' own calls keep them apart
     # (run_cli drops the variable, so a command's cache stays what each test gives it)
     import tempfile
+
     os.environ["SHEETAUDIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="sheetaudit-test-cache-")
 
 
 @dataclass
 class Ran:
     """What a command run left: exit code, stdout and stderr (the same for both ways of running it)."""
+
     returncode: int
     stdout: str
     stderr: str
@@ -44,8 +47,9 @@ class Ran:
         return self.stdout + self.stderr
 
 
-def run_cli(*args, isolated: bool = False, cwd=None, env: dict | None = None, timeout: float = 300,
-            python: tuple = ()) -> Ran:
+def run_cli(
+    *args, isolated: bool = False, cwd=None, env: dict | None = None, timeout: float = 300, python: tuple = ()
+) -> Ran:
     """Run `sheetaudit ARGS` as a user does. In-process through click's CliRunner by default (no interpreter
     start-up); isolated=True starts a real process, for what must not touch the test process: crashes, hangs,
     signals, memory caps, worker pools, hostile files, start-up. ENV adds variables (a value of None removes one);
@@ -56,15 +60,25 @@ def run_cli(*args, isolated: bool = False, cwd=None, env: dict | None = None, ti
         e = {**os.environ, "PYTHONIOENCODING": "utf-8"}
         for k, v in extra.items():
             e.pop(k, None) if v is None else e.__setitem__(k, str(v))
-        p = subprocess.run([sys.executable, *python, "-m", "sheetaudit", *args], capture_output=True, text=True,
-                           encoding="utf-8", errors="replace", cwd=cwd or ROOT, env=e, timeout=timeout)
+        p = subprocess.run(
+            [sys.executable, *python, "-m", "sheetaudit", *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            cwd=cwd or ROOT,
+            env=e,
+            timeout=timeout,
+        )
         return Ran(p.returncode, p.stdout, p.stderr)
     from click.testing import CliRunner
 
     from sheetaudit.cli import main
+
     with _cwd(cwd):
         r = CliRunner(env={k: (None if v is None else str(v)) for k, v in extra.items()}).invoke(
-            main, args, catch_exceptions=False)
+            main, args, catch_exceptions=False
+        )
     return Ran(r.exit_code, r.stdout, r.stderr)
 
 
@@ -91,6 +105,7 @@ def sheet(tmp_path):
         p = tmp_path / name
         p.write_text(text, encoding="utf-8")
         return audit(p, AuditOptions(**options))
+
     return make
 
 
@@ -102,8 +117,9 @@ def figure(audit, text: str | None = None, first: bool = False, **attrs):
     get = (lambda f, k: f.get(k)) if isinstance(audit, dict) else getattr
     want = {**attrs, **({"text": text} if text is not None else {})}
     found = [f for f in figs if all(get(f, k) == v for k, v in want.items())]
-    assert found and (first or len(found) == 1), \
+    assert found and (first or len(found) == 1), (
         f"{len(found)} figures {want}; found {[(get(f, 'text'), get(f, 'quantity')) for f in figs]}"
+    )
     return found[0]
 
 

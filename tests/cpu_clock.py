@@ -8,6 +8,7 @@ other jobs share the machine.
         subprocess.run([...])        # children are counted once they have been waited for
     assert used() < 30
 """
+
 from __future__ import annotations
 
 import resource

@@ -1,5 +1,6 @@
 """sheetaudit from Python, as a notebook uses it: options checked as the command line checks them, flat tables,
 the cache shared between calls (the README's "Use from Python" runs in test_docs.py)."""
+
 import pytest
 
 import sheetaudit
@@ -17,19 +18,23 @@ def own_cache(tmp_path, monkeypatch):
 
 def test_audit_returns_what_check_prints_as_json():
     import json
+
     printed = json.loads(run_cli("check", "--format", "json", "--fail-on", "never", KESTREL).stdout)
     got = sheetaudit.audit(KESTREL, cache=False)
     assert got == {**printed, "source": {**printed["source"], "path": got["source"]["path"]}}
 
 
-@pytest.mark.parametrize("options, named", [
-    ({"facility": {"rack_power_kw": 40, "coolin": "air"}}, "coolin: unknown key"),
-    ({"facility": "hall.yaml"}, "hall.yaml: no such file"),
-    ({"facility": {"rack_power_kw": "forty"}}, "rack_power_kw"),
-    ({"facility": {"cooling": "water"}}, "cooling"),
-    ({"max_pages": 0}, "max_pages"),
-    ({"ocr": "yes"}, "ocr"),
-])
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        ({"facility": {"rack_power_kw": 40, "coolin": "air"}}, "coolin: unknown key"),
+        ({"facility": "hall.yaml"}, "hall.yaml: no such file"),
+        ({"facility": {"rack_power_kw": "forty"}}, "rack_power_kw"),
+        ({"facility": {"cooling": "water"}}, "cooling"),
+        ({"max_pages": 0}, "max_pages"),
+        ({"ocr": "yes"}, "ocr"),
+    ],
+)
 def test_a_bad_option_is_a_usage_error_naming_it(options, named):
     with pytest.raises(UsageError, match=named):
         sheetaudit.audit(KESTREL, **options)
@@ -51,9 +56,9 @@ def test_the_second_audit_of_the_same_content_comes_from_the_cache(tmp_path):
     copy = tmp_path / "renamed.pdf"
     copy.write_bytes(KESTREL.read_bytes())
     again = sheetaudit.audit(copy)
-    assert again["source"]["path"] == str(copy)                       # the path it was asked for
+    assert again["source"]["path"] == str(copy)  # the path it was asked for
     assert {**again, "source": first["source"]} == first
-    assert list((tmp_path / "cache").glob("*/*.json.gz")) == entries   # read, not written again
+    assert list((tmp_path / "cache").glob("*/*.json.gz")) == entries  # read, not written again
 
 
 def test_figures_are_flat_and_typed():
@@ -62,10 +67,14 @@ def test_figures_are_flat_and_typed():
     assert str(df.value.dtype) == "float64" and str(df.page.dtype) == "Int64"
     assert all(str(df[c].dtype) == "string" for c in df.columns if c not in ("value", "printed_value", "page"))
     nvlink = df[df.as_printed == "900 GB/s"].iloc[0]
-    assert (nvlink.value, nvlink.unit, nvlink.tier, nvlink["product"]) == (450.0, "GB/s", "scale-up",
-                                                                       "Kestrel K8X-H GPU Server")
+    assert (nvlink.value, nvlink.unit, nvlink.tier, nvlink["product"]) == (
+        450.0,
+        "GB/s",
+        "scale-up",
+        "Kestrel K8X-H GPU Server",
+    )
     cooling = df[df.quantity == "cooling"].iloc[0]
-    assert cooling.unit == "air" and df.value.isna()[cooling.name]      # a method, not a number
+    assert cooling.unit == "air" and df.value.isna()[cooling.name]  # a method, not a number
 
 
 def test_findings_one_row_each():
@@ -93,7 +102,7 @@ def test_requirements_as_a_dict_are_judged_in_the_contract():
 def test_dir_shows_the_api_and_every_name_in_all_resolves():
     names = dir(sheetaudit)
     assert {"audit", "audit_folder", "figures", "findings", "comparison", "compliance", "scale"} <= set(names)
-    assert not any(n in names for n in ("api", "batch", "pipeline", "read"))        # modules are not the API
+    assert not any(n in names for n in ("api", "batch", "pipeline", "read"))  # modules are not the API
     assert all(getattr(sheetaudit, n) is not None for n in sheetaudit.__all__)
 
 
@@ -101,6 +110,7 @@ def test_plotting_is_an_extra_the_readme_names():
     import tomllib
 
     from conftest import ROOT
+
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(d.startswith("matplotlib") for d in extras["plot"])
     assert "sheetaudit[plot]" in (ROOT / "README.md").read_text(encoding="utf-8")

@@ -1,6 +1,7 @@
 """'Ask the vendor' in the vendor's words (issue 20): each question one a vendor's engineer can answer from their
 own data, with the page; the copyable text an email to the vendor; what the buyer checks kept apart; no question
 names a command of this tool."""
+
 import html as htmllib
 import re
 
@@ -13,7 +14,7 @@ COMMAND = re.compile(r"sheetaudit|`[a-z]+ [A-Z]+`|--[a-z]")
 
 
 def _ask(html: str) -> str:
-    return html[html.index('id="ask"'):html.index('id="findings"')]
+    return html[html.index('id="ask"') : html.index('id="findings"')]
 
 
 def test_questions_name_the_figure_and_its_page_in_a_pdf():
@@ -42,14 +43,14 @@ def test_the_copyable_text_is_an_email_and_the_buyer_list_is_apart():
     a = pipeline.audit(SAMPLES / "borealis-bx72-rack.pdf")
     page = render(a, images=False)
     ask = _ask(page)
-    text = htmllib.unescape(ask[ask.index('id="questions-text"'):])
-    text = text[text.index(">") + 1:text.index("</textarea>")]
+    text = htmllib.unescape(ask[ask.index('id="questions-text"') :])
+    text = text[text.index(">") + 1 : text.index("</textarea>")]
     lines = text.splitlines()
     assert lines[0] == "Hello," and "Thank you," in lines and any(ln.startswith("1. ") for ln in lines)
     assert not COMMAND.search(text)
-    buyer = ask[ask.index('id="buyer-h"'):]
+    buyer = ask[ask.index('id="buyer-h"') :]
     assert "your hall" in htmllib.unescape(buyer)
-    assert "your hall" not in text            # what the buyer checks is not asked of the vendor
+    assert "your hall" not in text  # what the buyer checks is not asked of the vendor
 
 
 def test_no_question_names_a_command_of_this_tool_on_any_sample():

@@ -2,6 +2,7 @@
 (PDFs, text, HTML, requirement files, facility profiles, job files), each read as the tool reads it in a worker
 process. None may end in an internal error, over the time limit or with a dead worker. The full run (10,500
 mutants) is `python benchmarks/attack.py`."""
+
 import random
 import sys
 
@@ -22,5 +23,6 @@ def test_mutants_are_reproducible():
     base = attack.bases()["requirements"][0]
     assert attack.mutate_yaml(base, random.Random("1")) == attack.mutate_yaml(base, random.Random("1"))
     data = (ROOT / "samples" / "gannet-gx800-xdr-switch.html").read_bytes()
-    assert attack.mutate_text(data, attack.HTML_PIECES, random.Random(2)) == \
-        attack.mutate_text(data, attack.HTML_PIECES, random.Random(2))
+    assert attack.mutate_text(data, attack.HTML_PIECES, random.Random(2)) == attack.mutate_text(
+        data, attack.HTML_PIECES, random.Random(2)
+    )

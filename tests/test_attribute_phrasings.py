@@ -1,6 +1,7 @@
 """Tier, scope and latency basis on sheets nobody tuned for, each case in our own words and in at least two vendors'
 styles: what the product is for decides what its ports carry, a scope stated in words beats a convention, a latency's
 basis is read in its own sentence, and a chip's links to its accelerators' fabric are scale-up even over PCIe."""
+
 import pytest
 
 
@@ -17,12 +18,18 @@ def tiers(audit, quantity="bandwidth"):
 
 # -- the sheet's network role: what the product is for -------------------------------------------------------------
 
-EDGE_ROUTER = ("# Brant BR-9 Routing Platform\n\nThe BR-9 is a 2RU router for metro aggregation, peering and the service "
-               "provider edge.\n\nIt offers 24x 400GE and 36x 100GE ports and 9.6 Tbps of forwarding capacity.\n")
-CORE_ROUTER_TABLE = ("# Halden H7 core router\n\n| Item | Value |\n|---|---|\n| Deployment | WAN core, DCI, internet exchange |\n"
-                     "| Interfaces | 32 x 800GbE |\n| Throughput | 25.6 Tbps |\n")
-ROUTER_FAMILY = ("Help us improve this page.\n\nACX7509 line module (FRU)\n\n  • Supports 16 ports for 400G Ethernet.\n\n"
-                 "  • Approximately 410 W at 40°C.\n")
+EDGE_ROUTER = (
+    "# Brant BR-9 Routing Platform\n\nThe BR-9 is a 2RU router for metro aggregation, peering and the service "
+    "provider edge.\n\nIt offers 24x 400GE and 36x 100GE ports and 9.6 Tbps of forwarding capacity.\n"
+)
+CORE_ROUTER_TABLE = (
+    "# Halden H7 core router\n\n| Item | Value |\n|---|---|\n| Deployment | WAN core, DCI, internet exchange |\n"
+    "| Interfaces | 32 x 800GbE |\n| Throughput | 25.6 Tbps |\n"
+)
+ROUTER_FAMILY = (
+    "Help us improve this page.\n\nACX7509 line module (FRU)\n\n  • Supports 16 ports for 400G Ethernet.\n\n"
+    "  • Approximately 410 W at 40°C.\n"
+)
 
 
 @pytest.mark.parametrize("text", [EDGE_ROUTER, CORE_ROUTER_TABLE, ROUTER_FAMILY])
@@ -30,12 +37,16 @@ def test_a_routers_ports_serve_the_general_network(sheet, text):
     assert tiers(sheet(text)) == {"front-end"}
 
 
-UNIFIED_CHASSIS = ("# Corvo C9 server chassis\n\nThe C9 holds eight compute nodes and joins them to the enterprise LAN "
-                   "through a unified fabric.\n\nCompute nodes: up to 8 servers, 2 CPUs each.\n\n"
-                   "● 100 Gbps of connectivity per compute node\n● 8x 100-Gbps QSFP28 uplinks\n")
-FI_MODULE_SPEC = ("# Corvo X Direct\n\nCorvo X Direct brings the fabric interconnect into the server chassis for edge "
-                  "sites.\n\n| Specification | Value |\n|---|---|\n| Server data path | 1.6 Tbps for 8 compute nodes "
-                  "(4x 25 Gbps per compute node) |\n| Uplinks | Up to 8x 100 Gbps |\n")
+UNIFIED_CHASSIS = (
+    "# Corvo C9 server chassis\n\nThe C9 holds eight compute nodes and joins them to the enterprise LAN "
+    "through a unified fabric.\n\nCompute nodes: up to 8 servers, 2 CPUs each.\n\n"
+    "● 100 Gbps of connectivity per compute node\n● 8x 100-Gbps QSFP28 uplinks\n"
+)
+FI_MODULE_SPEC = (
+    "# Corvo X Direct\n\nCorvo X Direct brings the fabric interconnect into the server chassis for edge "
+    "sites.\n\n| Specification | Value |\n|---|---|\n| Server data path | 1.6 Tbps for 8 compute nodes "
+    "(4x 25 Gbps per compute node) |\n| Uplinks | Up to 8x 100 Gbps |\n"
+)
 
 
 @pytest.mark.parametrize("text", [UNIFIED_CHASSIS, FI_MODULE_SPEC])
@@ -43,11 +54,15 @@ def test_a_chassis_or_module_on_a_unified_fabric_serves_the_front_end(sheet, tex
     assert tiers(sheet(text)) == {"front-end"}
 
 
-NFV_CARD_ZH = ("# 星河 X2 智能网卡概览\n星河智能网卡采用 DPU 架构，为云数据中心卸载虚拟网络功能（NFV，如 vFW）和接入网关。\n\n"
-               "| 产品 | 处理性能 | 转发时延 | 功耗 |\n|---|---|---|---|\n| 星河 X2 | 60Gbps | 100us | 60W |\n\n"
-               "- 4*SFP28 接口，支持 25GE\n")
-NFV_CARD_EN = ("# Skerry S4 SmartNIC\n\nThe S4 offloads virtual firewalls (vFW), load balancers and OVS from the server "
-               "for telco and cloud gateways.\n\nForwarding latency: 80us. Ports: 2x 100GbE QSFP28.\n")
+NFV_CARD_ZH = (
+    "# 星河 X2 智能网卡概览\n星河智能网卡采用 DPU 架构，为云数据中心卸载虚拟网络功能（NFV，如 vFW）和接入网关。\n\n"
+    "| 产品 | 处理性能 | 转发时延 | 功耗 |\n|---|---|---|---|\n| 星河 X2 | 60Gbps | 100us | 60W |\n\n"
+    "- 4*SFP28 接口，支持 25GE\n"
+)
+NFV_CARD_EN = (
+    "# Skerry S4 SmartNIC\n\nThe S4 offloads virtual firewalls (vFW), load balancers and OVS from the server "
+    "for telco and cloud gateways.\n\nForwarding latency: 80us. Ports: 2x 100GbE QSFP28.\n"
+)
 
 
 @pytest.mark.parametrize("text", [NFV_CARD_ZH, NFV_CARD_EN])
@@ -57,82 +72,122 @@ def test_a_smartnic_for_network_functions_is_front_end_and_its_forwarding_latenc
     assert {f.basis for f in a.figures if f.quantity == "latency"} == {"unspecified"}
 
 
-@pytest.mark.parametrize("text", [
-    "# 网络分流器产品介绍\n\n汇聚、复制并分发流量给安全与监控设备。\n\n| 100GE端口数量 | 32 |\n\n32 x 100GE 端口\n",
-    "# Tarn T3 network packet broker\n\nAggregates and filters traffic for monitoring tools.\n\nPorts: 48 x 25GbE, 8 x 100GbE\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# 网络分流器产品介绍\n\n汇聚、复制并分发流量给安全与监控设备。\n\n| 100GE端口数量 | 32 |\n\n32 x 100GE 端口\n",
+        "# Tarn T3 network packet broker\n\nAggregates and filters traffic for monitoring tools.\n\nPorts: 48 x 25GbE, 8 x 100GbE\n",
+    ],
+)
 def test_a_packet_brokers_ports_are_front_end(sheet, text):
     assert tiers(sheet(text)) == {"front-end"}
 
 
 @pytest.mark.parametrize("word", ["processors", "resources", "sources"])
 def test_a_word_containing_roce_is_no_rdma(sheet, word):
-    a = sheet(f"# Corvo V4 virtual interface card\n\nThe V4 joins blade servers to the LAN and the SAN (FCoE) with {word} "
-              f"for every {word} of the enterprise; also {word} and {word} and {word}.\n\nPorts: 2x 100GbE\n")
+    a = sheet(
+        f"# Corvo V4 virtual interface card\n\nThe V4 joins blade servers to the LAN and the SAN (FCoE) with {word} "
+        f"for every {word} of the enterprise; also {word} and {word} and {word}.\n\nPorts: 2x 100GbE\n"
+    )
     assert tiers(a) == {"front-end"}
 
 
 def test_an_ai_fabric_router_that_also_serves_the_wan_is_weighed_on_the_whole_sheet(sheet):
-    a = sheet("# Brant BR-8\n\nA router for AI data-center spines and the WAN.\n\nBuilt for GPU training clusters with "
-              "RoCEv2; the leaf and spine of an AI back-end fabric.\n\nPorts: 36 x 800GbE\n")
+    a = sheet(
+        "# Brant BR-8\n\nA router for AI data-center spines and the WAN.\n\nBuilt for GPU training clusters with "
+        "RoCEv2; the leaf and spine of an AI back-end fabric.\n\nPorts: 36 x 800GbE\n"
+    )
     assert tiers(a) == {"scale-out"}
 
 
 def test_a_fabric_interconnects_latency_is_the_front_ends(sheet):
-    a = sheet("# Corvo FI-64 fabric interconnect\n\nUnified fabric for LAN and SAN: Ethernet, FCoE and Fibre Channel on "
-              "the same ports.\n\nLatency is less than 1 microsecond.\n\nPorts: 36 x 100GbE\n")
+    a = sheet(
+        "# Corvo FI-64 fabric interconnect\n\nUnified fabric for LAN and SAN: Ethernet, FCoE and Fibre Channel on "
+        "the same ports.\n\nLatency is less than 1 microsecond.\n\nPorts: 36 x 100GbE\n"
+    )
     assert one(a, "latency", "1 microsecond").tier == "front-end"
 
 
 # -- scope stated in words wins over a convention ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, printed, scope", [
-    ("# Corvo FI-32 fabric interconnect\n\nEnough for 320 Gbps of bandwidth per chassis.\n", "320", "unspecified"),
-    ("# Corvo FI-32 fabric interconnect\n\n| Chassis uplink | 1600Gbps bandwidth per X9 chassis |\n", "1600", "unspecified"),
-    ("# Corvo X9 system\n\n| Server data path | 1.6 Tbps for 8 compute nodes |\n", "1.6", "unspecified"),
-    ("# Corvo X9 system\n\nThe system moves 1.6 Tbps across 8 compute nodes.\n", "1.6", "unspecified"),
-    ("# Corvo FI-32 fabric interconnect\n\nUp to 14.84 Tbps per unified fabric domain.\n", "14.84", "per-domain"),
-    ("# Corvo FI-32 fabric interconnect\n\n| Switching | 7.42 Tbps per FI |\n", "7.42", "per-switch"),
-    ("# Corvo X9 system\n\n200G aggregate bandwidth per X2 compute node\n", "200G", "per-node"),
-])
+
+@pytest.mark.parametrize(
+    "text, printed, scope",
+    [
+        ("# Corvo FI-32 fabric interconnect\n\nEnough for 320 Gbps of bandwidth per chassis.\n", "320", "unspecified"),
+        (
+            "# Corvo FI-32 fabric interconnect\n\n| Chassis uplink | 1600Gbps bandwidth per X9 chassis |\n",
+            "1600",
+            "unspecified",
+        ),
+        ("# Corvo X9 system\n\n| Server data path | 1.6 Tbps for 8 compute nodes |\n", "1.6", "unspecified"),
+        ("# Corvo X9 system\n\nThe system moves 1.6 Tbps across 8 compute nodes.\n", "1.6", "unspecified"),
+        ("# Corvo FI-32 fabric interconnect\n\nUp to 14.84 Tbps per unified fabric domain.\n", "14.84", "per-domain"),
+        ("# Corvo FI-32 fabric interconnect\n\n| Switching | 7.42 Tbps per FI |\n", "7.42", "per-switch"),
+        ("# Corvo X9 system\n\n200G aggregate bandwidth per X2 compute node\n", "200G", "per-node"),
+    ],
+)
 def test_a_scope_said_in_words_beats_the_convention(sheet, text, printed, scope):
     assert one(sheet(text), "bandwidth", printed).scope == scope
 
 
-@pytest.mark.parametrize("line", [
-    "Server data path: 1x 100 Gbps or 4x 25 Gbps per compute node, for a total of 200 Gbps per compute node",
-    "Each blade: 4x 25 Gbps per compute node (for a total of 200 Gbps per compute node with two modules)",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Server data path: 1x 100 Gbps or 4x 25 Gbps per compute node, for a total of 200 Gbps per compute node",
+        "Each blade: 4x 25 Gbps per compute node (for a total of 200 Gbps per compute node with two modules)",
+    ],
+)
 def test_counted_links_per_node_are_per_link_and_their_total_per_node(sheet, line):
     a = sheet(f"# Corvo X9 system\n\n{line}\n")
     assert one(a, "bandwidth", "25").scope == "per-link"
     assert one(a, "bandwidth", "200").scope == "per-node"
 
 
-@pytest.mark.parametrize("text, printed, scope", [
-    ("# Hale H5 switch\n\nHale H5 is our next-generation 800GB/s ethernet switch.\n", "800", "per-switch"),
-    ("# Hale R2 router line card\n\nIt has one ASIC with two slices of 800 Gbps Packet Forwarding Engines.\n", "800",
-     "per-device"),
-    ("# Hale R2 router line card\n\nThe X-chiplet offers 14.4Tbps of WAN capacity.\n", "14.4", "per-device"),
-    ("# Hale R2 router line card\n\nA 7.2Tbps datapath can receive and transmit 7.2Tbps at once.\n", "7.2", "per-device"),
-])
+@pytest.mark.parametrize(
+    "text, printed, scope",
+    [
+        ("# Hale H5 switch\n\nHale H5 is our next-generation 800GB/s ethernet switch.\n", "800", "per-switch"),
+        (
+            "# Hale R2 router line card\n\nIt has one ASIC with two slices of 800 Gbps Packet Forwarding Engines.\n",
+            "800",
+            "per-device",
+        ),
+        ("# Hale R2 router line card\n\nThe X-chiplet offers 14.4Tbps of WAN capacity.\n", "14.4", "per-device"),
+        (
+            "# Hale R2 router line card\n\nA 7.2Tbps datapath can receive and transmit 7.2Tbps at once.\n",
+            "7.2",
+            "per-device",
+        ),
+    ],
+)
 def test_a_rate_printed_as_what_a_device_is_is_the_devices(sheet, text, printed, scope):
     assert one(sheet(text), "bandwidth", printed).scope == scope
 
 
 def test_a_fibre_channel_switchs_port_speeds_stay_ports(sheet):
-    a = sheet("# Corvo FI-32 fabric interconnect\n\nA 10/40-Gbps Ethernet, FCoE, and native 4-, 8, and 16-Gbps Fibre "
-              "Channel switch offering 2.56 Tbps.\n")
+    a = sheet(
+        "# Corvo FI-32 fabric interconnect\n\nA 10/40-Gbps Ethernet, FCoE, and native 4-, 8, and 16-Gbps Fibre "
+        "Channel switch offering 2.56 Tbps.\n"
+    )
     assert one(a, "bandwidth", "16").scope == "per-port"
 
 
-@pytest.mark.parametrize("text, printed", [
-    ("# Hale H6 switch chip\n\nIt powers AI fabrics with support for 100G/200G SerDes and co-packaged optics.\n", "100G"),
-    ("# 星河 N4 网卡\n\n| 接口技术 | NRZ (10G, 25G)、PAM4 (50G, 100G) |\n", "100G"),
-    ("# Hale R2 router line card\n\n| Fabric (internal) links | 160x 112Gbps |\n", "112"),
-    ("# Hale R2 router line card\n\nEach port group terminates 8x SerDes operated at speeds from 10Gbps to 106Gbps.\n",
-     "106"),
-])
+@pytest.mark.parametrize(
+    "text, printed",
+    [
+        (
+            "# Hale H6 switch chip\n\nIt powers AI fabrics with support for 100G/200G SerDes and co-packaged optics.\n",
+            "100G",
+        ),
+        ("# 星河 N4 网卡\n\n| 接口技术 | NRZ (10G, 25G)、PAM4 (50G, 100G) |\n", "100G"),
+        ("# Hale R2 router line card\n\n| Fabric (internal) links | 160x 112Gbps |\n", "112"),
+        (
+            "# Hale R2 router line card\n\nEach port group terminates 8x SerDes operated at speeds from 10Gbps to 106Gbps.\n",
+            "106",
+        ),
+    ],
+)
 def test_a_serdes_lanes_rate_is_per_lane_signalling(sheet, text, printed):
     f = one(sheet(text), "bandwidth", printed)
     assert f.scope == "per-lane" and "signaling" in f.flags
@@ -149,22 +204,31 @@ def test_an_adapters_total_is_the_devices(sheet, line):
     assert one(a, "bandwidth", "400").scope == "per-device"
 
 
-@pytest.mark.parametrize("text, scope", [
-    ("# Kite K3 chip\n\nEach K3 chip provides four PCIe Gen6 x8 links to the server switch, delivering a total of "
-     "256 GB/s of bidirectional bandwidth between chips within the same server.\n", "per-accelerator"),
-    ("# Kite K3 rack\n\nThe rack's fabric delivers 1.8 TB/s per GPU, a total of 130 TB/s.\n", "per-domain"),
-])
+@pytest.mark.parametrize(
+    "text, scope",
+    [
+        (
+            "# Kite K3 chip\n\nEach K3 chip provides four PCIe Gen6 x8 links to the server switch, delivering a total of "
+            "256 GB/s of bidirectional bandwidth between chips within the same server.\n",
+            "per-accelerator",
+        ),
+        ("# Kite K3 rack\n\nThe rack's fabric delivers 1.8 TB/s per GPU, a total of 130 TB/s.\n", "per-domain"),
+    ],
+)
 def test_a_total_of_is_whose_its_sentence_says(sheet, text, scope):
     a = sheet(text)
     total = [f for f in a.figures if f.quantity == "bandwidth" and f.text.startswith(("256", "130"))]
     assert [f.scope for f in total] == [scope]
 
 
-@pytest.mark.parametrize("text", [
-    ".. list-table::\n   :header-rows: 1\n\n   * -\n     - Kite K1 UltraServer\n     - Kite K2 UltraServer\n"
-    "   * - Network bandwidth (Gbps)\n     - 12,800\n     - 28,800\n",
-    "| | Kite K1 UltraServer | Kite K2 UltraServer |\n|---|---|---|\n| EFA bandwidth (Gbps) | 12,800 | 28,800 |\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        ".. list-table::\n   :header-rows: 1\n\n   * -\n     - Kite K1 UltraServer\n     - Kite K2 UltraServer\n"
+        "   * - Network bandwidth (Gbps)\n     - 12,800\n     - 28,800\n",
+        "| | Kite K1 UltraServer | Kite K2 UltraServer |\n|---|---|---|\n| EFA bandwidth (Gbps) | 12,800 | 28,800 |\n",
+    ],
+)
 def test_a_network_rate_no_port_runs_at_is_the_products_sum(sheet, text):
     a = sheet(f"# Kite UltraServer\n\nKite UltraServers join 64 chips into one scale-up domain.\n\n{text}")
     assert one(a, "bandwidth", "12,800").scope == "per-domain"
@@ -172,43 +236,57 @@ def test_a_network_rate_no_port_runs_at_is_the_products_sum(sheet, text):
 
 # -- latency basis: in the figure's own words ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("line", [
-    "| Low-latency connectivity | Supports usNIC technology, delivering latency as low as 1 microsecond in back-to-back "
-    "connections; standard latency through the switches in approximately 2 microseconds |",
-    "| Latency | 1.5 us with two adapters connected back-to-back |",
-])
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "| Low-latency connectivity | Supports usNIC technology, delivering latency as low as 1 microsecond in back-to-back "
+        "connections; standard latency through the switches in approximately 2 microseconds |",
+        "| Latency | 1.5 us with two adapters connected back-to-back |",
+    ],
+)
 def test_a_latency_between_two_hosts_is_end_to_end(sheet, line):
     a = sheet(f"# Corvo V5 adapter\n\n| Feature | Detail |\n|---|---|\n{line}\n")
     assert {f.basis for f in a.figures if f.quantity == "latency"} == {"end-to-end"}
 
 
-@pytest.mark.parametrize("text", [
-    "# 星河 N4 网卡\n\n网卡支持 2x200G 网络接口，时延<10us；支持高性能 RDMA，提升网络端到端可靠性。\n",
-    "# Skerry N5 NIC\n\nDual 200G ports with latency under 10 us. It also supports RDMA for end-to-end reliability.\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# 星河 N4 网卡\n\n网卡支持 2x200G 网络接口，时延<10us；支持高性能 RDMA，提升网络端到端可靠性。\n",
+        "# Skerry N5 NIC\n\nDual 200G ports with latency under 10 us. It also supports RDMA for end-to-end reliability.\n",
+    ],
+)
 def test_a_latency_takes_no_basis_from_another_sentence(sheet, text):
     a = sheet(text)
     assert {f.basis for f in a.figures if f.quantity == "latency"} == {"unspecified"}
 
 
-@pytest.mark.parametrize("text", [
-    "# 汉河 HS9 交换机\n\n| 转发时延 | 600ns |\n| 端口 | 64 x 400GE |\n",
-    "# Tern T9 Ethernet switch\n\nForwarding latency: 600 ns. Ports: 64 x 400GbE.\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# 汉河 HS9 交换机\n\n| 转发时延 | 600ns |\n| 端口 | 64 x 400GE |\n",
+        "# Tern T9 Ethernet switch\n\nForwarding latency: 600 ns. Ports: 64 x 400GbE.\n",
+    ],
+)
 def test_a_switchs_forwarding_latency_is_its_chips(sheet, text):
     assert {f.basis for f in sheet(text).figures if f.quantity == "latency"} == {"hardware"}
 
 
 # -- the tier of a chip's links -----------------------------------------------------------------------------------
 
-PCIE_FABRIC = ("# Kite K3 UltraServer\n\nKite UltraServers use a PCIe switch-based interconnect for all chip-to-chip "
-               "communication.\n\nEach K3 chip provides five PCIe Gen6 x8 links to the inter-server switch, delivering "
-               "320 GB/s of bidirectional bandwidth per chip for cross-server communication.\n\n"
-               "Host interface: PCIe Gen5 x16 to the host CPU, 64 GB/s per chip.\n")
-PCIE_FABRIC_TABLE = ("# Kite K3 UltraServer\n\nAccelerators talk over PCIe switches: chip-to-chip traffic never crosses "
-                     "the host.\n\n| Level | Bandwidth per chip | Links |\n|---|---|---|\n"
-                     "| Inter-server | 320 GB/s | 5 x PCIe Gen6 x8 via the inter-server switch |\n"
-                     "| Host | 64 GB/s | PCIe Gen5 x16 to the host CPU |\n")
+PCIE_FABRIC = (
+    "# Kite K3 UltraServer\n\nKite UltraServers use a PCIe switch-based interconnect for all chip-to-chip "
+    "communication.\n\nEach K3 chip provides five PCIe Gen6 x8 links to the inter-server switch, delivering "
+    "320 GB/s of bidirectional bandwidth per chip for cross-server communication.\n\n"
+    "Host interface: PCIe Gen5 x16 to the host CPU, 64 GB/s per chip.\n"
+)
+PCIE_FABRIC_TABLE = (
+    "# Kite K3 UltraServer\n\nAccelerators talk over PCIe switches: chip-to-chip traffic never crosses "
+    "the host.\n\n| Level | Bandwidth per chip | Links |\n|---|---|---|\n"
+    "| Inter-server | 320 GB/s | 5 x PCIe Gen6 x8 via the inter-server switch |\n"
+    "| Host | 64 GB/s | PCIe Gen5 x16 to the host CPU |\n"
+)
 
 
 @pytest.mark.parametrize("text", [PCIE_FABRIC, PCIE_FABRIC_TABLE])
@@ -219,7 +297,9 @@ def test_a_chips_links_to_a_pcie_chip_fabric_are_scale_up_and_its_host_link_host
 
 
 def test_rdma_between_accelerators_of_different_nodes_stays_scale_out(sheet):
-    a = sheet("# Vire V8 SuperNIC\n\nThe V8 moves RDMA traffic between accelerators at up to 800 gigabits per second.\n")
+    a = sheet(
+        "# Vire V8 SuperNIC\n\nThe V8 moves RDMA traffic between accelerators at up to 800 gigabits per second.\n"
+    )
     assert one(a, "bandwidth", "800").tier == "scale-out"
 
 
@@ -228,73 +308,99 @@ def test_pcie_links_on_a_sheet_without_a_chip_fabric_stay_host(sheet):
     assert one(a, "bandwidth", "64").tier == "host"
 
 
-@pytest.mark.parametrize("line", [
-    "delivering 256 GB/s of bandwidth between chips within the same server over PCIe",
-    "PCIe Gen6 between the accelerators in one server: 256 GB/s",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "delivering 256 GB/s of bandwidth between chips within the same server over PCIe",
+        "PCIe Gen6 between the accelerators in one server: 256 GB/s",
+    ],
+)
 def test_a_bandwidth_between_chips_is_scale_up(sheet, line):
     assert one(sheet(f"# Kite K3 server\n\n{line}\n"), "bandwidth", "256").tier == "scale-up"
 
 
-@pytest.mark.parametrize("text", [
-    ".. list-table::\n   :header-rows: 2\n   :stub-columns: 1\n\n   * -\n     - Kite K1 UltraServer\n     - Kite K2 UltraServer\n"
-    "   * - Configuration\n     -\n     -\n   * - Device Memory Bandwidth (TB/sec)\n     - 313.6\n     - 705.6\n",
-    "| | Kite K1 UltraServer | Kite K2 UltraServer |\n|---|---|---|\n| **Memory** | | |\n| Device Memory Bandwidth (TB/sec) | 313.6 | 705.6 |\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        ".. list-table::\n   :header-rows: 2\n   :stub-columns: 1\n\n   * -\n     - Kite K1 UltraServer\n     - Kite K2 UltraServer\n"
+        "   * - Configuration\n     -\n     -\n   * - Device Memory Bandwidth (TB/sec)\n     - 313.6\n     - 705.6\n",
+        "| | Kite K1 UltraServer | Kite K2 UltraServer |\n|---|---|---|\n| **Memory** | | |\n| Device Memory Bandwidth (TB/sec) | 313.6 | 705.6 |\n",
+    ],
+)
 def test_memory_bandwidth_in_a_model_grid_is_memory(sheet, text):
     a = sheet(f"# Kite UltraServer\n\n{text}")
     assert one(a, "bandwidth", "313.6").tier == "memory"
 
 
-@pytest.mark.parametrize("table", [
-    "| Key specification | Value |\n|---|---|\n| Pod size | 256 chips |\n| Interconnect topology | 2D torus |\n"
-    "| ICI bandwidth per chip | 400 GBps |\n| All-reduce bandwidth per Pod | 51.2 TB/s |\n",
-    "Pod size: 256 chips\nInterconnect: ICI in a 2D torus\nBisection bandwidth per pod: 1.6 TB/s\n",
-])
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| Key specification | Value |\n|---|---|\n| Pod size | 256 chips |\n| Interconnect topology | 2D torus |\n"
+        "| ICI bandwidth per chip | 400 GBps |\n| All-reduce bandwidth per Pod | 51.2 TB/s |\n",
+        "Pod size: 256 chips\nInterconnect: ICI in a 2D torus\nBisection bandwidth per pod: 1.6 TB/s\n",
+    ],
+)
 def test_a_pods_sum_is_its_chip_fabrics_when_the_pod_is_one_torus(sheet, table):
     a = sheet(f"# Kite TPU v9\n\n{table}")
     [f] = [f for f in a.figures if f.quantity == "bandwidth" and "TB/s" in f.text]
     assert f.tier == "scale-up" and f.scope == "per-domain"
 
 
-@pytest.mark.parametrize("line", [
-    "Therefore, the UltraServer integrates a total of 64 K3 devices into a single scale-up domain.",
-    "In total 64 K3 chips form one scale-up domain.",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Therefore, the UltraServer integrates a total of 64 K3 devices into a single scale-up domain.",
+        "In total 64 K3 chips form one scale-up domain.",
+    ],
+)
 def test_a_total_named_a_scale_up_domain_is_scale_up(sheet, line):
     a = sheet(f"# Kite K3 UltraServer\n\n{line}\n")
     assert one(a, "domain_size", "64").tier == "scale-up"
 
 
-@pytest.mark.parametrize("text, printed", [
-    ("# Tern T8 switch\n\n64 ports of 800GbE. Additional 25GbE - 1GbE service port on the front panel.\n", "25GbE"),
-    ("# Wren W4 workstation\n\n| Connectivity | Gigabit LAN 10/100/1000 Mb/s Base T |\n", "10/100/1000"),
-    ("# 算芯 S7 芯片\n\n| 高速接口 | PCIe Gen3 X16 EP; 2x10/100/1000Mbps RGMII |\n", "10/100/1000"),
-])
+@pytest.mark.parametrize(
+    "text, printed",
+    [
+        ("# Tern T8 switch\n\n64 ports of 800GbE. Additional 25GbE - 1GbE service port on the front panel.\n", "25GbE"),
+        ("# Wren W4 workstation\n\n| Connectivity | Gigabit LAN 10/100/1000 Mb/s Base T |\n", "10/100/1000"),
+        ("# 算芯 S7 芯片\n\n| 高速接口 | PCIe Gen3 X16 EP; 2x10/100/1000Mbps RGMII |\n", "10/100/1000"),
+    ],
+)
 def test_service_lan_and_mac_ports_are_front_end_ports(sheet, text, printed):
     f = one(sheet(text), "bandwidth", printed)
     assert (f.tier, f.scope) == ("front-end", "per-port")
 
 
-@pytest.mark.parametrize("text", [
-    "# 芯网 M4 模块\n\n| AI网络 | 4 x 50GE(PFC/Normal) |\n",
-    "# Kite M4 compute module\n\n| AI network | 4 x 50GbE RoCE |\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# 芯网 M4 模块\n\n| AI网络 | 4 x 50GE(PFC/Normal) |\n",
+        "# Kite M4 compute module\n\n| AI network | 4 x 50GbE RoCE |\n",
+    ],
+)
 def test_a_row_named_the_ai_network_is_scale_out_however_slow(sheet, text):
     assert tiers(sheet(text)) == {"scale-out"}
 
 
-@pytest.mark.parametrize("line", [
-    "| Tensix Processor Connectivity | 2x QSFP-DD Active 200G; Connects to other Tensix Processors only. |",
-    "| Card links | 4x QSFP-DD 400G, connecting to other Kite accelerators only |",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "| Tensix Processor Connectivity | 2x QSFP-DD Active 200G; Connects to other Tensix Processors only. |",
+        "| Card links | 4x QSFP-DD 400G, connecting to other Kite accelerators only |",
+    ],
+)
 def test_ports_that_join_only_the_accelerators_are_scale_up(sheet, line):
     a = sheet(f"# Wren W4 workstation\n\n| Item | Value |\n|---|---|\n{line}\n")
     assert tiers(a) == {"scale-up"}
 
 
-@pytest.mark.parametrize("row", ["| Leaf switching | 2x 64-port 800GbE switches, 51.2 Tb/s each |",
-                                 "| Switches | 12x 64-port 400GbE switches (25.6 Tb/s each) |"])
+@pytest.mark.parametrize(
+    "row",
+    [
+        "| Leaf switching | 2x 64-port 800GbE switches, 51.2 Tb/s each |",
+        "| Switches | 12x 64-port 400GbE switches (25.6 Tb/s each) |",
+    ],
+)
 def test_a_switchs_capacity_on_a_racks_sheet_is_the_switchs(sheet, row):
     a = sheet(f"# Halde H4 AI rack\n\nA rack of four 8-GPU nodes.\n\n| Item | Value |\n|---|---|\n{row}\n")
     assert one(a, "bandwidth", "Tb/s").scope == "per-switch"
@@ -302,13 +408,18 @@ def test_a_switchs_capacity_on_a_racks_sheet_is_the_switchs(sheet, row):
 
 
 def test_a_line_cards_capacity_counts_its_own_ports(sheet):
-    a = sheet("# Corvo 7816 chassis switch\n\nSwitching capacity — 921.6 Tbps\n\nLine card:\n\n  Ports — 36 x 800GbE OSFP\n"
-              "  Capacity — 28.8 Tbps per line card\n")
+    a = sheet(
+        "# Corvo 7816 chassis switch\n\nSwitching capacity — 921.6 Tbps\n\nLine card:\n\n  Ports — 36 x 800GbE OSFP\n"
+        "  Capacity — 28.8 Tbps per line card\n"
+    )
     assert one(a, "bandwidth", "28.8").scope == "per-device"
     assert not [x for x in a.findings if x.check == "bandwidth.aggregate-mismatch"]
 
 
-@pytest.mark.parametrize("line", ["| Fabric (Internal) Links | 160x 112Gbps |", "| Midplane | Internal links to the fabric cards: 160x 112Gbps |"])
+@pytest.mark.parametrize(
+    "line",
+    ["| Fabric (Internal) Links | 160x 112Gbps |", "| Midplane | Internal links to the fabric cards: 160x 112Gbps |"],
+)
 def test_a_chassis_internal_fabric_links_are_no_network_tier(sheet, line):
     a = sheet(f"# Hale R2 router line card\n\n| Metric | Value |\n|---|---|\n{line}\n")
     f = one(a, "bandwidth", "112")

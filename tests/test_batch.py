@@ -1,5 +1,6 @@
 """`sheetaudit audit FOLDER -o OUTDIR`: the real CLI in real processes on real files (samples/ and the hostile
 inputs of tests/hostile/files), no mocks."""
+
 from __future__ import annotations
 
 import csv
@@ -16,8 +17,12 @@ from sheetaudit.batch.tables import COMPARISON_COLUMNS, FIGURE_COLUMNS, FINDING_
 
 HOSTILE = ROOT / "tests" / "hostile" / "files"
 
-GOOD = ["kestrel-k8x-gpu-server.pdf", "osprey-o4-inference-server.txt", "gannet-gx800-xdr-switch.html",
-        "cormorant-c8x-platform.md"]
+GOOD = [
+    "kestrel-k8x-gpu-server.pdf",
+    "osprey-o4-inference-server.txt",
+    "gannet-gx800-xdr-switch.html",
+    "cormorant-c8x-platform.md",
+]
 
 
 def env(**extra):
@@ -33,8 +38,11 @@ def batch(*args, extra_env=None, timeout=300):
 
 
 def tree_digest(folder: Path) -> dict:
-    return {p.relative_to(folder).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+    return {
+        p.relative_to(folder).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
 
 
 def make_mixed(folder: Path) -> Path:
@@ -48,7 +56,7 @@ def make_mixed(folder: Path) -> Path:
     shutil.copy(HOSTILE / "truncated.pdf", folder / "nested" / "truncated.pdf")
     shutil.copy(HOSTILE / "png-named.pdf", folder / "png-named.pdf")
     shutil.copy(HOSTILE / "injection.pdf", folder / "injection.pdf")
-    shutil.copy(HOSTILE / "quote's \"name\".pdf", folder / "quote's \"name\".pdf")
+    shutil.copy(HOSTILE / 'quote\'s "name".pdf', folder / 'quote\'s "name".pdf')
     shutil.copy(HOSTILE / "规格 spec é.pdf", folder / "规格 spec é.pdf")
     shutil.copy(SAMPLES / "osprey-o4-inference-server.txt", folder / "evil\x1b[2J\nname.txt")
     (folder / "price-list.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
@@ -74,19 +82,27 @@ def read_csv(path: Path):
 
 # -- a mixed folder --------------------------------------------------------------------------------------------
 
+
 def test_mixed_folder_audits_every_good_sheet_and_reports_each_bad_one(mixed_run):
     folder, out, proc, _ = mixed_run
     assert proc.returncode == 2, proc.stderr
     records = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     by_path = {Path(r["source"]["path"]).relative_to(folder).as_posix(): r for r in records}
-    good = GOOD + ["nested/deeper/good-sheet.pdf", "injection.pdf", "quote's \"name\".pdf", "规格 spec é.pdf",
-                   "evil\x1b[2J\nname.txt"]
+    good = GOOD + [
+        "nested/deeper/good-sheet.pdf",
+        "injection.pdf",
+        'quote\'s "name".pdf',
+        "规格 spec é.pdf",
+        "evil\x1b[2J\nname.txt",
+    ]
     assert sorted(by_path) == sorted(good + ["nested/truncated.pdf", "png-named.pdf"])
     for name in good:
         assert "error" not in by_path[name], by_path[name]
         assert by_path[name]["schema"] == "sheetaudit/1" and by_path[name]["figures"], name
         assert (out / "reports" / f"{name}.html").is_file()
-    assert "damaged" in by_path["nested/truncated.pdf"]["error"] or "truncated" in by_path["nested/truncated.pdf"]["error"]
+    assert (
+        "damaged" in by_path["nested/truncated.pdf"]["error"] or "truncated" in by_path["nested/truncated.pdf"]["error"]
+    )
     assert "not a PDF" in by_path["png-named.pdf"]["error"]
     nested = by_path["nested/deeper/good-sheet.pdf"]
     assert {f["text"] for f in nested["figures"]} >= {"900 GB/s", "10.2 kW"}
@@ -113,8 +129,13 @@ def test_csv_columns_and_one_row_per_figure_and_finding(mixed_run):
     assert {r["sheet"] for r in rows} == sheets
     kestrel = [r for r in rows if r["sheet"] == "kestrel-k8x-gpu-server.pdf"]
     nv = next(r for r in kestrel if r["as_printed"] == "900 GB/s")
-    assert (nv["quantity"], nv["tier"], float(nv["value"]), nv["unit"], float(nv["printed_value"])) == \
-        ("bandwidth", "scale-up", 450.0, "GB/s", 900.0)
+    assert (nv["quantity"], nv["tier"], float(nv["value"]), nv["unit"], float(nv["printed_value"])) == (
+        "bandwidth",
+        "scale-up",
+        450.0,
+        "GB/s",
+        900.0,
+    )
     cols, rows = read_csv(out / "findings.csv")
     assert cols == FINDING_COLUMNS
     per_sheet = [r for r in rows if r["source"] == "sheet"]
@@ -123,9 +144,10 @@ def test_csv_columns_and_one_row_per_figure_and_finding(mixed_run):
     assert any(r["source"] == "comparison" and r["check"].startswith("compare.") for r in rows)
     cols, rows = read_csv(out / "comparison.csv")
     assert cols == COMPARISON_COLUMNS
-    verdicts = {Path(r["source"]["path"]).relative_to(folder).as_posix(): r["status"] for r in records
-                if "error" not in r}
-    assert {r["sheet"]: r["status"] for r in rows if r["status"] != "error"} == verdicts   # the sheet's verdict
+    verdicts = {
+        Path(r["source"]["path"]).relative_to(folder).as_posix(): r["status"] for r in records if "error" not in r
+    }
+    assert {r["sheet"]: r["status"] for r in rows if r["status"] != "error"} == verdicts  # the sheet's verdict
     assert set(verdicts.values()) <= {"fail", "review", "pass", "incomplete"} and "error" in {r["status"] for r in rows}
     k = next(r for r in rows if r["sheet"] == "kestrel-k8x-gpu-server.pdf")
     assert float(k["scale_up_gbs_per_acc"]) == 450.0 and float(k["scale_up_domain_size"]) == 8
@@ -140,7 +162,7 @@ def test_csv_cells_that_look_like_formulas_are_neutralised(mixed_run):
             for value in row.values():
                 assert not (value or "").startswith(("=", "+", "@", "\t", "\r")), (name, value)
                 if value and value.startswith("-"):
-                    float(value)          # only a negative number may start with '-'
+                    float(value)  # only a negative number may start with '-'
     _, figs = read_csv(out / "figures.csv")
     assert any(r["label"].startswith("'=HYPERLINK") for r in figs if r["sheet"] == "injection.pdf")
 
@@ -153,10 +175,21 @@ def test_index_is_self_contained_escaped_and_links_every_report(mixed_run):
     assert "<script>alert" not in index and "<img src=x" not in index
     assert 'href="reports/quote%27s%20%22name%22.pdf.html"' in index
     assert 'href="reports/nested/deeper/good-sheet.pdf.html"' in index
-    for col in ("Scale-up", "Scale-out", "Out : up", "Domain", "Latency, hardware", "Latency, end-to-end",
-                "Node power", "Rack power", "Cooling", "Errors", "Warnings"):
+    for col in (
+        "Scale-up",
+        "Scale-out",
+        "Out : up",
+        "Domain",
+        "Latency, hardware",
+        "Latency, end-to-end",
+        "Node power",
+        "Rack power",
+        "Cooling",
+        "Errors",
+        "Warnings",
+    ):
         assert col in index
-    assert 'data-sort="450' in index          # kestrel's 900 GB/s NVLink total, per direction
+    assert 'data-sort="450' in index  # kestrel's 900 GB/s NVLink total, per direction
 
 
 def test_odd_names_round_trip_and_never_reach_the_terminal_raw(mixed_run):
@@ -164,13 +197,14 @@ def test_odd_names_round_trip_and_never_reach_the_terminal_raw(mixed_run):
     assert "\x1b" not in proc.stderr and "evil\\x1b[2J\\nname.txt" not in proc.stdout
     _, figs = read_csv(out / "figures.csv")
     sheets = {r["sheet"] for r in figs}
-    assert {"规格 spec é.pdf", "quote's \"name\".pdf", "evil\x1b[2J\nname.txt"} <= sheets
+    assert {"规格 spec é.pdf", 'quote\'s "name".pdf', "evil\x1b[2J\nname.txt"} <= sheets
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "规格 spec é.pdf" in index and "quote&#39;s &#34;name&#34;.pdf" in index
     assert (out / "reports" / "规格 spec é.pdf.html").is_file()
 
 
 # -- the cache ---------------------------------------------------------------------------------------------------
+
 
 def test_cache_hit_then_invalidated_by_a_changed_file(tmp_path):
     folder = tmp_path / "in"
@@ -190,8 +224,11 @@ def test_cache_hit_then_invalidated_by_a_changed_file(tmp_path):
         fh.write("\nRack power: 38 kW per rack\n")
     third = batch(folder, "-o", out)
     assert "3 audited (2 from cache)" in third.stderr
-    osprey = next(r for r in json.loads((out / "audit.json").read_text(encoding="utf-8"))
-                  if r["source"]["path"].endswith("osprey-o4-inference-server.txt"))
+    osprey = next(
+        r
+        for r in json.loads((out / "audit.json").read_text(encoding="utf-8"))
+        if r["source"]["path"].endswith("osprey-o4-inference-server.txt")
+    )
     assert any(f["text"] == "38 kW" for f in osprey["figures"])
 
 
@@ -226,6 +263,7 @@ def test_cache_invalidated_by_a_changed_rule(tmp_path):
     # Kestrel draws 10.2 kW per node: 4 nodes per rack is 40.8 kW; at 2 nodes per rack it is 20.4 kW.
     text = (rules / "thresholds.yaml").read_text(encoding="utf-8")
     import yaml
+
     data = yaml.safe_load(text)
     data["typical_nodes_per_rack"]["value"] = 2
     (rules / "thresholds.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
@@ -265,6 +303,7 @@ def test_no_cache_writes_and_reads_no_cache(tmp_path):
 
 
 # -- usage -------------------------------------------------------------------------------------------------------
+
 
 def test_output_folder_inside_or_around_the_input_is_refused(tmp_path):
     folder = tmp_path / "in"

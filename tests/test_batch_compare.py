@@ -1,5 +1,6 @@
 """The comparison across sheets (rows on one basis, findings only a batch can raise), the folder walk and the
 spreadsheet neutralisation: fast, in-process, on sheets audited by the real engine."""
+
 from __future__ import annotations
 
 import os
@@ -48,12 +49,13 @@ def contracts(tmp_path):
             c = sheetaudit.to_contract(sheetaudit.audit(p))
             out.append((sheet_row(f"{name}.md", c, f"reports/{name}.md.html"), c))
         return out
+
     return make
 
 
 def test_rows_are_per_accelerator_per_direction(contracts):
-    (alpha, _), = contracts(alpha=ALPHA)
-    assert alpha["scale_up"]["value"] == 900.0            # 1.8 TB/s bidirectional, halved
+    ((alpha, _),) = contracts(alpha=ALPHA)
+    assert alpha["scale_up"]["value"] == 900.0  # 1.8 TB/s bidirectional, halved
     assert alpha["domain"]["value"] == 8
     assert alpha["rack_power"] == {"value": 40.0, "how": "stated", "text": "40 kW", "note": alpha["rack_power"]["note"]}
     assert alpha["cooling"] == ["air"]
@@ -64,8 +66,12 @@ def test_rows_are_per_accelerator_per_direction(contracts):
 def test_side_by_side_mistakes_are_flagged(contracts):
     items = contracts(alpha=ALPHA, beta=BETA)
     found = {f["check"]: f for f in compare(items)}
-    assert {"compare.latency-mixed-basis", "compare.direction-mixed", "compare.rack-power-omitted",
-            "compare.domain-size-omitted"} <= set(found)
+    assert {
+        "compare.latency-mixed-basis",
+        "compare.direction-mixed",
+        "compare.rack-power-omitted",
+        "compare.domain-size-omitted",
+    } <= set(found)
     lat = found["compare.latency-mixed-basis"]
     assert "alpha.md (130 ns)" in lat["message"] and "beta.md (2 µs)" in lat["message"]
     assert found["compare.rack-power-omitted"]["sheets"] == ["beta.md"]
@@ -74,14 +80,19 @@ def test_side_by_side_mistakes_are_flagged(contracts):
     assert "1.8 TB/s" in found["compare.direction-mixed"]["message"]
     beta_row = items[1][0]
     assert "compare.rack-power-omitted" in beta_row["compare"]
-    for f in found.values():                              # every code is declared with its why and fix
+    for f in found.values():  # every code is declared with its why and fix
         assert f["why"] == load_rules().comparison[f["check"]]["why"] and f["fix"] and f["step"] in (1, 2, 3, 4)
 
 
 def test_sheets_on_the_same_basis_raise_no_basis_findings(contracts):
     found = {f["check"] for f in compare(contracts(alpha=ALPHA, gamma=GAMMA))}
-    assert not found & {"compare.latency-mixed-basis", "compare.direction-mixed", "compare.rack-power-omitted",
-                        "compare.domain-size-omitted", "compare.cooling-omitted"}
+    assert not found & {
+        "compare.latency-mixed-basis",
+        "compare.direction-mixed",
+        "compare.rack-power-omitted",
+        "compare.domain-size-omitted",
+        "compare.cooling-omitted",
+    }
 
 
 def test_a_sheet_is_never_compared_with_itself(contracts):
@@ -91,7 +102,7 @@ def test_a_sheet_is_never_compared_with_itself(contracts):
     items = contracts(alpha=both, gamma=GAMMA.replace("| Switch latency | 130 ns port-to-port |\n", ""))
     assert items[0][0]["latency"].keys() == {"hardware", "end-to-end"}
     assert not any(f["check"] == "compare.latency-mixed-basis" for f in compare(items))
-    items = contracts(alpha=both, gamma=GAMMA)                      # Gamma's hardware latency beside Alpha's
+    items = contracts(alpha=both, gamma=GAMMA)  # Gamma's hardware latency beside Alpha's
     assert any(f["check"] == "compare.latency-mixed-basis" for f in compare(items))
 
 
@@ -106,7 +117,7 @@ def test_printed_direction_basis_from_the_contract():
 
 
 def test_neutralise_formula_cells():
-    assert neutralise('=HYPERLINK("http://x")') == "'=HYPERLINK(\"http://x\")"
+    assert neutralise('=HYPERLINK("http://x")') == '\'=HYPERLINK("http://x")'
     assert [neutralise(s) for s in ("+1", "-x", "@SUM(A1)", "\tcmd")] == ["'+1", "'-x", "'@SUM(A1)", "'\tcmd"]
     assert neutralise("900 GB/s") == "900 GB/s" and neutralise(-3.5) == -3.5 and neutralise(None) is None
 
@@ -140,6 +151,7 @@ def test_library_api_runs_twice_in_one_process(tmp_path):
     from pathlib import Path
 
     from sheetaudit.batch import BatchOptions, run_batch
+
     samples = Path(__file__).resolve().parents[1] / "samples"
     folder = tmp_path / "in"
     folder.mkdir()

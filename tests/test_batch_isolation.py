@@ -3,6 +3,7 @@
 Real processes throughout: the CLI runs in a subprocess, and its worker processes are stopped, killed or starved
 of memory for real (SIGSTOP is a hang no in-process time limit can break; SIGKILL is what the OOM killer does).
 """
+
 from __future__ import annotations
 
 import json
@@ -40,8 +41,14 @@ def children(pid: int) -> list[int]:
 
 
 def start(folder: Path, out: Path, *args) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "sheetaudit", "audit", str(folder), "-o", str(out), *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env())
+    return subprocess.Popen(
+        [sys.executable, "-m", "sheetaudit", "audit", str(folder), "-o", str(out), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env(),
+    )
 
 
 def wait_for(predicate, timeout=60.0):
@@ -62,16 +69,21 @@ def make_slow_pdf(path: Path, pages: int = 40) -> None:
     """A real PDF that takes the engine far longer than any test waits: every line of every page is dense with
     figures (ports, latencies, power, NVLink), so no page can be skipped."""
     from reportlab import rl_config
+
     rl_config.invariant = 1
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen import canvas
+
     c = canvas.Canvas(str(path), pagesize=A4)
     for page in range(pages):
         c.setFont("Helvetica", 7)
         for line in range(90):
             y = 800 - line * 8.6
-            c.drawString(30, y, f"Port {line + 1}: 400 Gb/s InfiniBand NDR, switch latency 130 ns port-to-port, "
-                                "typical power 650 W")
+            c.drawString(
+                30,
+                y,
+                f"Port {line + 1}: 400 Gb/s InfiniBand NDR, switch latency 130 ns port-to-port, typical power 650 W",
+            )
             c.drawString(330, y, f"Node {page}-{line}: 8x GPUs, NVLink 900 GB/s per GPU, 10.2 kW, air-cooled")
         c.showPage()
     c.save()
@@ -113,7 +125,7 @@ def test_time_limit_is_that_files_error_row(slow_folder, tmp_path):
     recs = records(tmp_path / "out")
     assert "time" in recs["slow.pdf"]["error"] and "--timeout" in recs["slow.pdf"]["error"]
     assert "error" not in recs["osprey-o4-inference-server.txt"] and "error" not in recs["gannet-gx800-xdr-switch.html"]
-    assert len(list((tmp_path / "out" / ".cache").rglob("*.json.gz"))) == 2     # a timeout is never cached
+    assert len(list((tmp_path / "out" / ".cache").rglob("*.json.gz"))) == 2  # a timeout is never cached
 
 
 def test_a_hung_worker_is_killed_at_the_deadline(slow_folder, tmp_path):
@@ -122,7 +134,7 @@ def test_a_hung_worker_is_killed_at_the_deadline(slow_folder, tmp_path):
     p = start(slow_folder, out, "--timeout", "1", "--jobs", "1")
     worker = wait_for(lambda: children(p.pid))[0]
     time.sleep(0.2)
-    os.kill(worker, signal.SIGSTOP)             # a hang the in-process time limit cannot break
+    os.kill(worker, signal.SIGSTOP)  # a hang the in-process time limit cannot break
     _, err = p.communicate(timeout=120)
     assert p.returncode == 2, err
     recs = records(out)
@@ -137,7 +149,7 @@ def test_a_crashed_worker_is_that_files_error_row(slow_folder, tmp_path):
     p = start(slow_folder, out, "--jobs", "1", "--no-cache")
     worker = wait_for(lambda: children(p.pid))[0]
     time.sleep(0.2)
-    os.kill(worker, signal.SIGKILL)             # what the kernel's OOM killer does
+    os.kill(worker, signal.SIGKILL)  # what the kernel's OOM killer does
     _, err = p.communicate(timeout=120)
     assert p.returncode == 2, err
     recs = records(out)
@@ -163,8 +175,8 @@ def test_memory_cap_is_an_error_row_not_the_end_of_the_batch(tmp_path):
 def test_ctrl_c_stops_cleanly_and_keeps_finished_results(slow_folder, tmp_path):
     out = tmp_path / "out"
     p = start(slow_folder, out, "--jobs", "2")
-    wait_for(lambda: len(list((out / ".cache").rglob("*.json.gz"))) >= 2)   # the two quick sheets are done
-    time.sleep(0.3)                                  # (their workers write the cache entry, then send the result)
+    wait_for(lambda: len(list((out / ".cache").rglob("*.json.gz"))) >= 2)  # the two quick sheets are done
+    time.sleep(0.3)  # (their workers write the cache entry, then send the result)
     workers = children(p.pid)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)

@@ -3,6 +3,7 @@ batch's parent left both workers alive for ever (each held a copy of the parent'
 sheetaudit-batch-* folder behind; SIGHUP wrote no outputs.
 
 Real processes: the CLI in a subprocess, killed for real; its workers watched through /proc."""
+
 from __future__ import annotations
 
 import os
@@ -22,9 +23,15 @@ OSPREY = "osprey-o4-inference-server.txt"
 
 def start(folder: Path, out: Path, tmp: Path) -> subprocess.Popen:
     """The batch with its temporary folder in TMP, in a session of its own (a terminal's hang-up reaches only it)."""
-    return subprocess.Popen([sys.executable, "-m", "sheetaudit", "audit", str(folder), "-o", str(out), "--jobs", "2"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            env={**env(), "TMPDIR": str(tmp)}, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "sheetaudit", "audit", str(folder), "-o", str(out), "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**env(), "TMPDIR": str(tmp)},
+        start_new_session=True,
+    )
 
 
 def alive(pid: int) -> bool:
@@ -32,7 +39,7 @@ def alive(pid: int) -> bool:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return False
-    return state != "Z"                   # a zombie has ended; only its parent's wait is missing
+    return state != "Z"  # a zombie has ended; only its parent's wait is missing
 
 
 def snapshot_folders(tmp: Path) -> list[Path]:
@@ -50,17 +57,17 @@ def test_kill_9_of_the_parent_ends_its_workers_and_the_next_start_removes_its_fo
     try:
         wait_for(lambda: not any(alive(w) for w in workers), timeout=30)
     finally:
-        for w in workers:                     # never leave a test's process behind, even when the test fails
+        for w in workers:  # never leave a test's process behind, even when the test fails
             if alive(w):
                 os.kill(w, signal.SIGKILL)
-    assert snapshot_folders(tmp)              # kill -9 gives no chance to clean up ...
+    assert snapshot_folders(tmp)  # kill -9 gives no chance to clean up ...
     again = start(slow_folder, tmp_path / "out2", tmp)
     try:
         wait_for(lambda: len(snapshot_folders(tmp)) == 1 and str(again.pid) in snapshot_folders(tmp)[0].name)
-    finally:                                  # ... the next batch removes the dead one's folder
+    finally:  # ... the next batch removes the dead one's folder
         os.killpg(again.pid, signal.SIGTERM)
         again.communicate(timeout=60)
-    assert not snapshot_folders(tmp)          # and its own, on SIGTERM
+    assert not snapshot_folders(tmp)  # and its own, on SIGTERM
 
 
 def test_sighup_writes_the_finished_sheets_and_ends_the_workers(slow_folder, tmp_path):
@@ -68,9 +75,9 @@ def test_sighup_writes_the_finished_sheets_and_ends_the_workers(slow_folder, tmp
     tmp.mkdir()
     out = tmp_path / "out"
     p = start(slow_folder, out, tmp)
-    wait_for(lambda: len(list((out / "reports").glob("*.html"))) >= 2)     # the two quick sheets are done
+    wait_for(lambda: len(list((out / "reports").glob("*.html"))) >= 2)  # the two quick sheets are done
     workers = children(p.pid)
-    os.killpg(p.pid, signal.SIGHUP)          # the terminal closed: the whole session gets it
+    os.killpg(p.pid, signal.SIGHUP)  # the terminal closed: the whole session gets it
     _, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
     assert "Traceback" not in err

@@ -1,5 +1,6 @@
 """The smaller faults of the second reliability run (issue 23, item 8), each as a user meets it: a real batch, a real
 folder, the outputs read back."""
+
 import csv
 import io
 import json
@@ -28,7 +29,7 @@ def test_a_carriage_return_in_a_file_name_stays_in_one_csv_row(tmp_path):
         raw = (out / table).read_bytes().decode("utf-8")
         rows = list(csv.reader(io.StringIO(raw, newline="")))
         header = rows[0]
-        assert all(len(row) == len(header) for row in rows), table          # no row split in two
+        assert all(len(row) == len(header) for row in rows), table  # no row split in two
         assert {row[0] for row in rows[1:]} == {"osprey\rcopy.txt", "plain.txt"}, table
 
 
@@ -61,7 +62,7 @@ def test_a_sheet_that_fails_after_once_succeeding_loses_its_old_report(tmp_path)
     (folder / "k.pdf").write_bytes(b"%PDF-1.7\nnot a PDF any more\n")
     r = run_cli("audit", folder, "-o", out, isolated=True)
     assert r.returncode == 2
-    assert not (out / "reports" / "k.pdf.html").exists()      # it would read as the audit of the new bytes
+    assert not (out / "reports" / "k.pdf.html").exists()  # it would read as the audit of the new bytes
     [row] = json.loads((out / "audit.json").read_text())
     assert row["status"] == "incomplete" and row["error"]
 
@@ -76,10 +77,17 @@ def test_ctrl_c_while_the_command_line_loads_prints_no_traceback():
 
     from conftest import ROOT
     from test_batch import env
+
     tracebacks = []
     for delay in (0.03, 0.06, 0.09, 0.12, 0.15, 0.18, 0.21, 0.25):
-        p = subprocess.Popen([sys.executable, "-m", "sheetaudit", "check", str(TXT)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env())
+        p = subprocess.Popen(
+            [sys.executable, "-m", "sheetaudit", "check", str(TXT)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env(),
+        )
         time.sleep(delay)
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=120)

@@ -1,6 +1,7 @@
 """The result cache and OUTDIR on a shared disk: another user may plant links and files in a cache folder, a
 killed run leaves temporary files, two runs may share an OUTDIR. The cache follows no link and deletes only what
 it wrote; a damaged signing key is replaced once; OUTDIR is locked against a second run."""
+
 import json
 import os
 import shutil
@@ -26,9 +27,10 @@ def _victim(tmp_path):
 def test_a_shard_folder_that_is_a_link_is_not_followed(tmp_path):
     import sheetaudit
     from sheetaudit.result_cache import Cache
+
     cache, victim = tmp_path / "cache", _victim(tmp_path)
     cache.mkdir()
-    for i in range(256):                     # every shard the entry could land in
+    for i in range(256):  # every shard the entry could land in
         (cache / f"{i:02x}").symlink_to(victim)
     os.environ["SHEETAUDIT_CACHE_DIR"], before = str(cache), os.environ.get("SHEETAUDIT_CACHE_DIR")
     try:
@@ -41,6 +43,7 @@ def test_a_shard_folder_that_is_a_link_is_not_followed(tmp_path):
 
 def test_the_clean_up_deletes_only_entries_it_could_have_written(tmp_path):
     from sheetaudit.result_cache import Cache
+
     cache = tmp_path / "cache"
     (cache / "ab").mkdir(parents=True)
     mine = cache / "ab" / ("ab" + "0" * 62 + ".json.gz")
@@ -54,6 +57,7 @@ def test_the_clean_up_deletes_only_entries_it_could_have_written(tmp_path):
 
 def test_an_entry_read_through_a_linked_shard_is_not_trusted(tmp_path):
     import sheetaudit
+
     cache = tmp_path / "cache"
     os.environ["SHEETAUDIT_CACHE_DIR"], before = str(cache), os.environ.get("SHEETAUDIT_CACHE_DIR")
     try:
@@ -63,6 +67,7 @@ def test_an_entry_read_through_a_linked_shard_is_not_trusted(tmp_path):
         shutil.copytree(shard, moved)
         from sheetaudit.result_cache import Cache, file_sha256
         from sheetaudit.rules import rules_hash
+
         audit_options = {"max_pages": None, "facility": None, "password": None, "ocr": False, "requirements": None}
         assert Cache(cache, rules_hash(), audit_options).get(file_sha256(SHEET), SHEET.name) is not None
         shutil.rmtree(shard)
@@ -95,19 +100,23 @@ def test_a_damaged_signing_key_is_replaced_with_one_warning(tmp_path):
 
 def test_a_second_run_into_the_same_outdir_is_refused(tmp_path):
     from sheetaudit.batch.lock import outdir_lock
+
     out = tmp_path / "out"
     with outdir_lock(out):
         ran = _batch(tmp_path, out)
     assert ran.returncode == 2 and "another sheetaudit run" in ran.stderr, ran.output
     assert not (out / "index.html").exists()
-    assert _batch(tmp_path, out).returncode in (0, 1)       # the lock went with the run that held it
+    assert _batch(tmp_path, out).returncode in (0, 1)  # the lock went with the run that held it
 
 
 def test_temporary_files_of_a_killed_run_are_removed_at_the_next_start(tmp_path):
     out = tmp_path / "out"
     (out / "reports" / "sub").mkdir(parents=True)
-    left = [out / "reports" / ".osprey.txt.html.k3j_9xq2.tmp", out / "reports" / "sub" / ".a.pdf.html.abcdefgh.tmp",
-            out / ".audit.json.zzzzzzzz.tmp"]
+    left = [
+        out / "reports" / ".osprey.txt.html.k3j_9xq2.tmp",
+        out / "reports" / "sub" / ".a.pdf.html.abcdefgh.tmp",
+        out / ".audit.json.zzzzzzzz.tmp",
+    ]
     for p in left:
         p.write_text("half")
     keep = out / "reports" / "my-notes.tmp"
@@ -118,11 +127,12 @@ def test_temporary_files_of_a_killed_run_are_removed_at_the_next_start(tmp_path)
 
 def test_audit_json_is_written_one_record_at_a_time_as_json_dumps_writes_it(tmp_path):
     from sheetaudit.batch.files import write_json_list_if_changed
+
     path = tmp_path / "audit.json"
     for records in ([], [{"a": [1, {"b": "é\n"}]}], [{"x": 1}, {"y": []}, {"z": {}}]):
         assert write_json_list_if_changed(path, iter(records))
         assert path.read_text(encoding="utf-8") == json.dumps(records, ensure_ascii=False, indent=1) + "\n"
         before = path.stat().st_mtime_ns
-        assert not write_json_list_if_changed(path, iter(records))       # the same bytes: the file is left alone
+        assert not write_json_list_if_changed(path, iter(records))  # the same bytes: the file is left alone
         assert path.stat().st_mtime_ns == before
     assert [p.name for p in tmp_path.iterdir()] == ["audit.json"]

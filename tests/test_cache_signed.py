@@ -1,6 +1,7 @@
 """Nothing trusted blindly (issue 23, item 4): a cache entry counts only if this user signed it, and only a regular
 file under a size cap is ever opened. Real batches in real processes; entries edited as another user or a script
 would, replaced by a FIFO, a link to /dev/zero."""
+
 from __future__ import annotations
 
 import gzip
@@ -44,7 +45,7 @@ def test_an_edited_number_that_keeps_its_shape_is_audited_again(tmp_path):
 def test_deleting_the_findings_does_not_turn_fail_into_pass(tmp_path):
     folder, out, cache = one_sheet(tmp_path), tmp_path / "out", tmp_path / "cache"
     first = batch(folder, "-o", out, "--cache-dir", cache)
-    assert first.returncode == 1                           # 120 kW per rack, air-cooled
+    assert first.returncode == 1  # 120 kW per rack, air-cooled
     [entry] = cache_entries(cache)
     edit_entry(entry, _findings_deleted, resign=False)
     again = batch(folder, "-o", out, "--cache-dir", cache)
@@ -53,12 +54,12 @@ def test_deleting_the_findings_does_not_turn_fail_into_pass(tmp_path):
 
 def test_an_entry_written_with_another_users_key_is_audited_again_and_said_once(tmp_path):
     folder, out, cache = one_sheet(tmp_path), tmp_path / "out", tmp_path / "cache"
-    other = {"XDG_CACHE_HOME": tmp_path / "other-user"}        # another key: another user's cache folder
+    other = {"XDG_CACHE_HOME": tmp_path / "other-user"}  # another key: another user's cache folder
     batch(folder, "-o", out, "--cache-dir", cache, extra_env=other)
     again = batch(folder, "-o", out, "--cache-dir", cache)
     assert again.stderr.count("warning: cache entry") == 1 and "not signed" in again.stderr
     assert "from cache" not in again.stderr
-    third = batch(folder, "-o", out, "--cache-dir", cache)      # now signed with this user's key
+    third = batch(folder, "-o", out, "--cache-dir", cache)  # now signed with this user's key
     assert "1 audited (1 from cache)" in third.stderr
 
 
@@ -74,11 +75,11 @@ def test_an_entry_that_is_not_a_regular_file_is_never_opened(tmp_path, plant):
         os.mkfifo(entry)
     else:
         entry.symlink_to("/dev/zero" if plant == "link-to-dev-zero" else good)
-    again = batch(folder, "-o", out, "--cache-dir", cache, timeout=120)    # a hang fails here, it does not block
+    again = batch(folder, "-o", out, "--cache-dir", cache, timeout=120)  # a hang fails here, it does not block
     assert again.returncode == 1, again.stderr
     assert again.stderr.count("warning: cache entry") == 1 and "from cache" not in again.stderr
     assert "regular file" in again.stderr or "symbolic link" in again.stderr
-    assert entry.is_file() and not entry.is_symlink()       # replaced by the fresh, signed result
+    assert entry.is_file() and not entry.is_symlink()  # replaced by the fresh, signed result
 
 
 def test_an_entry_over_the_size_cap_is_not_read(tmp_path):
@@ -86,19 +87,25 @@ def test_an_entry_over_the_size_cap_is_not_read(tmp_path):
     batch(folder, "-o", out, "--cache-dir", cache)
     [entry] = cache_entries(cache)
     with open(entry, "wb") as fh:
-        fh.truncate(17 * 2**20)                  # sparse: 17 MiB to stat, nothing on disk
+        fh.truncate(17 * 2**20)  # sparse: 17 MiB to stat, nothing on disk
     again = batch(folder, "-o", out, "--cache-dir", cache)
     assert again.returncode == 1 and "larger than" in again.stderr
 
 
 def test_the_signing_key_is_private_to_the_user(tmp_path):
-    batch(one_sheet(tmp_path), "-o", tmp_path / "out", "--cache-dir", tmp_path / "cache",
-          extra_env={"XDG_CACHE_HOME": tmp_path / "home-cache"})
+    batch(
+        one_sheet(tmp_path),
+        "-o",
+        tmp_path / "out",
+        "--cache-dir",
+        tmp_path / "cache",
+        extra_env={"XDG_CACHE_HOME": tmp_path / "home-cache"},
+    )
     key = tmp_path / "home-cache" / "sheetaudit" / "cache-key"
     assert key.stat().st_mode & 0o077 == 0 and key.stat().st_size == 32
     [entry] = cache_entries(tmp_path / "cache")
-    assert key.read_bytes() not in gzip.decompress(entry.read_bytes())        # the key never leaves its folder
-    json.loads(gzip.decompress(entry.read_bytes()).partition(b"\n")[2])      # the entry is plain data
+    assert key.read_bytes() not in gzip.decompress(entry.read_bytes())  # the key never leaves its folder
+    json.loads(gzip.decompress(entry.read_bytes()).partition(b"\n")[2])  # the entry is plain data
 
 
 def test_an_entry_checked_as_it_was_written_is_not_checked_again_as_it_is_read(tmp_path, monkeypatch):
@@ -107,6 +114,7 @@ def test_an_entry_checked_as_it_was_written_is_not_checked_again_as_it_is_read(t
     from sheetaudit import audit
     from sheetaudit import result_cache as cache_mod
     from test_batch import SAMPLES
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
     contract = audit(SAMPLES / "osprey-o4-inference-server.txt", cache=False)
     sha = contract["source"]["sha256"]
@@ -117,5 +125,5 @@ def test_an_entry_checked_as_it_was_written_is_not_checked_again_as_it_is_read(t
     real = cache_mod.validate_result
     monkeypatch.setattr(cache_mod, "validate_result", lambda *a: checked.append(a) or real(*a))
     assert store.get(sha, "osprey.txt")["contract"] == contract and checked == []
-    edit_entry(cache_mod.Path(where), lambda r: None)           # the same result, signed again by a script
+    edit_entry(cache_mod.Path(where), lambda r: None)  # the same result, signed again by a script
     assert store.get(sha, "osprey.txt")["contract"] == contract and len(checked) == 1

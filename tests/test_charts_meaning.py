@@ -2,6 +2,7 @@
 percentage is read, a mark where a curve stops, hatching that means one thing (derived by the audit) with a key,
 the index's headline from stated figures; the scale page says once that it is a model, carries the requirements
 and claims no efficiency past the curve it draws."""
+
 import json
 import re
 
@@ -11,8 +12,10 @@ from sheetaudit.output.curves import Curve, efficiency_chart
 
 
 def _curves(n):
-    return [Curve(f"system-{i}.pdf", [(1, 1.0), (8, 0.95 - i / 100), (64, 0.9 - i / 100), (4096, 0.8 - i / 100)], 8)
-            for i in range(n)]
+    return [
+        Curve(f"system-{i}.pdf", [(1, 1.0), (8, 0.95 - i / 100), (64, 0.9 - i / 100), (4096, 0.8 - i / 100)], 8)
+        for i in range(n)
+    ]
 
 
 def test_every_curve_has_its_own_colour_and_dash():
@@ -35,8 +38,13 @@ def test_the_legend_says_at_which_count_and_the_curve_end_is_marked():
 def test_hatching_means_derived_in_every_chart_and_a_key_says_so():
     hatched = {k for k, (_, _, pattern) in STYLES.items() if pattern}
     assert hatched == {"derived", "rack-derived"}
-    svg = str(bar_chart([Group("a.pdf", [Bar("scale-up", 450, kind="derived"), Bar("scale-out", 50, kind="scale-out")])],
-                        "GB/s", "t"))
+    svg = str(
+        bar_chart(
+            [Group("a.pdf", [Bar("scale-up", 450, kind="derived"), Bar("scale-out", 50, kind="scale-out")])],
+            "GB/s",
+            "t",
+        )
+    )
     assert "derived by the audit (not printed)" in svg and "scale-out" in re.sub(r"<[^>]+>", " ", svg)
 
 
@@ -53,8 +61,16 @@ def test_the_index_headline_rests_on_stated_figures(tmp_path):
 
 def test_the_scale_page_says_once_it_is_a_model_and_carries_the_requirements(tmp_path):
     page = tmp_path / "scale.html"
-    r = run_cli("scale", SAMPLES / "kestrel-k8x-gpu-server.pdf", "--require", SAMPLES / "requirements.yaml",
-                "--format", "html", "-o", page)
+    r = run_cli(
+        "scale",
+        SAMPLES / "kestrel-k8x-gpu-server.pdf",
+        "--require",
+        SAMPLES / "requirements.yaml",
+        "--format",
+        "html",
+        "-o",
+        page,
+    )
     assert r.returncode == 0, r.stderr
     html = page.read_text(encoding="utf-8")
     body = html.split("</title>", 1)[1]
@@ -68,11 +84,21 @@ def test_the_scale_page_says_once_it_is_a_model_and_carries_the_requirements(tmp
 
 def test_the_training_charts_name_each_system_whole(tmp_path):
     import shutil
+
     long_name = "vendor-kestrel-k8x-h-gpu-server-datasheet-2026.pdf"
     shutil.copy(SAMPLES / "kestrel-k8x-gpu-server.pdf", tmp_path / long_name)
     page = tmp_path / "train.html"
-    r = run_cli("scale", tmp_path / long_name, SAMPLES / "borealis-bx72-rack.pdf", "--job",
-                SAMPLES / "jobs" / "llama-70b.yaml", "--format", "html", "-o", page)
+    r = run_cli(
+        "scale",
+        tmp_path / long_name,
+        SAMPLES / "borealis-bx72-rack.pdf",
+        "--job",
+        SAMPLES / "jobs" / "llama-70b.yaml",
+        "--format",
+        "html",
+        "-o",
+        page,
+    )
     assert r.returncode == 0, r.stderr
     html = page.read_text(encoding="utf-8")
     for klass in ("step-bars", "mfu-curve"):

@@ -1,6 +1,7 @@
 """Every check in rules/checks.yaml, per sheet and across sheets, fires on the sheets its entry says it fires on and
 stays quiet on the ones it says pass: the registry's examples, run through the real pipeline (and, for compare.*,
 through the batch's comparison). A new check needs no test of its own here, only its examples in the YAML."""
+
 import pytest
 
 from conftest import checks, finding
@@ -12,17 +13,22 @@ REGISTRY = {**RULES.checks, **RULES.comparison}
 
 
 def examples(key: str) -> list:
-    return [pytest.param(code, i, ex, id=f"{code}-{i}") for code, c in REGISTRY.items()
-            for i, ex in enumerate(c.get(key) or [])]
+    return [
+        pytest.param(code, i, ex, id=f"{code}-{i}")
+        for code, c in REGISTRY.items()
+        for i, ex in enumerate(c.get(key) or [])
+    ]
 
 
 def raised(example, tmp_path) -> set:
     """The codes the tool prints for one example of the registry (see the header of rules/checks.yaml)."""
     import sheetaudit
     from sheetaudit import pipeline
+
     ex = example if isinstance(example, dict) else {"sheet": example}
     if "sheets" in ex:
         from sheetaudit.batch.compare import compare, sheet_row
+
         items = []
         for i, text in enumerate(ex["sheets"]):
             contract = sheetaudit.to_contract(sheetaudit.audit(_write(tmp_path / f"sheet{i}.md", text)))
@@ -40,6 +46,7 @@ def _write(path, text: str):
 def _pdf(path, pages: list[str]):
     """A PDF of these pages, one line of text per line; an empty page has no text layer at all."""
     from reportlab.pdfgen import canvas
+
     c = canvas.Canvas(str(path), pagesize=(595, 842))
     for text in pages:
         for i, line in enumerate(text.splitlines()):
@@ -73,6 +80,7 @@ def test_every_check_the_code_raises_is_declared():
     import re
 
     from conftest import ROOT
+
     used = set()
     for path in (ROOT / "sheetaudit").rglob("*.py"):
         used |= set(re.findall(r"""(?:finding|_finding)\(\s*["']([^"'\s]+)["']""", path.read_text("utf-8")))
@@ -88,15 +96,18 @@ def test_derived_figures_show_their_arithmetic(sheet):
 
 
 def test_floor_load_names_the_load_it_computed(sheet):
-    text = ("# Orion rack-scale system\n\nRack power: 36 kW\n\nWeight: 1,360 kg\n\n"
-            "Dimensions: 600 mm W x 1,068 mm D x 2,236 mm H\n")
+    text = (
+        "# Orion rack-scale system\n\nRack power: 36 kW\n\nWeight: 1,360 kg\n\n"
+        "Dimensions: 600 mm W x 1,068 mm D x 2,236 mm H\n"
+    )
     f = finding(sheet(text, facility={"floor_load_kg_m2": 1500}), "power.facility-exceeded")
-    assert "2,122 kg/m²" in f.message    # 1,360 kg / (0.6 m x 1.068 m)
+    assert "2,122 kg/m²" in f.message  # 1,360 kg / (0.6 m x 1.068 m)
 
 
 def test_a_scanned_page_is_named_and_nothing_is_guessed():
     from conftest import ROOT
     from sheetaudit import pipeline
+
     a = pipeline.audit(ROOT / "tests" / "hostile" / "files" / "mixed-scanned.pdf")
     f = finding(a, "sheet.no-text")
     assert f.pages == [2]
@@ -110,6 +121,7 @@ def test_every_code_is_one_the_scanner_reads(code):
     """A code the scanner above could not read would be a check no test sees raised: codes are lower-case words
     and digits, a dot, then words joined by hyphens (`tier.domain-size-missing`, `bandwidth.pcie5-bottleneck`)."""
     import re
+
     assert re.fullmatch(CODE, code), f"{code}: not a code the tests can find in the source"
 
 
@@ -145,6 +157,7 @@ def test_every_question_names_only_values_ask_supplies(code):
 
     from sheetaudit.stages.s8_checks.ask import values
     from sheetaudit.model import Finding
+
     known = set(values(Finding(check=code, step=1, severity="warning", message=""), [], None).makers)
     for case, _, c in _severities(REGISTRY[code]):
         for key in ("question", "buyer"):
@@ -156,9 +169,17 @@ def test_a_new_check_by_the_recipe_without_a_question_is_caught():
     """The README's recipe followed for an error check, its question left out: the registry test names it; with
     the question written, it passes."""
     import copy
+
     registry = copy.deepcopy(REGISTRY)
-    registry["power.pdu-overload"] = {"step": 4, "severity": "error", "title": "t", "why": "w", "fix": "f",
-                                      "fires_on": ["x"], "passes": ["y"]}
+    registry["power.pdu-overload"] = {
+        "step": 4,
+        "severity": "error",
+        "title": "t",
+        "why": "w",
+        "fix": "f",
+        "fires_on": ["x"],
+        "passes": ["y"],
+    }
     assert unasked(registry) == ["power.pdu-overload: a error needs a question"]
     registry["power.pdu-overload"]["question"] = "Which PDU feeds {figure}?"
     assert not unasked(registry)
@@ -167,6 +188,7 @@ def test_a_new_check_by_the_recipe_without_a_question_is_caught():
 def test_every_warning_or_error_raised_on_the_samples_asks_something():
     from conftest import SAMPLES
     from sheetaudit import pipeline
+
     for p in sorted(SAMPLES.iterdir()):
         if p.suffix in (".pdf", ".md", ".txt", ".html"):
             for f in pipeline.audit(p).findings:

@@ -1,4 +1,5 @@
 """The command line as users run it: formats, exit codes, rules, help text."""
+
 import json
 
 
@@ -16,7 +17,7 @@ def test_check_json_is_the_contract():
 
 def test_exit_code_follows_fail_on():
     assert run_cli("check", "--fail-on", "never", SAMPLE).returncode == 0
-    assert run_cli("check", "--fail-on", "info", SAMPLE).returncode == 1   # the sample raises info findings
+    assert run_cli("check", "--fail-on", "info", SAMPLE).returncode == 1  # the sample raises info findings
 
 
 def test_text_summary_has_verdict_findings_and_figures():
@@ -62,6 +63,7 @@ def test_facility_profile_raises_facility_exceeded(tmp_path):
 
 def test_every_command_has_help_text():
     from sheetaudit.cli import main
+
     for name, cmd in main.commands.items():
         assert cmd.help and cmd.help.strip(), name
         for p in cmd.params:
@@ -71,6 +73,7 @@ def test_every_command_has_help_text():
 
 def test_report_file_gets_ordinary_permissions(tmp_path):
     import os
+
     out = tmp_path / "r.json"
     run_cli("check", "--format", "json", "-o", out, SAMPLE)
     mask = os.umask(0)
@@ -81,8 +84,11 @@ def test_report_file_gets_ordinary_permissions(tmp_path):
 def test_rules_ship_inside_the_package_for_plain_installs():
     """pyproject maps rules/ to sheetaudit._rules; the loader finds either."""
     import tomllib
+
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert cfg["package-dir"]["sheetaudit._rules"] == "rules"
     listed = set(cfg["packages"])
-    found = {".".join(p.relative_to(ROOT).with_suffix("").parts[:-1]) for p in (ROOT / "sheetaudit").rglob("__init__.py")}
+    found = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts[:-1]) for p in (ROOT / "sheetaudit").rglob("__init__.py")
+    }
     assert found <= listed, f"packages missing from pyproject: {found - listed}"

@@ -2,6 +2,7 @@
 the tool can print is documented in README.md or in the rule reference `sheetaudit rules` generates from
 rules/checks.yaml; every code the README names exists; every `sheetaudit ...` usage line in the README parses;
 and `check --format json` matches the JSON Schema shipped with the package."""
+
 import json
 import re
 import shlex
@@ -26,8 +27,13 @@ def usage_lines() -> list[str]:
             words = shlex.split(line, comments=True)
             starts = [i for i, w in enumerate(words) if w.endswith("sheetaudit")]
             if starts:
-                rest = words[starts[0] + 1:]
-                out.append(" ".join(shlex.quote(w) for w in rest[:next((i for i, w in enumerate(rest) if w in ("&&", "|", ";")), len(rest))]))
+                rest = words[starts[0] + 1 :]
+                out.append(
+                    " ".join(
+                        shlex.quote(w)
+                        for w in rest[: next((i for i, w in enumerate(rest) if w in ("&&", "|", ";")), len(rest))]
+                    )
+                )
     return out
 
 
@@ -53,9 +59,9 @@ def test_the_readme_shows_usage_lines():
 
 def parse(args: list[str]) -> None:
     """Parse `sheetaudit ARGS` as click would, without running the command: a bad option raises UsageError."""
-    options = [a for a in args[:next((i for i, a in enumerate(args) if not a.startswith("-")), len(args))]]
-    rest = args[len(options):]
-    main.make_context("sheetaudit", options + (["rules"] if rest else [])).close()    # the group's own options
+    options = [a for a in args[: next((i for i, a in enumerate(args) if not a.startswith("-")), len(args))]]
+    rest = args[len(options) :]
+    main.make_context("sheetaudit", options + (["rules"] if rest else [])).close()  # the group's own options
     if rest:
         name, *sub = rest
         if name not in main.commands:
@@ -68,14 +74,15 @@ def test_readme_usage_line_parses(line):
     """A path the example names need not exist here; anything else wrong with the line fails."""
     try:
         parse(shlex.split(line))
-    except click.exceptions.Exit:           # --help, --version: eager options that end parsing
+    except click.exceptions.Exit:  # --help, --version: eager options that end parsing
         pass
     except click.BadParameter as exc:
         assert "does not exist" in str(exc), f"{line}: {exc}"
 
 
-@pytest.mark.parametrize("args", [["check", "x.pdf", "--no-such-option"], ["chek", "x.pdf"],
-                                  ["scale", "x.pdf", "--accelerators", "1"]])
+@pytest.mark.parametrize(
+    "args", [["check", "x.pdf", "--no-such-option"], ["chek", "x.pdf"], ["scale", "x.pdf", "--accelerators", "1"]]
+)
 def test_the_usage_test_catches_a_wrong_line(args):
     with pytest.raises(click.UsageError):
         parse(args)
@@ -84,8 +91,10 @@ def test_the_usage_test_catches_a_wrong_line(args):
 # ---------------------------------------------------------------------------------------------------------
 # The JSON contract's schema ships with the package and the output follows it
 
+
 def schema() -> dict:
     from importlib.resources import files
+
     return json.loads(files("sheetaudit").joinpath("schema/sheetaudit-1.json").read_text(encoding="utf-8"))
 
 
@@ -96,10 +105,14 @@ def validator():
     return cls(schema())
 
 
-@pytest.mark.parametrize("sample", sorted(p.name for p in SAMPLES.iterdir() if p.suffix in (".pdf", ".md", ".txt", ".html")))
+@pytest.mark.parametrize(
+    "sample", sorted(p.name for p in SAMPLES.iterdir() if p.suffix in (".pdf", ".md", ".txt", ".html"))
+)
 def test_check_json_follows_the_shipped_schema(sample):
     r = run_cli("check", "--format", "json", "--fail-on", "never", SAMPLES / sample)
-    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator().iter_errors(json.loads(r.stdout))]
+    errors = [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator().iter_errors(json.loads(r.stdout))
+    ]
     assert not errors, errors[:5]
 
 
@@ -113,6 +126,7 @@ def test_the_schema_rejects_a_wrong_contract():
 def test_the_schema_names_every_status_and_severity_the_tool_uses():
     from sheetaudit.output.verdict import STATUS_TEXT
     from sheetaudit.severity import SEVERITIES
+
     s = schema()
     assert set(s["properties"]["status"]["enum"]) == set(STATUS_TEXT)
     assert s["$defs"]["finding"]["properties"]["severity"]["enum"] == list(SEVERITIES)
@@ -121,11 +135,13 @@ def test_the_schema_names_every_status_and_severity_the_tool_uses():
 # ---------------------------------------------------------------------------------------------------------
 # "Use from Python" runs as printed
 
+
 def test_the_python_section_of_the_readme_runs(tmp_path):
     """The README's Python block, run from the project folder in its own interpreter (audit_folder forks a pool),
     with a fresh cache so it audits for real."""
     import subprocess
     import sys
+
     section = README.split("## Use from Python", 1)[1].split("\n## ", 1)[0]
     [code] = re.findall(r"```python\n(.*?)```", section, re.S)
     script = tmp_path / "readme.py"

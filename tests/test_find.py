@@ -1,4 +1,5 @@
 """Spellings vendors use, and what each normalises to (GB/s per direction, ns, kW)."""
+
 import pytest
 
 from sheetaudit.stages.s1_find import find_mentions
@@ -10,50 +11,64 @@ def mentions(text, label=""):
     return find_mentions(doc)
 
 
-@pytest.mark.parametrize("text,quantity,value,unit", [
-    # Rates are a grammar (prefix, bit/byte/transfer, per time): every spelling reports its canonical unit.
-    ("400 Gb/s", "bandwidth", 400, "Gb/s"),
-    ("400Gbps", "bandwidth", 400, "Gb/s"),
-    ("40Gbit/s", "bandwidth", 40, "Gb/s"),
-    ("80Gb/Sec", "bandwidth", 80, "Gb/s"),
-    ("25 Gb / Sec", "bandwidth", 25, "Gb/s"),
-    ("64 GB / s", "bandwidth", 64, "GB/s"),
-    ("900 GBps", "bandwidth", 900, "GB/s"),
-    ("600 GB/sec", "bandwidth", 600, "GB/s"),
-    ("600 gigabytes per second", "bandwidth", 600, "GB/s"),
-    ("400 Gigabits per second", "bandwidth", 400, "Gb/s"),
-    ("1.8 TB/s", "bandwidth", 1.8, "TB/s"),
-    ("3.2 Tbps", "bandwidth", 3.2, "Tb/s"),
-    ("3.2 Tbit/sec", "bandwidth", 3.2, "Tb/s"),
-    ("64 GiB/s", "bandwidth", 64, "GiB/s"),
-    ("12 GiBps", "bandwidth", 12, "GiB/s"),
-    ("400GbE", "bandwidth", 400, "GbE"),
-    ("200GE", "bandwidth", 200, "GE"),
-    ("32 GT/s", "bandwidth", 32, "GT/s"),
-    ("18 GT/sec", "bandwidth", 18, "GT/s"),
-    ("3200 MT/s", "bandwidth", 3200, "MT/s"),
-    ("106,25 Gbit/s", "bandwidth", 106.25, "Gb/s"),
-    ("1,6 Tbit/s", "bandwidth", 1.6, "Tb/s"),
-    ("130 ns", "latency", 130, "ns"),
-    ("0.6 µs", "latency", 0.6, "µs"),
-    ("0.6 μs", "latency", 0.6, "μs"),
-    ("2 us", "latency", 2, "us"),
-    ("2 微秒", "latency", 2, "微秒"),
-    ("10.2 kW", "power", 10.2, "kW"),
-    ("1,100 W", "power", 1100, "W"),
-    ("250w", "power", 250, "w"),
-    ("5.6 千瓦", "power", 5.6, "千瓦"),
-])
+@pytest.mark.parametrize(
+    "text,quantity,value,unit",
+    [
+        # Rates are a grammar (prefix, bit/byte/transfer, per time): every spelling reports its canonical unit.
+        ("400 Gb/s", "bandwidth", 400, "Gb/s"),
+        ("400Gbps", "bandwidth", 400, "Gb/s"),
+        ("40Gbit/s", "bandwidth", 40, "Gb/s"),
+        ("80Gb/Sec", "bandwidth", 80, "Gb/s"),
+        ("25 Gb / Sec", "bandwidth", 25, "Gb/s"),
+        ("64 GB / s", "bandwidth", 64, "GB/s"),
+        ("900 GBps", "bandwidth", 900, "GB/s"),
+        ("600 GB/sec", "bandwidth", 600, "GB/s"),
+        ("600 gigabytes per second", "bandwidth", 600, "GB/s"),
+        ("400 Gigabits per second", "bandwidth", 400, "Gb/s"),
+        ("1.8 TB/s", "bandwidth", 1.8, "TB/s"),
+        ("3.2 Tbps", "bandwidth", 3.2, "Tb/s"),
+        ("3.2 Tbit/sec", "bandwidth", 3.2, "Tb/s"),
+        ("64 GiB/s", "bandwidth", 64, "GiB/s"),
+        ("12 GiBps", "bandwidth", 12, "GiB/s"),
+        ("400GbE", "bandwidth", 400, "GbE"),
+        ("200GE", "bandwidth", 200, "GE"),
+        ("32 GT/s", "bandwidth", 32, "GT/s"),
+        ("18 GT/sec", "bandwidth", 18, "GT/s"),
+        ("3200 MT/s", "bandwidth", 3200, "MT/s"),
+        ("106,25 Gbit/s", "bandwidth", 106.25, "Gb/s"),
+        ("1,6 Tbit/s", "bandwidth", 1.6, "Tb/s"),
+        ("130 ns", "latency", 130, "ns"),
+        ("0.6 µs", "latency", 0.6, "µs"),
+        ("0.6 μs", "latency", 0.6, "μs"),
+        ("2 us", "latency", 2, "us"),
+        ("2 微秒", "latency", 2, "微秒"),
+        ("10.2 kW", "power", 10.2, "kW"),
+        ("1,100 W", "power", 1100, "W"),
+        ("250w", "power", 250, "w"),
+        ("5.6 千瓦", "power", 5.6, "千瓦"),
+    ],
+)
 def test_spelling_is_found_with_value_and_unit(text, quantity, value, unit):
     (m,) = mentions(f"Figure: {text} here")
     assert (m.quantity, m.value, m.unit) == (quantity, value, unit)
 
 
-@pytest.mark.parametrize("text", [
-    "80 GB HBM3", "2 TB DDR5-4800", "Document HX-DS-0193 revision 4, March 2024", "8U rack mount; 130 kg",
-    "10 to 30 °C", "5 petaFLOPS AI", "600 mm W x 1,068 mm D", "SYS-821GE-TNHR-1", "BCM957608-P1400GDF00",
-    "2,200 W with 800G optics" and "800G optics", "165 MB fully shared",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "80 GB HBM3",
+        "2 TB DDR5-4800",
+        "Document HX-DS-0193 revision 4, March 2024",
+        "8U rack mount; 130 kg",
+        "10 to 30 °C",
+        "5 petaFLOPS AI",
+        "600 mm W x 1,068 mm D",
+        "SYS-821GE-TNHR-1",
+        "BCM957608-P1400GDF00",
+        "2,200 W with 800G optics" and "800G optics",
+        "165 MB fully shared",
+    ],
+)
 def test_numbers_that_are_not_figures(text):
     assert [m for m in mentions(text) if m.quantity == "bandwidth"] == []
 

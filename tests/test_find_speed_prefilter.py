@@ -1,6 +1,7 @@
 """The shortcuts that make finding figures cheap on long documents change no result: a literal prefilter turns
 a text away only when the patterns cannot match it, and the figure pattern's opening lookahead passes wherever a
 figure starts. Checked on every line of the sheets we have and on spellings chosen to trip case folding."""
+
 import re
 
 import pytest
@@ -10,11 +11,42 @@ from sheetaudit.stages.s1_find import BOUNDS, _FIGURE_OPENING, _opening, _patter
 from sheetaudit.rules import load_rules
 from sheetaudit.technologies import prefilter, technology
 
-TRICKY = ["infiniband", "INFINIBAND", "ınfınıband", "ſwitch", "ports", "PORT OF", "Liquid-Cooled", "LIQUID COOLED",
-          "Cold Plate", "cold-plate", "ＮＶＬｉｎｋ", "NVL72", "nvlink", "NVLINK 5", "8卡集群", "千卡规模", "每台8颗 NPU",
-          "2x 千兆网口", "4 x 万兆光口", "2 x 十萬兆光口", "1000BASE-T", "100GBASE-SR4", "xGMI", "Infinity  Fabric", "INFINITY FABRIC",
-          "PCI Express 5.0", "10GE", "以太网", "Kelvin K", "air cooled", "AIR\u00a0COOLED", "1*GE RJ45管理网口",
-          "2 x XGE SFP+", ""]
+TRICKY = [
+    "infiniband",
+    "INFINIBAND",
+    "ınfınıband",
+    "ſwitch",
+    "ports",
+    "PORT OF",
+    "Liquid-Cooled",
+    "LIQUID COOLED",
+    "Cold Plate",
+    "cold-plate",
+    "ＮＶＬｉｎｋ",
+    "NVL72",
+    "nvlink",
+    "NVLINK 5",
+    "8卡集群",
+    "千卡规模",
+    "每台8颗 NPU",
+    "2x 千兆网口",
+    "4 x 万兆光口",
+    "2 x 十萬兆光口",
+    "1000BASE-T",
+    "100GBASE-SR4",
+    "xGMI",
+    "Infinity  Fabric",
+    "INFINITY FABRIC",
+    "PCI Express 5.0",
+    "10GE",
+    "以太网",
+    "Kelvin K",
+    "air cooled",
+    "AIR\u00a0COOLED",
+    "1*GE RJ45管理网口",
+    "2 x XGE SFP+",
+    "",
+]
 
 
 def _lines():
@@ -60,15 +92,18 @@ def test_prefilter_turns_away_the_sentences_of_a_service_manual():
     assert technology("Riser card, 4x NVLink bridges") == "NVLink"
 
 
-@pytest.mark.parametrize("pattern,flags,passes,turned_away", [
-    (r"NDR|HDR", 0, "an HDR port", "an hdr port"),
-    (r"(?i:ndr)|XDR", 0, "an ndr port", "an xdr port"),
-    (r"cold[- ]?plate", re.I, "COLD PLATE", "a cold room"),
-    (r"ſ", re.I, "S", "t"),                           # the long s folds to an ASCII s: found on ASCII text too
-    (r"\u212a", re.I, "k", "x"),                      # and the Kelvin sign to k
-    (r"[颗张]\s*(?:NPU|卡)", 0, "8张 NPU", "8 GPU"),
-    (r"\d+\s?(?:W|kW)", 0, "700 kW", "no wattage"),   # a letter every match holds: W
-])
+@pytest.mark.parametrize(
+    "pattern,flags,passes,turned_away",
+    [
+        (r"NDR|HDR", 0, "an HDR port", "an hdr port"),
+        (r"(?i:ndr)|XDR", 0, "an ndr port", "an xdr port"),
+        (r"cold[- ]?plate", re.I, "COLD PLATE", "a cold room"),
+        (r"ſ", re.I, "S", "t"),  # the long s folds to an ASCII s: found on ASCII text too
+        (r"\u212a", re.I, "k", "x"),  # and the Kelvin sign to k
+        (r"[颗张]\s*(?:NPU|卡)", 0, "8张 NPU", "8 GPU"),
+        (r"\d+\s?(?:W|kW)", 0, "700 kW", "no wattage"),  # a letter every match holds: W
+    ],
+)
 def test_prefilter_reads_literals_as_the_pattern_does(pattern, flags, passes, turned_away):
     could = prefilter(pattern, flags=flags)
     assert re.search(pattern, passes, flags) and could(passes)
@@ -91,8 +126,9 @@ def test_figure_opening_changes_no_match():
     assert any(s and s[0][1]["bound"] for s in spans)
 
 
-@pytest.mark.parametrize("bounds", [[(r"a?bc", "x")], [(r"a*bc", "x")], [(r"(?:up|as) to", "x")], [(r"\w+", "x")],
-                                    [(r"up||to", "x")]])
+@pytest.mark.parametrize(
+    "bounds", [[(r"a?bc", "x")], [(r"a*bc", "x")], [(r"(?:up|as) to", "x")], [(r"\w+", "x")], [(r"up||to", "x")]]
+)
 def test_figure_opening_is_left_out_for_bounds_it_cannot_read(bounds):
     assert _opening(bounds) == ""
 

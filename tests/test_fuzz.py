@@ -8,6 +8,7 @@
 
 The mutation run over whole PDFs is benchmarks/mutate.py (a small version is tests/test_fuzz_mutate.py).
 """
+
 from __future__ import annotations
 
 import math
@@ -29,34 +30,97 @@ from sheetaudit.units import canonical_rates, convert
 
 RULES = load_rules()
 # Every listed spelling, and every canonical rate the grammar produces (rules/units.yaml rate_grammar).
-SPELLINGS = ([(q, s) for q in ("bandwidth", "latency", "power") for s in RULES.units[q]]
-             + [("bandwidth", s) for s in canonical_rates()])
+SPELLINGS = [(q, s) for q in ("bandwidth", "latency", "power") for s in RULES.units[q]] + [
+    ("bandwidth", s) for s in canonical_rates()
+]
 # A bare "400G" is a rate only at a port or lane speed (find.STANDARD_G); any other number before it is a size.
 PORT_SPEEDS = sorted(STANDARD_G)
-EXAMPLES = int(os.environ.get("SHEETAUDIT_FUZZ_EXAMPLES", "150"))      # raise it for a long local run
-FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+EXAMPLES = int(os.environ.get("SHEETAUDIT_FUZZ_EXAMPLES", "150"))  # raise it for a long local run
+FAST = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 # Pieces of spec-sheet text, so that the fuzzer reaches the finder's interesting paths quickly.
-WORDS = ["NVLink", "NVLink 4", "NVSwitch", "InfiniBand", "NDR", "XDR", "RoCE", "Ethernet", "PCIe Gen5", "x16",
-         "per GPU", "per port", "per direction", "bidirectional", "aggregate", "total", "up to", "~", "<", ">",
-         "approx.", "max", "typical", "latency", "port-to-port", "end-to-end", "NCCL", "power", "rack", "node",
-         "air-cooled", "liquid-cooled", "GPUs", "accelerators", "8x", "x", "×", "/", ",", ".", ":", "-", "(", ")",
-         "*", "¹", "†", "双向", "单向", "每卡", "卡", "功耗", "液冷", "风冷", "微秒", "纳秒", "\n", "\t", " ", "  "]
+WORDS = [
+    "NVLink",
+    "NVLink 4",
+    "NVSwitch",
+    "InfiniBand",
+    "NDR",
+    "XDR",
+    "RoCE",
+    "Ethernet",
+    "PCIe Gen5",
+    "x16",
+    "per GPU",
+    "per port",
+    "per direction",
+    "bidirectional",
+    "aggregate",
+    "total",
+    "up to",
+    "~",
+    "<",
+    ">",
+    "approx.",
+    "max",
+    "typical",
+    "latency",
+    "port-to-port",
+    "end-to-end",
+    "NCCL",
+    "power",
+    "rack",
+    "node",
+    "air-cooled",
+    "liquid-cooled",
+    "GPUs",
+    "accelerators",
+    "8x",
+    "x",
+    "×",
+    "/",
+    ",",
+    ".",
+    ":",
+    "-",
+    "(",
+    ")",
+    "*",
+    "¹",
+    "†",
+    "双向",
+    "单向",
+    "每卡",
+    "卡",
+    "功耗",
+    "液冷",
+    "风冷",
+    "微秒",
+    "纳秒",
+    "\n",
+    "\t",
+    " ",
+    "  ",
+]
 NUMBERS = st.one_of(
     st.integers(min_value=0, max_value=10**12).map(str),
     st.floats(min_value=0, max_value=1e9, allow_nan=False, allow_infinity=False).map(lambda f: f"{f:g}"),
     st.integers(min_value=1, max_value=999).map(lambda n: f"{n},{n:03d},{n:03d}"),
     st.sampled_from(["0", "00", "0.0", ".5", "1e9", "1e999", "9" * 40, "1,00", "1.2.3", "-5", "1/2/3"]),
 )
-TOKENS = st.one_of(NUMBERS, st.sampled_from(WORDS), st.sampled_from([s for _, s in SPELLINGS]),
-                   st.text(max_size=6))
+TOKENS = st.one_of(NUMBERS, st.sampled_from(WORDS), st.sampled_from([s for _, s in SPELLINGS]), st.text(max_size=6))
 SHEETISH = st.lists(TOKENS, max_size=40).map(lambda parts: " ".join(parts))
 ANY_TEXT = st.one_of(st.text(max_size=300), SHEETISH)
 
 
 def doc_of(texts: list[tuple[str, str]]) -> Document:
-    segs = [Segment(text=t, page=1, kind="cell" if label else "sentence", label=label, block=i)
-            for i, (label, t) in enumerate(texts)]
+    segs = [
+        Segment(text=t, page=1, kind="cell" if label else "sentence", label=label, block=i)
+        for i, (label, t) in enumerate(texts)
+    ]
     return Document(path="fuzz.txt", sha256="0" * 64, pages=1, kind="text", segments=segs)
 
 
@@ -79,8 +143,13 @@ def assert_sane(figures):
 
 
 @FAST
-@given(st.lists(st.tuples(st.one_of(st.just(""), st.text(max_size=20), st.sampled_from(WORDS)), ANY_TEXT),
-                min_size=1, max_size=6))
+@given(
+    st.lists(
+        st.tuples(st.one_of(st.just(""), st.text(max_size=20), st.sampled_from(WORDS)), ANY_TEXT),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_audit_of_any_text_never_raises_and_values_are_finite(texts):
     mentions, figures, findings = audit_text(doc_of(texts))
     assert_sane(figures)
@@ -102,9 +171,12 @@ def test_conversion_is_finite_and_non_negative(spelling, value):
     assert math.isfinite(v) and v >= 0
 
 
-DECIMALS = st.one_of(st.integers(min_value=1, max_value=99999).map(str),
-                     st.tuples(st.integers(min_value=0, max_value=9999), st.integers(min_value=1, max_value=99))
-                     .map(lambda t: f"{t[0]}.{t[1]}"))
+DECIMALS = st.one_of(
+    st.integers(min_value=1, max_value=99999).map(str),
+    st.tuples(st.integers(min_value=0, max_value=9999), st.integers(min_value=1, max_value=99)).map(
+        lambda t: f"{t[0]}.{t[1]}"
+    ),
+)
 CONTEXTS = ["{v} {s}", "{v}{s}", "Port speed: {v} {s} InfiniBand", "Switch capacity: {v}{s} switch"]
 
 
@@ -140,6 +212,7 @@ def test_every_spelling_is_found(quantity, unit):
 def test_readers_raise_only_unreadable_input(tmp_path_factory, data, suffix):
     from sheetaudit.errors import UnreadableInput
     from sheetaudit.read import read_document
+
     path = tmp_path_factory.mktemp("fuzz") / f"sheet{suffix}"
     path.write_bytes(data)
     try:

@@ -1,6 +1,7 @@
 """A small mutation run (benchmarks/mutate.py) for CI: a few dozen damaged copies of the sample PDFs, each audited
 in a worker process as `check` audits it. None may raise anything but the one-line SheetAuditError, none may
 run over the time limit, no worker may die. The full run (1,050 mutants) is `python benchmarks/mutate.py`."""
+
 from __future__ import annotations
 
 import random
@@ -18,13 +19,12 @@ SOURCES = sorted((ROOT / "samples").glob("*.pdf"))
 
 @pytest.mark.skipif(not SOURCES, reason="no sample PDFs")
 def test_small_mutation_run():
-    r = mutate.run(SOURCES, per_source=6, seed=20250102, jobs=2, timeout=30, formats=("json", "text"),
-                   quiet=True)
+    r = mutate.run(SOURCES, per_source=6, seed=20250102, jobs=2, timeout=30, formats=("json", "text"), quiet=True)
     assert r["mutants"] == 6 * len(SOURCES) >= 36
     c = r["counts"]
     assert sum(c.values()) == r["mutants"]
     assert c.get("uncaught", 0) == 0 and c.get("killed", 0) == 0 and c.get("over-time", 0) == 0, mutate.report(r)
-    assert c.get("audited", 0) > 0 and c.get("unreadable", 0) > 0       # both kinds of outcome are reached
+    assert c.get("audited", 0) > 0 and c.get("unreadable", 0) > 0  # both kinds of outcome are reached
 
 
 @pytest.mark.parametrize("kind", mutate.KINDS)
@@ -40,6 +40,7 @@ def fake_audit(path, timeout, formats):
     """Stands in for mutate.audit_one in the pool test: hangs, dies or answers, by file name."""
     import os
     import time
+
     name = Path(path).name
     if name == "hang.pdf":
         time.sleep(120)

@@ -3,6 +3,7 @@
 A change that moves any of these is either a fix (regenerate with `python tests/test_golden.py --update`
 and say why in the commit) or a regression.
 """
+
 import json
 import sys
 from pathlib import Path
@@ -16,11 +17,18 @@ SHEETS = sorted(p for p in (ROOT / "samples").iterdir() if p.suffix in (".pdf", 
 
 def summarise(path: Path) -> dict:
     import sheetaudit
+
     doc = sheetaudit.to_contract(sheetaudit.audit(path))
-    figs = [{k: f.get(k) for k in ("quantity", "text", "tier", "direction", "scope", "basis", "normalized", "page")}
-            for f in doc["figures"]]
-    return {"sheet": path.name, "status": doc["status"], "figures": figs,
-            "checks": sorted({f["check"] for f in doc["findings"]})}
+    figs = [
+        {k: f.get(k) for k in ("quantity", "text", "tier", "direction", "scope", "basis", "normalized", "page")}
+        for f in doc["figures"]
+    ]
+    return {
+        "sheet": path.name,
+        "status": doc["status"],
+        "figures": figs,
+        "checks": sorted({f["check"] for f in doc["findings"]}),
+    }
 
 
 @pytest.mark.parametrize("path", SHEETS, ids=[p.name for p in SHEETS])
@@ -32,12 +40,25 @@ def test_sample_matches_golden(path):
 
 def test_schema_and_required_fields():
     import sheetaudit
+
     doc = sheetaudit.to_contract(sheetaudit.audit(ROOT / "samples" / "kestrel-k8x-gpu-server.pdf"))
     assert doc["schema"] == "sheetaudit/1"
     assert set(doc["source"]) >= {"path", "sha256", "pages"}
     for f in doc["figures"]:
-        assert set(f) >= {"id", "quantity", "text", "value", "unit", "tier", "direction", "scope", "basis",
-                          "normalized", "page", "context"}
+        assert set(f) >= {
+            "id",
+            "quantity",
+            "text",
+            "value",
+            "unit",
+            "tier",
+            "direction",
+            "scope",
+            "basis",
+            "normalized",
+            "page",
+            "context",
+        }
     for f in doc["findings"]:
         assert set(f) >= {"check", "step", "severity", "figures", "message", "why", "fix"}
 
@@ -45,6 +66,7 @@ def test_schema_and_required_fields():
 if __name__ == "__main__" and "--update" in sys.argv:
     GOLDEN.mkdir(exist_ok=True)
     for p in SHEETS:
-        (GOLDEN / f"{p.name}.json").write_text(json.dumps(summarise(p), ensure_ascii=False, indent=1) + "\n",
-                                               encoding="utf-8")
+        (GOLDEN / f"{p.name}.json").write_text(
+            json.dumps(summarise(p), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
         print("wrote", p.name)

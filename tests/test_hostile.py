@@ -1,6 +1,7 @@
 """Hostile and odd inputs (tests/hostile/files, written by tests/hostile/make_hostile.py): the real CLI in a real
 process on every file, asserting the exact exit code and the exact one-line error, and that no traceback is
 ever printed. See tests/hostile/README.md for what each file is."""
+
 from __future__ import annotations
 
 import csv
@@ -20,7 +21,7 @@ from cpu_clock import cpu_seconds
 FILES = ROOT / "tests" / "hostile" / "files"
 GOOD = FILES / "nested" / "deeper" / "good-sheet.pdf"
 GOOD_FIGURES = {"900 GB/s", "400 Gb/s", "100GbE", "10.2 kW", "Air-cooled"}
-RAW_FIGURES = {"10.2 kW", "400 Gb/s", "Air-cooled"}      # the hand-built PDFs of make_hostile.write_raw_pdfs
+RAW_FIGURES = {"10.2 kW", "400 Gb/s", "Air-cooled"}  # the hand-built PDFs of make_hostile.write_raw_pdfs
 
 pytestmark = pytest.mark.skipif(not FILES.is_dir(), reason="run tests/hostile/make_hostile.py first")
 
@@ -66,7 +67,7 @@ def test_unreadable_file_is_one_line_and_exit_2(name):
     assert p.returncode == 2
     assert p.stdout == ""
     assert re.fullmatch(rf"sheetaudit: error: {re.escape(name)}: {UNREADABLE[name]}\n", p.stderr), p.stderr
-    assert used() < 30        # promptly: no long repair loop (CPU seconds: the wall clock runs on under load)
+    assert used() < 30  # promptly: no long repair loop (CPU seconds: the wall clock runs on under load)
 
 
 def test_html_named_pdf_is_never_read_as_an_html_spec_page():
@@ -76,7 +77,11 @@ def test_html_named_pdf_is_never_read_as_an_html_spec_page():
 
 def test_wrong_and_right_password():
     p = run("check", "--password", "nope", "encrypted.pdf")
-    assert (p.returncode, p.stdout, p.stderr) == (2, "", "sheetaudit: error: encrypted.pdf: encrypted PDF: wrong password\n")
+    assert (p.returncode, p.stdout, p.stderr) == (
+        2,
+        "",
+        "sheetaudit: error: encrypted.pdf: encrypted PDF: wrong password\n",
+    )
     doc, _ = check_json("encrypted.pdf", "--password", "s3cret")
     assert GOOD_FIGURES <= {f["text"] for f in doc["figures"]}
 
@@ -87,7 +92,7 @@ def test_wrong_and_right_password():
 READABLE = {
     "damaged-xref.pdf": GOOD_FIGURES,
     "-leading dash.pdf": GOOD_FIGURES,
-    "quote's \"name\".pdf": GOOD_FIGURES,
+    'quote\'s "name".pdf': GOOD_FIGURES,
     "规格 spec é.pdf": GOOD_FIGURES,
     "nested/deeper/good-sheet.pdf": GOOD_FIGURES,
     "injection.pdf": {"400 Gb/s", "650 W", "Air-cooled"},
@@ -98,7 +103,7 @@ READABLE = {
     "flate-bomb.pdf": RAW_FIGURES,
     "xobject-loop.pdf": RAW_FIGURES,
     "zero-mediabox.pdf": RAW_FIGURES,
-    "bad-page.pdf": RAW_FIGURES,         # a media box of infinities: pdfium lays the page out on its default size
+    "bad-page.pdf": RAW_FIGURES,  # a media box of infinities: pdfium lays the page out on its default size
     "control-chars.pdf": {"10.2 kW", "Air-cooled"},
     "control-chars.txt": {"10.2 kW", "Air-cooled"},
     "utf16.txt": {"10.2 kW", "Air-cooled"},
@@ -117,7 +122,7 @@ def test_page_count_is_counted_not_believed():
     doc, _ = check_json("count-lies.pdf")
     assert doc["source"]["pages"] == 1
     doc, _ = check_json("page-tree-loop.pdf")
-    assert doc["source"]["pages"] == 3     # pdfium walks the loop to the /Count the root claims, never without end
+    assert doc["source"]["pages"] == 3  # pdfium walks the loop to the /Count the root claims, never without end
 
 
 def test_notes_are_read_as_text_and_nothing_is_a_figure():
@@ -136,6 +141,7 @@ def test_control_characters_never_reach_the_output(name, fmt):
 
 # ---------------------------------------------------------------------------------------------------------
 # Scanned pages: sheet.no-text names the pages; nothing is guessed; OCR only when asked for.
+
 
 def no_text(doc):
     found = [f for f in doc["findings"] if f["check"] == "sheet.no-text"]
@@ -164,6 +170,7 @@ def test_mixed_scanned_file():
 def test_no_text_says_how_to_enable_ocr_when_it_is_missing(monkeypatch):
     from sheetaudit.pipeline import audit
     from sheetaudit.read import ocr
+
     monkeypatch.setattr(ocr, "status", lambda: (False, "the OCR extra is not installed"))
     a = audit(FILES / "mixed-scanned.pdf")
     f = [x for x in a.findings if x.check == "sheet.no-text"][0]
@@ -173,6 +180,7 @@ def test_no_text_says_how_to_enable_ocr_when_it_is_missing(monkeypatch):
 
 def test_ocr_asked_for_but_missing_is_a_note_not_a_crash(monkeypatch):
     from sheetaudit.read import ocr, read_document
+
     monkeypatch.setattr(ocr, "status", lambda: (False, "the OCR extra is not installed"))
     doc = read_document(FILES / "scanned.pdf", ocr=True)
     assert doc.no_text_pages == [1] and doc.ocr_pages == [] and doc.segments == []
@@ -182,6 +190,7 @@ def test_ocr_asked_for_but_missing_is_a_note_not_a_crash(monkeypatch):
 def ocr_available() -> bool:
     try:
         from sheetaudit.read import ocr
+
         return ocr.available()
     except Exception:
         return False
@@ -200,6 +209,7 @@ def test_ocr_reads_image_only_pages_and_marks_their_figures():
 
 # ---------------------------------------------------------------------------------------------------------
 # Long and pathological files: page and time limits, reported, never a hang.
+
 
 @pytest.mark.timing
 @pytest.mark.parametrize("mode", [[], ["--thorough"]])
@@ -223,13 +233,14 @@ def test_page_limit_is_reported():
 @pytest.mark.timing
 @pytest.mark.parametrize("name", ["many-chars.pdf", "digit-run.txt"])
 def test_time_limit_is_a_clean_error(name):
-    with cpu_seconds() as used:          # the limit is wall-clock; the work it allows is bounded in CPU seconds
+    with cpu_seconds() as used:  # the limit is wall-clock; the work it allows is bounded in CPU seconds
         p = run("check", "--timeout", "1", name, timeout=300)
     no_traceback(p)
     assert used() < 20
-    if p.returncode == 2:       # digit-run.txt finishes in time once the quantity finder is linear on it
-        assert re.fullmatch(rf"sheetaudit: error: {re.escape(name)}: time limit of 1 s exceeded.*; raise --timeout.*\n",
-                            p.stderr), p.stderr
+    if p.returncode == 2:  # digit-run.txt finishes in time once the quantity finder is linear on it
+        assert re.fullmatch(
+            rf"sheetaudit: error: {re.escape(name)}: time limit of 1 s exceeded.*; raise --timeout.*\n", p.stderr
+        ), p.stderr
     else:
         assert name == "digit-run.txt" and p.returncode in (0, 1)
 
@@ -237,12 +248,13 @@ def test_time_limit_is_a_clean_error(name):
 # ---------------------------------------------------------------------------------------------------------
 # Text crafted against the report.
 
+
 def test_injection_is_text_in_html_json_and_text():
     for name in ("injection.pdf", "injection.html"):
         html = run("check", "--format", "html", name).stdout
         assert "<script>alert(1)" not in html and "<img src=x" not in html and 'onmouseover="alert' not in html
         assert "document.write" not in html
-        assert "{{ 7*7 }}" in html and "${7*7}" in html        # shown as printed, never evaluated
+        assert "{{ 7*7 }}" in html and "${7*7}" in html  # shown as printed, never evaluated
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in run("check", "--format", "html", "injection.pdf").stdout
     doc, _ = check_json("injection.pdf")
     contexts = " ".join(f["context"] for f in doc["figures"])
@@ -269,9 +281,11 @@ def test_csv_cells_are_neutralised_in_the_batch(tmp_path):
 # ---------------------------------------------------------------------------------------------------------
 # Names, paths and the file system.
 
+
 def test_odd_names_round_trip(tmp_path):
     from markupsafe import escape
-    names = ("-leading dash.pdf", "quote's \"name\".pdf", "规格 spec é.pdf", "new\nline.pdf")
+
+    names = ("-leading dash.pdf", 'quote\'s "name".pdf', "规格 spec é.pdf", "new\nline.pdf")
     (tmp_path / "in").mkdir()
     for name in names:
         shutil.copy(GOOD, tmp_path / "in" / name)
@@ -299,14 +313,18 @@ def test_control_character_in_a_name_stays_on_one_line(tmp_path):
 def test_paths_that_are_not_files(tmp_path):
     (tmp_path / "dir.pdf").mkdir()
     p = run("check", "dir.pdf", cwd=tmp_path)
-    assert (p.returncode, p.stderr) == (2, "sheetaudit: error: dir.pdf: is a directory; to audit a folder use "
-                                           "'sheetaudit audit FOLDER -o OUTDIR'\n")
+    assert (p.returncode, p.stderr) == (
+        2,
+        "sheetaudit: error: dir.pdf: is a directory; to audit a folder use 'sheetaudit audit FOLDER -o OUTDIR'\n",
+    )
     p = run("check", "missing.pdf", cwd=tmp_path)
     assert (p.returncode, p.stderr) == (2, "sheetaudit: error: missing.pdf: no such file\n")
     os.symlink("missing.pdf", tmp_path / "dangling.pdf")
     p = run("check", "dangling.pdf", cwd=tmp_path)
     assert (p.returncode, p.stderr) == (
-        2, "sheetaudit: error: dangling.pdf: broken symbolic link (its target missing.pdf does not exist)\n")
+        2,
+        "sheetaudit: error: dangling.pdf: broken symbolic link (its target missing.pdf does not exist)\n",
+    )
     os.symlink("loop-b.pdf", tmp_path / "loop-a.pdf")
     os.symlink("loop-a.pdf", tmp_path / "loop-b.pdf")
     p = run("check", "loop-a.pdf", cwd=tmp_path)
@@ -328,7 +346,7 @@ def test_unreadable_file(tmp_path, monkeypatch):
     shutil.copy(GOOD, target)
     target.chmod(0)
     try:
-        if os.geteuid() != 0:       # root reads anything: the same path is driven by a patched open below
+        if os.geteuid() != 0:  # root reads anything: the same path is driven by a patched open below
             p = run("check", "locked.pdf", cwd=tmp_path)
             assert (p.returncode, p.stderr) == (2, "sheetaudit: error: locked.pdf: permission denied\n")
     finally:
@@ -336,12 +354,14 @@ def test_unreadable_file(tmp_path, monkeypatch):
     import builtins
     from sheetaudit.errors import UnreadableInput
     from sheetaudit.read import read_document
+
     real_open = builtins.open
 
     def denying_open(path, *a, **k):
         if str(path).endswith("locked.pdf"):
             raise PermissionError(13, "Permission denied")
         return real_open(path, *a, **k)
+
     monkeypatch.setattr(builtins, "open", denying_open)
     with pytest.raises(UnreadableInput, match=r"^permission denied$"):
         read_document(target)
@@ -349,6 +369,7 @@ def test_unreadable_file(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------------------------------------------------
 # Outputs.
+
 
 def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
@@ -363,7 +384,9 @@ def test_output_never_overwrites_the_input(tmp_path):
     for out in ("sheet.pdf", "./sheet.pdf", "alias.html", "hard.html"):
         p = run("check", "--format", "html", "sheet.pdf", "-o", out, cwd=tmp_path)
         assert p.returncode == 2, out
-        assert re.fullmatch(r"sheetaudit: error: -o .* is the input file itself; choose another output file\n", p.stderr)
+        assert re.fullmatch(
+            r"sheetaudit: error: -o .* is the input file itself; choose another output file\n", p.stderr
+        )
     assert sha(sheet) == before
 
 
@@ -371,7 +394,7 @@ def test_output_is_written_whole_or_not_at_all(tmp_path):
     p = run("check", "--format", "json", "--fail-on", "never", GOOD, "-o", tmp_path / "out" / "r.json")
     assert p.returncode == 0 and p.stdout == ""
     assert json.loads((tmp_path / "out" / "r.json").read_text(encoding="utf-8"))["figures"]
-    assert [x.name for x in (tmp_path / "out").iterdir()] == ["r.json"]      # no temporary left behind
+    assert [x.name for x in (tmp_path / "out").iterdir()] == ["r.json"]  # no temporary left behind
     (tmp_path / "file").write_text("x")
     p = run("check", GOOD, "-o", tmp_path / "file" / "r.json")
     assert p.returncode == 2 and p.stderr.startswith("sheetaudit: error: cannot write ") and "\n" == p.stderr[-1]
@@ -381,12 +404,14 @@ def test_output_is_written_whole_or_not_at_all(tmp_path):
 # ---------------------------------------------------------------------------------------------------------
 # Bugs and interrupts: one line without --debug, the traceback with it.
 
+
 def test_internal_error_is_one_line_unless_debug(monkeypatch):
     from click.testing import CliRunner
     from sheetaudit import cli, pipeline
 
     def boom(*a, **k):
         raise ValueError("something broke")
+
     monkeypatch.setattr(pipeline, "audit", boom)
     r = CliRunner().invoke(cli.main, ["check", str(GOOD)])
     assert r.exit_code == 2
@@ -402,6 +427,7 @@ def test_ctrl_c_is_one_line(monkeypatch):
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(pipeline, "audit", interrupted)
     r = CliRunner().invoke(cli.main, ["check", str(GOOD)])
     assert r.exit_code == 130 and "interrupted" in r.output and "Traceback" not in r.output
@@ -409,6 +435,7 @@ def test_ctrl_c_is_one_line(monkeypatch):
 
 # ---------------------------------------------------------------------------------------------------------
 # The batch over the whole hostile folder: each bad file is one error row, the others are audited.
+
 
 def test_batch_over_the_hostile_folder(tmp_path):
     """Every file but the slow one is audited first without a tight limit (on a busy machine a good file can take
@@ -422,9 +449,11 @@ def test_batch_over_the_hostile_folder(tmp_path):
     aside.rename(folder / "many-chars.pdf")
     p = run("audit", folder, "-o", tmp_path / "out", "--timeout", "1", "-q", "--fail-on", "never", timeout=300)
     no_traceback(p)
-    assert p.returncode == 2        # some files could not be audited
-    rows = {Path(r["source"]["path"]).relative_to(folder).as_posix(): r
-            for r in json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))}
+    assert p.returncode == 2  # some files could not be audited
+    rows = {
+        Path(r["source"]["path"]).relative_to(folder).as_posix(): r
+        for r in json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
+    }
     for name, pattern in UNREADABLE.items():
         assert re.fullmatch(pattern, rows[name]["error"]), (name, rows[name]["error"])
     for name, figures in READABLE.items():
@@ -440,6 +469,7 @@ def test_a_failing_report_writer_is_one_line_naming_the_file(monkeypatch):
 
     def broken(*a, **k):
         raise TypeError("'NoneType' object is not iterable")
+
     monkeypatch.setattr(html_out, "render", broken)
     r = CliRunner().invoke(cli.main, ["check", "--format", "html", str(GOOD)])
     assert r.exit_code == 2 and "Traceback" not in r.output

@@ -1,5 +1,6 @@
 """Unit tests behind the hostile-input suite: sniffing, time and memory limits, OCR plumbing (with a stand-in
 for pytesseract, so they run where tesseract is not installed), control characters."""
+
 from __future__ import annotations
 
 import sys
@@ -18,34 +19,44 @@ ROOT = Path(__file__).resolve().parents[1]
 FILES = ROOT / "tests" / "hostile" / "files"
 
 
-@pytest.mark.parametrize("data,suffix,expected", [
-    (b"%PDF-1.7\n...", ".pdf", "pdf"),
-    (b"\xef\xbb\xbf  %PDF-1.4", ".txt", "pdf"),               # read for what it is, whatever the name
-    (b"junk before the header %PDF-1.4", ".pdf", "pdf"),
-    (b"<!DOCTYPE html><html>", ".html", "html"),
-    (b"<html><body>", "", "html"),
-    (b"Node power: 10 kW", ".txt", "text"),
-    (b"# Title\n| a | b |", ".md", "markdown"),
-    (b"<p>see <html> tags</p>", ".md", "html"),
-    (b"<html> in a note", ".txt", "text"),
-    (b"Notes: export as %PDF-1.7 next time", ".txt", "text"),
-])
+@pytest.mark.parametrize(
+    "data,suffix,expected",
+    [
+        (b"%PDF-1.7\n...", ".pdf", "pdf"),
+        (b"\xef\xbb\xbf  %PDF-1.4", ".txt", "pdf"),  # read for what it is, whatever the name
+        (b"junk before the header %PDF-1.4", ".pdf", "pdf"),
+        (b"<!DOCTYPE html><html>", ".html", "html"),
+        (b"<html><body>", "", "html"),
+        (b"Node power: 10 kW", ".txt", "text"),
+        (b"# Title\n| a | b |", ".md", "markdown"),
+        (b"<p>see <html> tags</p>", ".md", "html"),
+        (b"<html> in a note", ".txt", "text"),
+        (b"Notes: export as %PDF-1.7 next time", ".txt", "text"),
+    ],
+)
 def test_sniff(data, suffix, expected):
     assert sniff(data, suffix) == expected
 
 
-@pytest.mark.parametrize("data,suffix,message", [
-    (b"<!doctype html><title>404</title>", ".pdf", "not a PDF (looks like HTML, e.g. a web page saved under a .pdf name)"),
-    (b"\x89PNG\r\n\x1a\n....", ".pdf", "not a PDF (PNG image)"),
-    (b"\xff\xd8\xff\xe0....", ".pdf", "not a PDF (JPEG image)"),
-    (b"PK\x03\x04....", ".pdf", "not a PDF (ZIP archive)"),
-    (b"\xd0\xcf\x11\xe0....", ".pdf", "not a PDF (OLE/Office document)"),
-    (b"Hello", ".pdf", "not a PDF (no %PDF- header)"),
-    (b"\x89PNG\r\n\x1a\n", ".txt", "not a text file (PNG image)"),
-    (b"abc\x00def", ".md", "not a text file (binary data)"),
-    (b"PK\x03\x04", ".xlsx", "unsupported file type .xlsx (ZIP archive): expected .pdf, .txt, .md or .html"),
-    (b"plain", "", "unsupported file type (no extension): expected .pdf, .txt, .md or .html"),
-])
+@pytest.mark.parametrize(
+    "data,suffix,message",
+    [
+        (
+            b"<!doctype html><title>404</title>",
+            ".pdf",
+            "not a PDF (looks like HTML, e.g. a web page saved under a .pdf name)",
+        ),
+        (b"\x89PNG\r\n\x1a\n....", ".pdf", "not a PDF (PNG image)"),
+        (b"\xff\xd8\xff\xe0....", ".pdf", "not a PDF (JPEG image)"),
+        (b"PK\x03\x04....", ".pdf", "not a PDF (ZIP archive)"),
+        (b"\xd0\xcf\x11\xe0....", ".pdf", "not a PDF (OLE/Office document)"),
+        (b"Hello", ".pdf", "not a PDF (no %PDF- header)"),
+        (b"\x89PNG\r\n\x1a\n", ".txt", "not a text file (PNG image)"),
+        (b"abc\x00def", ".md", "not a text file (binary data)"),
+        (b"PK\x03\x04", ".xlsx", "unsupported file type .xlsx (ZIP archive): expected .pdf, .txt, .md or .html"),
+        (b"plain", "", "unsupported file type (no extension): expected .pdf, .txt, .md or .html"),
+    ],
+)
 def test_sniff_refuses(data, suffix, message):
     with pytest.raises(UnreadableInput) as e:
         sniff(data, suffix)
@@ -54,6 +65,7 @@ def test_sniff_refuses(data, suffix, message):
 
 def test_too_large(tmp_path, monkeypatch):
     from sheetaudit import read
+
     f = tmp_path / "big.txt"
     f.write_bytes(b"x" * 2048)
     with pytest.raises(UnreadableInput, match=r"^file too large"):
@@ -65,9 +77,9 @@ def test_time_limit_interrupts_a_busy_loop():
     with cpu_seconds() as used:
         with pytest.raises(TimeLimitExceeded, match=r"^time limit of 0.2 s exceeded; raise --timeout$"):
             with time_limit(0.2):
-                while used() < 60:      # the alarm ends it; this bound only keeps a broken alarm from hanging
+                while used() < 60:  # the alarm ends it; this bound only keeps a broken alarm from hanging
                     pass
-    assert used() < 2                   # CPU seconds: a loaded machine delays the loop, not the alarm
+    assert used() < 2  # CPU seconds: a loaded machine delays the loop, not the alarm
 
 
 def test_deadline_is_checked_cooperatively_and_cleared():
@@ -75,13 +87,14 @@ def test_deadline_is_checked_cooperatively_and_cleared():
         assert 0 < remaining() <= 5
         check_deadline()
     assert remaining() is None
-    check_deadline()        # no limit outside the block
+    check_deadline()  # no limit outside the block
     with time_limit(0):
         assert remaining() is None
 
 
 def test_time_limit_in_a_thread_is_cooperative():
     import threading
+
     seen = []
 
     def work():
@@ -91,6 +104,7 @@ def test_time_limit_in_a_thread_is_cooperative():
                 check_deadline()
         except TimeLimitExceeded as exc:
             seen.append(str(exc))
+
     t = threading.Thread(target=work)
     t.start()
     t.join(5)
@@ -101,7 +115,7 @@ def test_memory_limit_turns_a_huge_allocation_into_memory_error():
     with pytest.raises(MemoryError):
         with memory_limit(1024):
             bytearray(4 * 2**30)
-    bytearray(64 * 2**20)       # the limit is lifted again
+    bytearray(64 * 2**20)  # the limit is lifted again
 
 
 def test_control_characters_are_removed_from_text(tmp_path):
@@ -113,6 +127,7 @@ def test_control_characters_are_removed_from_text(tmp_path):
 
 # ---------------------------------------------------------------------------------------------------------
 # OCR, with a stand-in for pytesseract
+
 
 def fake_tesseract(words):
     """A pytesseract module whose image_to_data returns `words`: (text, left, top, width, height, line)."""
@@ -128,23 +143,32 @@ def fake_tesseract(words):
         for text, left, top, width, height, line in words:
             for k, v in zip(cols, (text, 90, left, top, width, height, 1, 1, line)):
                 cols[k].append(v)
-        cols["text"].append("")             # tesseract's block rows: no text, conf -1
+        cols["text"].append("")  # tesseract's block rows: no text, conf -1
         for k in ("conf", "left", "top", "width", "height", "block_num", "par_num", "line_num"):
             cols[k].append(-1 if k == "conf" else 0)
         return cols
+
     mod.image_to_data = image_to_data
     mod.calls = []
     return mod
 
 
-WORDS = [("Node", 100, 100, 80, 30, 1), ("power", 200, 100, 100, 30, 1), ("6.8", 700, 100, 50, 30, 1),
-         ("kW", 760, 100, 40, 30, 1),
-         ("Host", 100, 160, 80, 30, 2), ("link", 190, 160, 60, 30, 2), ("PCle", 700, 160, 70, 30, 2),
-         ("Gen4:", 780, 160, 80, 30, 2), ("64GB/s", 870, 160, 100, 30, 2)]
+WORDS = [
+    ("Node", 100, 100, 80, 30, 1),
+    ("power", 200, 100, 100, 30, 1),
+    ("6.8", 700, 100, 50, 30, 1),
+    ("kW", 760, 100, 40, 30, 1),
+    ("Host", 100, 160, 80, 30, 2),
+    ("link", 190, 160, 60, 30, 2),
+    ("PCle", 700, 160, 70, 30, 2),
+    ("Gen4:", 780, 160, 80, 30, 2),
+    ("64GB/s", 870, 160, 100, 30, 2),
+]
 
 
 def test_ocr_items_are_in_points_and_fixed(monkeypatch):
     from sheetaudit.read import ocr
+
     fake = fake_tesseract(WORDS)
     monkeypatch.setitem(sys.modules, "pytesseract", fake)
     ocr.languages.cache_clear()
@@ -155,17 +179,24 @@ def test_ocr_items_are_in_points_and_fixed(monkeypatch):
     assert fake.calls == ["eng+chi_sim"]
     assert [i.text for i in items] == ["Node", "power", "6.8", "kW", "Host", "link", "PCIe", "Gen4:", "64GB/s"]
     first = items[0]
-    assert (round(first.x0, 2), round(first.top, 2), round(first.x1, 2)) == (24.0, 24.0, 43.2)     # 300 dpi -> pt
+    assert (round(first.x0, 2), round(first.top, 2), round(first.x1, 2)) == (24.0, 24.0, 43.2)  # 300 dpi -> pt
 
 
 def test_image_only_page_is_read_by_ocr_when_asked(monkeypatch):
     from sheetaudit.model import Document
     from sheetaudit.read import ocr
     from sheetaudit.read.layout import Item
-    items = [Item(x0 * 0.24, top * 0.24, (x0 + w) * 0.24, (top + h) * 0.24, text=t, size=9.0)
-             for t, x0, top, w, h, _ in WORDS]
+
+    items = [
+        Item(x0 * 0.24, top * 0.24, (x0 + w) * 0.24, (top + h) * 0.24, text=t, size=9.0)
+        for t, x0, top, w, h, _ in WORDS
+    ]
     monkeypatch.setattr(ocr, "status", lambda: (True, ""))
-    monkeypatch.setattr(ocr, "ocr_items", lambda *a, **k: [ocr.Item(i.x0, i.top, i.x1, i.bottom, text=ocr.fix_word(i.text), size=i.size) for i in items])
+    monkeypatch.setattr(
+        ocr,
+        "ocr_items",
+        lambda *a, **k: [ocr.Item(i.x0, i.top, i.x1, i.bottom, text=ocr.fix_word(i.text), size=i.size) for i in items],
+    )
     page = types.SimpleNamespace(render=lambda resolution: (None, 0.0, 0.0))
     doc = Document(path="x.pdf", sha256="", pages=1, kind="pdf", no_text_pages=[1])
     ocr.read_page(page, 1, doc, [], 0, "")
@@ -179,10 +210,18 @@ def test_scanned_pdf_through_the_reader_with_a_stand_in_ocr(monkeypatch):
     from sheetaudit.pipeline import audit
     from sheetaudit.read import ocr
     from sheetaudit.read.layout import Item
+
     monkeypatch.setattr(ocr, "status", lambda: (True, ""))
-    monkeypatch.setattr(ocr, "ocr_items", lambda *a, **k: [
-        Item(60, 100, 110, 110, text="Node", size=10), Item(115, 100, 150, 110, text="power", size=10),
-        Item(155, 100, 175, 110, text="6.8", size=10), Item(178, 100, 190, 110, text="kW", size=10)])
+    monkeypatch.setattr(
+        ocr,
+        "ocr_items",
+        lambda *a, **k: [
+            Item(60, 100, 110, 110, text="Node", size=10),
+            Item(115, 100, 150, 110, text="power", size=10),
+            Item(155, 100, 175, 110, text="6.8", size=10),
+            Item(178, 100, 190, 110, text="kW", size=10),
+        ],
+    )
     a = audit(FILES / "scanned.pdf", AuditOptions(ocr=True))
     assert a.document.ocr_pages == [1]
     power = [f for f in a.figures if f.quantity == "power"]
@@ -193,6 +232,7 @@ def test_scanned_pdf_through_the_reader_with_a_stand_in_ocr(monkeypatch):
 
 def test_ocr_is_opt_in(monkeypatch):
     from sheetaudit.read import ocr
+
     called = []
     monkeypatch.setattr(ocr, "read_page", lambda *a, **k: called.append(1))
     doc = read_document(FILES / "scanned.pdf")
@@ -203,11 +243,14 @@ def test_watchdog_ends_a_process_the_alarm_cannot_reach(tmp_path):
     """With SIGALRM blocked (as inside C code that never returns to Python), the watchdog thread still ends the
     process: a one-line error and exit code 2, never a hang."""
     import subprocess
-    code = ("import signal, time\n"
-            "from sheetaudit.limits import time_limit\n"
-            "with time_limit(0.3, hard_exit_after=0.3, name='stuck.pdf'):\n"
-            "    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])\n"
-            "    time.sleep(3600)\n")
+
+    code = (
+        "import signal, time\n"
+        "from sheetaudit.limits import time_limit\n"
+        "with time_limit(0.3, hard_exit_after=0.3, name='stuck.pdf'):\n"
+        "    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])\n"
+        "    time.sleep(3600)\n"
+    )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)  # a hang fails
     assert p.returncode == 2
     assert p.stderr == "sheetaudit: error: stuck.pdf: time limit of 0.3 s exceeded; raise --timeout\n"

@@ -1,6 +1,7 @@
 """Hostile inputs a user hands in (requirement files, facility profiles, job files, the Python API's arguments):
 each is refused by the one validator (sheetaudit.validate) as a one-line UsageError naming where it was, before
 any work, never an internal error, a hang or a silent acceptance that switches a check off."""
+
 import math
 
 import pytest
@@ -12,7 +13,8 @@ SHEET = SAMPLES / "osprey-o4-inference-server.txt"
 
 # 600 bytes of YAML that expand to 9**9 strings: any walk of the expanded tree never ends.
 LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
-    f"{n}: &{n} [{', '.join(['*' + p] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))
+    f"{n}: &{n} [{', '.join(['*' + p] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi")
+)
 
 
 @pytest.mark.parametrize("option", ["--require", "--facility"])
@@ -25,6 +27,7 @@ def test_nested_aliases_are_refused_before_any_walk(tmp_path, option):
 
 def test_an_alias_used_a_few_times_is_still_read(tmp_path):
     from sheetaudit.validate import read_yaml
+
     p = tmp_path / "ok.yaml"
     p.write_text("base: &b {min: 400}\nscale_up_gbs: *b\nscale_out_gbs: *b\n")
     assert read_yaml(p)["scale_out_gbs"] == {"min": 400}
@@ -32,6 +35,7 @@ def test_an_alias_used_a_few_times_is_still_read(tmp_path):
 
 def test_an_alias_that_refers_to_itself_is_refused(tmp_path):
     from sheetaudit.validate import InvalidInput, read_yaml
+
     p = tmp_path / "loop.yaml"
     p.write_text("a: &a [1, *a]\n")
     with pytest.raises(InvalidInput, match="loop.yaml"):
@@ -65,18 +69,21 @@ def test_a_number_no_requirement_can_mean_is_refused(tmp_path, text, key):
 @pytest.mark.parametrize("value", [10**400, float("nan"), float("inf"), -1.0, True])
 def test_requirements_as_a_dict_check_numbers_alike(value):
     import sheetaudit
+
     with pytest.raises(UsageError, match="scale_up_gbs.min"):
         sheetaudit.audit(SHEET, requirements={"scale_up_gbs": {"min": value}}, cache=False)
 
 
 def test_a_whole_domain_size_still_counts():
     import sheetaudit
+
     a = sheetaudit.audit(SHEET, requirements={"scale_up_domain": {"min": 8.0}, "rdma": True}, cache=False)
     assert {r["key"] for r in a["requirements"]["results"]} == {"scale_up_domain", "rdma"}
 
 
 def _audit_json():
     import sheetaudit
+
     return sheetaudit.audit(SHEET, cache=False)
 
 
@@ -127,6 +134,7 @@ API_MISUSE = [
 @pytest.mark.parametrize("fn, args, kwargs", API_MISUSE, ids=[f"{m[0]}-{i}" for i, m in enumerate(API_MISUSE)])
 def test_api_misuse_is_a_usage_error(fn, args, kwargs):
     import sheetaudit
+
     args = tuple(_audit_json() if a == "AUDIT" else a for a in args)
     with pytest.raises(UsageError):
         getattr(sheetaudit, fn)(*args, **kwargs)
@@ -134,10 +142,12 @@ def test_api_misuse_is_a_usage_error(fn, args, kwargs):
 
 def test_finite_checks_are_not_fooled_by_huge_ints():
     from sheetaudit.validate import InvalidInput, validate
+
     with pytest.raises(InvalidInput, match="x: "):
         validate({"x": 10**400}, {"type": "object", "properties": {"x": {"type": "number"}}}, source="t")
-    assert math.isfinite(validate({"x": 10**15}, {"type": "object", "properties": {"x": {"type": "number"}}},
-                                  source="t")["x"])
+    assert math.isfinite(
+        validate({"x": 10**15}, {"type": "object", "properties": {"x": {"type": "number"}}}, source="t")["x"]
+    )
 
 
 @pytest.mark.parametrize("command", ["check", "audit"])

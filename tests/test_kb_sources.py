@@ -2,6 +2,7 @@
 standard, a consortium's specification or the vendor's own document, named first in its `source`, and
 `sheetaudit tech NAME` prints it with its kind; and every row says what was read to check it: the addresses of the
 copies read when they confirm its figures, or `verified: false` with what could not be read (docs/kb-sources.md)."""
+
 import re
 
 import pytest
@@ -22,15 +23,20 @@ def kind_of(source: str) -> str | None:
 
 @pytest.mark.parametrize("tech,row", rows(), ids=[f"{t}-{g['gen']}" for t, g in rows()])
 def test_every_row_cites_a_standard_a_specification_or_the_vendors_document(tech, row):
-    assert kind_of(row["source"]), f"{tech} {row['gen']}: {row['source'][:80]!r} is not a standard, a " \
-                                   f"specification or a vendor document ({', '.join(SOURCE_KINDS)}: first)"
+    assert kind_of(row["source"]), (
+        f"{tech} {row['gen']}: {row['source'][:80]!r} is not a standard, a "
+        f"specification or a vendor document ({', '.join(SOURCE_KINDS)}: first)"
+    )
 
 
-@pytest.mark.parametrize("source", [
-    "Microway, 'NVIDIA Tesla P100 NVLink 16GB GPU Accelerator Up Close' (https://www.microway.com/...)",
-    "blog: someone's notes on PCIe speeds (https://example.org/pcie)",
-    "vendor:",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Microway, 'NVIDIA Tesla P100 NVLink 16GB GPU Accelerator Up Close' (https://www.microway.com/...)",
+        "blog: someone's notes on PCIe speeds (https://example.org/pcie)",
+        "vendor:",
+    ],
+)
 def test_a_source_of_another_kind_is_refused(source):
     assert kind_of(source) is None
 
@@ -66,12 +72,15 @@ def test_every_row_carries_a_verified_address_or_says_why_not(tech, row):
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(row["checked"])), row["checked"]
 
 
-@pytest.mark.parametrize("row", [
-    {"read": [], "verified": True},
-    {"read": ["the vendor's page, from memory"], "verified": True},
-    {"read": [], "verified": False},
-    {"read": ["https://example.org/spec"]},
-])
+@pytest.mark.parametrize(
+    "row",
+    [
+        {"read": [], "verified": True},
+        {"read": ["the vendor's page, from memory"], "verified": True},
+        {"read": [], "verified": False},
+        {"read": ["https://example.org/spec"]},
+    ],
+)
 def test_a_row_without_an_address_read_or_an_honest_note_is_refused(row):
     assert check_problem(row) is not None
 
@@ -92,5 +101,6 @@ def test_a_finding_quotes_a_row_with_its_kind_and_says_when_it_was_not_verified(
     checked, unchecked = kb.lookup("NVLink 4")[0], kb.lookup("PCIe Gen4")[0]
     assert checked.citation.startswith("the vendor's own document: NVIDIA") and "not verified" not in checked.citation
     assert unchecked.citation.startswith("specification: PCI-SIG")
-    assert unchecked.citation.endswith("(not verified against a copy of the document: 'sheetaudit tech PCIe Gen4' "
-                                       "says why)")
+    assert unchecked.citation.endswith(
+        "(not verified against a copy of the document: 'sheetaudit tech PCIe Gen4' says why)"
+    )

@@ -3,6 +3,7 @@ Python edited) is read as its tier, by its convention, checked against its rows,
 And no module names a fabric of its own: a fabric in the code is one the knowledge base holds.
 
 This is the README's recipe for teaching the tool a fabric, followed to the end."""
+
 import ast
 import json
 import re
@@ -22,13 +23,19 @@ EXAMPLE_LINK = {
     "bytes_totals": "bidirectional",
     "generation_pattern": r"ExampleLink[\s-]*(\d)",
     "accelerator": "XPU",
-    "generations": [{
-        "gen": "1", "names": [r"\bEX-100\b"], "per_link_gbs": 100, "links_per_accelerator": 4,
-        "per_accelerator_gbs": 400, "max_domain": 32,
-        "note": "A fabric made up for this test.",
-        "source": "vendor: Example Corp, EX-100 data sheet (fictional: tests/test_knowledge_extends.py follows the recipe)",
-        "checked": "2026-12-02",
-    }],
+    "generations": [
+        {
+            "gen": "1",
+            "names": [r"\bEX-100\b"],
+            "per_link_gbs": 100,
+            "links_per_accelerator": 4,
+            "per_accelerator_gbs": 400,
+            "max_domain": 32,
+            "note": "A fabric made up for this test.",
+            "source": "vendor: Example Corp, EX-100 data sheet (fictional: tests/test_knowledge_extends.py follows the recipe)",
+            "checked": "2026-12-02",
+        }
+    ],
 }
 
 SHEET = """# Osprey O16 accelerator server
@@ -84,7 +91,7 @@ def test_a_fabric_added_to_the_rules_is_read_as_its_tier_by_its_convention(tmp_p
     a = _check(tmp_path, SHEET, rules_with_example)
     f = _the(a, "800 GB/s")
     assert (f["tier"], f["technology"], f["scope"]) == ("scale-up", "ExampleLink", "per-accelerator")
-    assert f["normalized"] == {"value": 400.0, "unit": "GB/s"}      # bidirectional by its convention: halved
+    assert f["normalized"] == {"value": 400.0, "unit": "GB/s"}  # bidirectional by its convention: halved
     assert "ExampleLink" in f["reading"]
     assert f["technology_match"]["generation"] == "ExampleLink 1"
     assert f["technology_match"]["status"] == "matches"
@@ -96,7 +103,7 @@ def test_a_fabric_added_to_the_rules_is_read_as_its_tier_by_its_convention(tmp_p
 def test_without_the_row_the_same_sheet_knows_no_such_fabric(tmp_path):
     f = _the(_check(tmp_path, SHEET, None), "800 GB/s")
     assert not f.get("technology")
-    assert f["normalized"] == {"value": 800.0, "unit": "GB/s"}      # no convention: taken as stated
+    assert f["normalized"] == {"value": 800.0, "unit": "GB/s"}  # no convention: taken as stated
 
 
 def test_its_rows_bound_what_a_sheet_may_claim(tmp_path, rules_with_example):
@@ -128,9 +135,11 @@ def test_tech_lists_and_explains_it(rules_with_example):
 
 # What a fabric's name looks like: a vendor's link ("NeuronLink", "MLU-Link"), fabric or switch, and the names the
 # field uses that have no such shape. A name of this shape in the code must be one technologies.yaml spells.
-FABRIC_SHAPE = re.compile(r"\b[A-Z][A-Za-z0-9]*-?(?:Link|LINK)\b|\b[A-Z][a-z]+ Fabric\b|\bNV[A-Z][A-Za-z]+\b|"
-                          r"\b(?:InfiniBand|Infiniband|Ethernet|RoCE|iWARP|EFA|HCCS|xGMI|XGMI|ICI|CXL|PCIe|"
-                          r"Slingshot|Omni-Path|OmniPath|NVLink|UALink)\b")
+FABRIC_SHAPE = re.compile(
+    r"\b[A-Z][A-Za-z0-9]*-?(?:Link|LINK)\b|\b[A-Z][a-z]+ Fabric\b|\bNV[A-Z][A-Za-z]+\b|"
+    r"\b(?:InfiniBand|Infiniband|Ethernet|RoCE|iWARP|EFA|HCCS|xGMI|XGMI|ICI|CXL|PCIe|"
+    r"Slingshot|Omni-Path|OmniPath|NVLink|UALink)\b"
+)
 # Not fabrics: words of the shape that name something else.
 NOT_FABRICS = {"NVL", "NVMe"}
 

@@ -2,6 +2,7 @@
 the reader knows nothing of the stages after it. Every `import` in every module (at the top, inside a function or
 under `if TYPE_CHECKING:`) is mapped to the layer of what it imports; importing a higher layer fails here, naming
 the line. There are no exemptions: a constant every layer needs (the version) lives in a module of the lowest."""
+
 import ast
 import re
 
@@ -12,22 +13,35 @@ from conftest import ROOT
 PACKAGE = ROOT / "sheetaudit"
 STAGE = re.compile(r"s(\d+)_\w+")
 # The stages as the folder lists them, which is their order in the pipeline: each may import the ones before it.
-STAGES = sorted((p.stem for p in (PACKAGE / "stages").iterdir() if STAGE.fullmatch(p.stem)),
-                key=lambda name: int(STAGE.fullmatch(name).group(1)))
+STAGES = sorted(
+    (p.stem for p in (PACKAGE / "stages").iterdir() if STAGE.fullmatch(p.stem)),
+    key=lambda name: int(STAGE.fullmatch(name).group(1)),
+)
 
 # Lowest first. A module may import its own layer's modules and any lower layer's; a package (read, a stage, atscale,
 # output, batch) is one layer, so its modules may import each other.
 LAYERS = [
-    ("errors", "failures", "limits", "numfmt", "fileio", "cachedir", "severity", "regex_cache", "textsafe", "version",
-     "options"),                        # what decides an audit: plain values, passed down by every way in
+    (
+        "errors",
+        "failures",
+        "limits",
+        "numfmt",
+        "fileio",
+        "cachedir",
+        "severity",
+        "regex_cache",
+        "textsafe",
+        "version",
+        "options",
+    ),  # what decides an audit: plain values, passed down by every way in
     ("model",),
     ("read",),
     ("rules",),
-    ("validate", "contract"),          # user inputs checked against schemas in rules/inputs; results against the
-                                       # output's schema, whose lists (requirement keys, sheet kinds) the rules own
-    ("result_cache",),                 # entries checked against the output's schema (contract)
+    ("validate", "contract"),  # user inputs checked against schemas in rules/inputs; results against the
+    # output's schema, whose lists (requirement keys, sheet kinds) the rules own
+    ("result_cache",),  # entries checked against the output's schema (contract)
     ("technologies", "units", "naming"),
-    ("stages",),                       # the package's own __init__: the list of stages, importing none
+    ("stages",),  # the package's own __init__: the list of stages, importing none
     *((f"stages.{name}",) for name in STAGES),
     ("basis",),
     ("atscale",),
@@ -35,11 +49,11 @@ LAYERS = [
     ("output",),
     ("pipeline",),
     ("batch",),
-    ("cli", "__main__", "api", "entry", ""),   # "" is the package itself (sheetaudit/__init__.py: the public facade)
+    ("cli", "__main__", "api", "entry", ""),  # "" is the package itself (sheetaudit/__init__.py: the public facade)
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 # What the reader may import besides itself: it hands plain data up and never asks the stages above.
-READ_MAY_IMPORT = {"read", "model", "limits", "errors", "regex_cache"}   # regex_cache: compiled patterns, no knowledge
+READ_MAY_IMPORT = {"read", "model", "limits", "errors", "regex_cache"}  # regex_cache: compiled patterns, no knowledge
 # The stages take the reader's Document (sheetaudit.model) and never call the reader themselves: what the audit
 # needs from a page (whether OCR could read it) is asked at pipeline level. Triage is the reader's own question
 # (which pages to lay out), asked while it reads, so it shares the reader's marks.
@@ -75,13 +89,13 @@ def imports(path, source: str | None = None):
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
             if not target.startswith("sheetaudit"):
                 continue
-            if node.module is None or target == "sheetaudit":      # `from . import x`: x is a module or a name
+            if node.module is None or target == "sheetaudit":  # `from . import x`: x is a module or a name
                 for alias in node.names:
                     module = f"{target}.{alias.name}"
                     yield node.lineno, module if _is_module(module) else target
@@ -121,12 +135,18 @@ def test_imports_only_go_down(path):
     assert not upward, f"{module_name(path)} imports upward:\n" + "\n".join(upward)
 
 
-@pytest.mark.parametrize("where, source", [
-    ("stages/s8_checks/sheet_checks.py", "def hint():\n    from ...read.ocr import status\n"),  # checks ask no reader
-    ("read/pdf.py", "from ..rules import load_rules\n"),                                    # the reader knows no rules
-    ("stages/s3_context.py", "from .s4_classify import technology\n"),                      # the old circle
-    ("output/json_out.py", "from .. import __version__\n"),                                 # the facade, from below
-])
+@pytest.mark.parametrize(
+    "where, source",
+    [
+        (
+            "stages/s8_checks/sheet_checks.py",
+            "def hint():\n    from ...read.ocr import status\n",
+        ),  # checks ask no reader
+        ("read/pdf.py", "from ..rules import load_rules\n"),  # the reader knows no rules
+        ("stages/s3_context.py", "from .s4_classify import technology\n"),  # the old circle
+        ("output/json_out.py", "from .. import __version__\n"),  # the facade, from below
+    ],
+)
 def test_an_upward_import_is_caught(where, source):
     assert upward_imports(PACKAGE / where, source)
 
@@ -140,6 +160,9 @@ def test_the_stages_are_numbered_one_by_one():
     """The folder lists the stages in pipeline order; the package's docstring and the README name them in that order."""
     assert [int(STAGE.fullmatch(s).group(1)) for s in STAGES] == list(range(1, len(STAGES) + 1))
     import sheetaudit.stages
+
     assert re.findall(r"^\s+(s\d+_\w+)", sheetaudit.stages.__doc__, re.M) == STAGES
     how = (ROOT / "README.md").read_text(encoding="utf-8").split("## How it works", 1)[1]
-    assert re.findall(r"`(s\d+_\w+)`", how.strip().split("\n\n", 1)[0]) == STAGES, "the README's How it works names them in order"
+    assert re.findall(r"`(s\d+_\w+)`", how.strip().split("\n\n", 1)[0]) == STAGES, (
+        "the README's How it works names them in order"
+    )

@@ -1,20 +1,24 @@
 """The contract's basis: GB/s per direction in the figure's own scope, ns, kW, with the arithmetic shown."""
+
 import pytest
 
 from conftest import figure
 
 
-@pytest.mark.parametrize("line,text,expected", [
-    ("GPU-to-GPU: NVLink 4, 900 GB/s per GPU", "900 GB/s", 450),        # NVLink total: both directions added
-    ("GPU-to-GPU: 1.8 TB/s per GPU, bidirectional", "1.8 TB/s", 900),
-    ("Cluster network: 8x 400 Gb/s InfiniBand NDR per port", "400 Gb/s", 50),
-    ("Scale-out: 800GbE", "800GbE", 100),
-    ("Host interface: PCIe Gen5 x16, 32 GT/s per lane", "32 GT/s", 3.938),
-    ("Host bandwidth: 64 GB/s per direction", "64 GB/s", 64),
-    ("Accelerator interconnect: PCIe Gen4: 64 GB/s", "64 GB/s", 32),     # Gen4 x16 total of both directions
-    ("卡间互联: HCCS，每链路 56 GB/s（双向）", "56 GB/s", 28),
-    ("Memory: 80 GB HBM3, 3.35 TB/s memory bandwidth", "3.35 TB/s", 3350),
-])
+@pytest.mark.parametrize(
+    "line,text,expected",
+    [
+        ("GPU-to-GPU: NVLink 4, 900 GB/s per GPU", "900 GB/s", 450),  # NVLink total: both directions added
+        ("GPU-to-GPU: 1.8 TB/s per GPU, bidirectional", "1.8 TB/s", 900),
+        ("Cluster network: 8x 400 Gb/s InfiniBand NDR per port", "400 Gb/s", 50),
+        ("Scale-out: 800GbE", "800GbE", 100),
+        ("Host interface: PCIe Gen5 x16, 32 GT/s per lane", "32 GT/s", 3.938),
+        ("Host bandwidth: 64 GB/s per direction", "64 GB/s", 64),
+        ("Accelerator interconnect: PCIe Gen4: 64 GB/s", "64 GB/s", 32),  # Gen4 x16 total of both directions
+        ("卡间互联: HCCS，每链路 56 GB/s（双向）", "56 GB/s", 28),
+        ("Memory: 80 GB HBM3, 3.35 TB/s memory bandwidth", "3.35 TB/s", 3350),
+    ],
+)
 def test_bandwidth_per_direction_in_bytes(sheet, line, text, expected):
     a = sheet(f"# Server X\n\n{line}\n")
     f = figure(a, text, first=True)

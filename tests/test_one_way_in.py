@@ -2,6 +2,7 @@
 (sheetaudit.options) and pass it down. The result cache's key is made of it alone, so an entry sheetaudit.audit()
 stored is the batch's entry too; audit_folder without an output folder renders no report; the contract of an audit
 is built once, whatever renders it."""
+
 import dataclasses
 import json
 import os
@@ -33,7 +34,7 @@ def test_an_entry_the_api_stored_serves_the_batch_and_a_report_is_still_written(
     folder = tmp_path / "in"
     folder.mkdir()
     shutil.copy(KESTREL, folder / KESTREL.name)
-    sheetaudit.audit(folder / KESTREL.name)                     # stored, with no report rendered
+    sheetaudit.audit(folder / KESTREL.name)  # stored, with no report rendered
     cache = str(tmp_path / "cache")
     results = run_batch(folder, None, BatchOptions(jobs=1, quiet=True, cache_dir=cache))
     assert results.cache_hits == 1 and results.outdir is None
@@ -45,13 +46,15 @@ def test_an_entry_the_api_stored_serves_the_batch_and_a_report_is_still_written(
 
 def test_audit_folder_without_an_output_renders_no_report_and_returns_what_audit_json_holds(tmp_path, monkeypatch):
     from sheetaudit.output import html_out
+
     rendered = tmp_path / "rendered"
     real = html_out.render
 
-    def render(*args, **kwargs):        # the workers are forked from this process, and so call this one
+    def render(*args, **kwargs):  # the workers are forked from this process, and so call this one
         with open(rendered, "a", encoding="utf-8") as fh:
             fh.write("x")
         return real(*args, **kwargs)
+
     monkeypatch.setattr(html_out, "render", render)
     folder = tmp_path / "in"
     folder.mkdir()
@@ -64,11 +67,12 @@ def test_audit_folder_without_an_output_renders_no_report_and_returns_what_audit
     assert sheetaudit.audit_folder(folder, jobs=1, cache=False, output=out) == results
     assert results == json.loads((out / "audit.json").read_text(encoding="utf-8"))
     assert [("error" in r) for r in results] == [True, False, False]
-    assert rendered.exists() or not _forked()          # the stand-in reached the workers: it did not run before
+    assert rendered.exists() or not _forked()  # the stand-in reached the workers: it did not run before
 
 
 def _forked() -> bool:
     from sheetaudit.batch.pool import _context
+
     return _context().get_start_method() == "fork"
 
 
@@ -82,11 +86,13 @@ def test_the_contract_is_built_once_and_no_output_changes_it():
     from sheetaudit.output import html_out, text_out
     from sheetaudit.output.json_out import contract, dumps, to_contract
     from sheetaudit.pipeline import audit
+
     a = audit(KESTREL)
     kept = contract(a)
     before = json.dumps(kept, sort_keys=True)
     html_out.render(a)
     text_out.render(a)
     dumps(a)
-    assert contract(a) is kept and json.dumps(kept, sort_keys=True) == before == json.dumps(to_contract(a),
-                                                                                            sort_keys=True)
+    assert contract(a) is kept and json.dumps(kept, sort_keys=True) == before == json.dumps(
+        to_contract(a), sort_keys=True
+    )

@@ -1,6 +1,7 @@
 """Issue 14, pathological pages: a page printed as one enormous paragraph full of figures must cost about linear
 time in its length. Before the fix every figure rescanned its whole segment (find's overlap test and classify's
 whole-sentence lookups), so doubling the text quadrupled the time; an 80,000-character paragraph took ~30 s."""
+
 import time
 
 import pytest
@@ -23,7 +24,7 @@ def cpu_seconds_to_classify(chars: int) -> tuple[float, int]:
 
 @pytest.mark.timing
 def test_one_huge_paragraph_costs_about_linear_time():
-    cpu_seconds_to_classify(5_000)                       # warm the rule and pattern caches
+    cpu_seconds_to_classify(5_000)  # warm the rule and pattern caches
     small, n_small = cpu_seconds_to_classify(20_000)
     large, n_large = cpu_seconds_to_classify(160_000)
     assert n_large == pytest.approx(8 * n_small, rel=0.05)
@@ -51,8 +52,9 @@ def test_a_long_run_of_digits_costs_about_linear_time():
 
 
 def cpu_seconds_to_find(line: str, copies: int = 40) -> float:
-    doc = Document(path="lines", sha256="", pages=1, kind="text",
-                   segments=[Segment(line, 1, "sentence") for _ in range(copies)])
+    doc = Document(
+        path="lines", sha256="", pages=1, kind="text", segments=[Segment(line, 1, "sentence") for _ in range(copies)]
+    )
     start = time.process_time()
     find_mentions(doc)
     return time.process_time() - start
@@ -63,6 +65,6 @@ def test_a_table_of_part_numbers_costs_what_prose_of_its_length_costs():
     """An optics inventory ("REV 01  740-150875  1F1CSNA80900J  QSFP-DD800-800G-AOC-15M"): the count-of-accelerators
     pattern once cut each long part number into words in every possible way, about a second per line."""
     parts = "REV 01   740-150875   1F1CSNA80900J       QSFP-DD800-800G-AOC-15M"
-    prose = ("The system has 64 ports of 800 Gb/s and draws 2.2 kW at full load in its rack. ")[:len(parts)]
-    cpu_seconds_to_find(prose)                               # warm the rule and pattern caches
+    prose = ("The system has 64 ports of 800 Gb/s and draws 2.2 kW at full load in its rack. ")[: len(parts)]
+    cpu_seconds_to_find(prose)  # warm the rule and pattern caches
     assert cpu_seconds_to_find(parts) < 20 * max(cpu_seconds_to_find(prose), 0.01)

@@ -1,6 +1,7 @@
 """The reader's own declarations of pdfium's C API (sheetaudit.read.pdfium_c) are pypdfium2_raw's, function for
 function and constant for constant, on the same library: a call through them behaves as through pypdfium2_raw,
 and a pypdfium2 whose bindings change shows here, not as a crash."""
+
 import ctypes
 import subprocess
 import sys
@@ -19,9 +20,14 @@ def _shape(t):
     if t is ctypes.c_void_p:
         return "void*"
     if hasattr(t, "_type_") and isinstance(t._type_, type) and issubclass(t._type_, ctypes.Structure):
-        return ("*", t._type_.__name__.replace("struct__", "").rstrip("_"),
-                [f[:2] if isinstance(f[1], type) and not issubclass(f[1], ctypes.Structure) else f[0]
-                 for f in getattr(t._type_, "_fields_", [])])
+        return (
+            "*",
+            t._type_.__name__.replace("struct__", "").rstrip("_"),
+            [
+                f[:2] if isinstance(f[1], type) and not issubclass(f[1], ctypes.Structure) else f[0]
+                for f in getattr(t._type_, "_fields_", [])
+            ],
+        )
     if hasattr(t, "_type_") and not isinstance(t._type_, str):
         return ("*", _shape(t._type_))
     return t
@@ -45,16 +51,27 @@ def test_every_constant_and_structure_is_pypdfium2_raw_s():
 
 def test_the_library_is_pypdfium2_raw_s_and_a_check_imports_none_of_its_bindings():
     assert C._lib._name == B._libs["pdfium"]._name
-    code = ("import sys; from sheetaudit.pipeline import audit; audit(sys.argv[1]); "
-            "print(sorted(m for m in sys.modules if m.startswith(('pypdfium2', 'ctypes.util', 'subprocess'))))")
-    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "samples" / "pelican-pn5164-ethernet-switch.pdf")],
-                         capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    code = (
+        "import sys; from sheetaudit.pipeline import audit; audit(sys.argv[1]); "
+        "print(sorted(m for m in sys.modules if m.startswith(('pypdfium2', 'ctypes.util', 'subprocess'))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT / "samples" / "pelican-pn5164-ethernet-switch.pdf")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
     assert out.strip() == "[]"
 
 
 def test_every_function_the_reader_calls_is_declared():
     """A call added to the reader (R.FPDF...) without its declaration here fails here, not on a user's PDF."""
     import re
-    used = {name for path in (ROOT / "sheetaudit" / "read").glob("*.py")
-            for name in re.findall(r"\bR\.([A-Za-z_0-9]+)", path.read_text(encoding="utf-8"))}
+
+    used = {
+        name
+        for path in (ROOT / "sheetaudit" / "read").glob("*.py")
+        for name in re.findall(r"\bR\.([A-Za-z_0-9]+)", path.read_text(encoding="utf-8"))
+    }
     assert used and not {name for name in used if not hasattr(C, name)}

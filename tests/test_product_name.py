@@ -5,6 +5,7 @@
 The real vendor PDFs of the shared corpus are named as their covers name them (the expected names written from
 the documents themselves); sheets written in several vendors' styles (tests/names/, made by
 tests/names/make_name_pdfs.py) show the mechanism holds beyond them."""
+
 import csv
 import json
 from pathlib import Path
@@ -39,8 +40,16 @@ REAL_PDFS = {
 }
 
 # What the covers print in their largest type or first that is not a name (the old title of several of them).
-NOT_NAMES = ("Product Highlights", "Powerful Networking for the Future of AI", "The Challenges of Building",
-             "Datasheet", "Data Sheet", "Product Brief", "Incredible Performance", "Powering the Next Era")
+NOT_NAMES = (
+    "Product Highlights",
+    "Powerful Networking for the Future of AI",
+    "The Challenges of Building",
+    "Datasheet",
+    "Data Sheet",
+    "Product Brief",
+    "Incredible Performance",
+    "Powering the Next Era",
+)
 
 
 def name_of(path: Path) -> str:
@@ -162,4 +171,5 @@ def test_one_name_in_every_output(tmp_path):
     assert f"<h1>{name}</h1>" in html
     assert f"We are evaluating {name}" in html or "We are evaluating" not in html
     import sheetaudit
+
     assert set(sheetaudit.figures([contract])["product"]) == {name}

@@ -1,4 +1,5 @@
 """The reader keeps columns apart, gives each value its row label, and links footnotes to their markers."""
+
 import json
 from pathlib import Path
 
@@ -60,9 +61,10 @@ def test_html_script_and_comments_are_not_text():
 # ---------------------------------------------------------------------------------------------------------
 # The PDF reader: pdfium only, every page alike
 
+
 def _imports(*args, top_level: bool = True) -> set[str]:
     """Modules imported by `python -m sheetaudit ARGS` (from -X importtime): top-level names, or full ones."""
-    proc = run_cli(*args, isolated=True, python=("-X", "importtime"))     # a fresh process imports from scratch
+    proc = run_cli(*args, isolated=True, python=("-X", "importtime"))  # a fresh process imports from scratch
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     names = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
     return {n.split(".")[0] for n in names} if top_level else names
@@ -70,22 +72,26 @@ def _imports(*args, top_level: bool = True) -> set[str]:
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["check", "--help"]])
 def test_help_and_version_import_nothing_heavy(args):
-    heavy = {"pdfplumber", "pdfminer", "pypdfium2", "pypdfium2_raw", "pint", "pandas", "numpy", "jinja2", "yaml",
-             "PIL"}
+    heavy = {"pdfplumber", "pdfminer", "pypdfium2", "pypdfium2_raw", "pint", "pandas", "numpy", "jinja2", "yaml", "PIL"}
     assert not heavy & _imports(*args)
 
 
 def test_a_pdf_and_its_evidence_images_are_read_by_pdfium_alone(tmp_path):
     out = tmp_path / "report.html"
-    imported = _imports("check", "--format", "html", "-o", str(out), str(SAMPLES / "kestrel-k8x-gpu-server.pdf"),
-                        top_level=False)
-    assert "sheetaudit.read.pdfium_c" in imported and not {"pdfplumber", "pdfminer"} & {n.split(".")[0] for n in imported}
+    imported = _imports(
+        "check", "--format", "html", "-o", str(out), str(SAMPLES / "kestrel-k8x-gpu-server.pdf"), top_level=False
+    )
+    assert "sheetaudit.read.pdfium_c" in imported and not {"pdfplumber", "pdfminer"} & {
+        n.split(".")[0] for n in imported
+    }
     assert "data:image/png;base64," in out.read_text(encoding="utf-8")
 
 
 def test_thorough_is_accepted_and_changes_nothing():
-    runs = [run_cli("check", "--format", "json", *extra, SAMPLES / "tanager-t8-variants.pdf")
-            for extra in ([], ["--thorough"])]
+    runs = [
+        run_cli("check", "--format", "json", *extra, SAMPLES / "tanager-t8-variants.pdf")
+        for extra in ([], ["--thorough"])
+    ]
     assert [r.returncode for r in runs] == [runs[0].returncode] * 2 and runs[0].returncode in (0, 1)
     assert runs[0].stdout == runs[1].stdout and json.loads(runs[0].stdout)["figures"]
 
@@ -93,6 +99,7 @@ def test_thorough_is_accepted_and_changes_nothing():
 def test_text_printed_twice_in_place_is_read_once(tmp_path):
     """A bold look made by printing a line twice, a hair apart, and a layer drawn twice: one line of text."""
     from reportlab.pdfgen import canvas
+
     path = tmp_path / "twice.pdf"
     c = canvas.Canvas(str(path), pagesize=(400, 200))
     c.setFont("Helvetica", 10)
@@ -110,19 +117,43 @@ def test_ruled_tables_are_pdfplumbers(name):
     pdfplumber_table = pytest.importorskip("pdfplumber.table")
     from sheetaudit.read.pdfium_page import open_pdf
     from sheetaudit.read.tables import find_tables
+
     pdf = open_pdf(SAMPLES / name)
     found = 0
     for i in range(len(pdf)):
         page = pdf.page(i)
         page.scan()
         try:
-            edges = [{"x0": x0, "x1": x1, "top": t, "bottom": t, "width": x1 - x0, "height": 0.0, "orientation": "h",
-                      "object_type": "line"} for t, x0, x1 in page.h_edges]
-            edges += [{"x0": x, "x1": x, "top": t, "bottom": b, "width": 0.0, "height": b - t, "orientation": "v",
-                       "object_type": "line"} for x, t, b in page.v_edges]
+            edges = [
+                {
+                    "x0": x0,
+                    "x1": x1,
+                    "top": t,
+                    "bottom": t,
+                    "width": x1 - x0,
+                    "height": 0.0,
+                    "orientation": "h",
+                    "object_type": "line",
+                }
+                for t, x0, x1 in page.h_edges
+            ]
+            edges += [
+                {
+                    "x0": x,
+                    "x1": x,
+                    "top": t,
+                    "bottom": b,
+                    "width": 0.0,
+                    "height": b - t,
+                    "orientation": "v",
+                    "object_type": "line",
+                }
+                for x, t, b in page.v_edges
+            ]
             theirs = pdfplumber_table.TableFinder(type("Edges", (), {"edges": edges, "bbox": (-1e6, -1e6, 1e6, 1e6)})())
-            assert [(t.bbox, [r.cells for r in t.rows]) for t in theirs.tables] == find_tables(page.h_edges,
-                                                                                             page.v_edges)
+            assert [(t.bbox, [r.cells for r in t.rows]) for t in theirs.tables] == find_tables(
+                page.h_edges, page.v_edges
+            )
             found += len(theirs.tables)
         finally:
             page.close()

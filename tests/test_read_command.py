@@ -1,5 +1,6 @@
 """`sheetaudit read FILE`: the text as the audit reads it, page by page, each segment with its kind, heading, row
 label and column header; `--format json` gives the same as data. Run as a user runs it."""
+
 import json
 from pathlib import Path
 
@@ -47,8 +48,9 @@ def test_a_page_without_text_is_named():
     assert json.loads(run_cli("read", "--format", "json", READ / "title-over-photo.pdf").stdout)["no_text_pages"] == [3]
 
 
-@pytest.mark.parametrize("name", ["osprey-o4-inference-server.txt", "cormorant-c8x-platform.md",
-                                  "gannet-gx800-xdr-switch.html"])
+@pytest.mark.parametrize(
+    "name", ["osprey-o4-inference-server.txt", "cormorant-c8x-platform.md", "gannet-gx800-xdr-switch.html"]
+)
 def test_text_markdown_and_html_are_read_as_check_reads_them(name):
     r = run_cli("read", "--format", "json", SAMPLES / name)
     assert r.returncode == 0, r.output
@@ -63,13 +65,16 @@ def test_output_file(tmp_path):
     assert r.returncode == 0 and r.stdout == "" and json.loads(out.read_text())["source"]["kind"] == "pdf"
 
 
-@pytest.mark.parametrize("name, message", [
-    ("empty.pdf", "empty file (0 bytes)"),
-    ("png-named.pdf", "not a PDF (PNG image)"),
-    ("truncated.pdf", "damaged or truncated PDF"),
-    ("encrypted.pdf", "encrypted PDF, password needed (use --password)"),
-    ("no-such-file.pdf", "no such file"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("empty.pdf", "empty file (0 bytes)"),
+        ("png-named.pdf", "not a PDF (PNG image)"),
+        ("truncated.pdf", "damaged or truncated PDF"),
+        ("encrypted.pdf", "encrypted PDF, password needed (use --password)"),
+        ("no-such-file.pdf", "no such file"),
+    ],
+)
 def test_unreadable_input_is_one_line_and_exit_2(name, message):
     r = run_cli("read", HOSTILE / name, isolated=True)
     assert r.returncode == 2 and r.stdout == ""

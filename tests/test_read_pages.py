@@ -1,5 +1,6 @@
 """How real PDFs lay out their pages, reproduced in sheets of our own (tests/read/make_read_pdfs.py): words
 placed without a space glyph, a spec table beside body text, a title over a full-page photo."""
+
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,11 @@ def test_words_set_without_space_glyphs_are_parted_by_their_gaps():
     every gap under pdfplumber's 3 points."""
     doc = read_document(READ / "no-space-glyphs.pdf")
     prose = " ".join(texts(doc, "sentence"))
-    for phrase in ("NVLink delivers 1.8 TB/s bidirectional throughput per GPU",       # one text object a glyph
-                   "moves up to 1.6 Tbps of bidirectional traffic",                   # TJ kerning, one object a line
-                   "Each HX72 rack draws 132 kW and is cooled by direct liquid cooling"):   # one object a word
+    for phrase in (
+        "NVLink delivers 1.8 TB/s bidirectional throughput per GPU",  # one text object a glyph
+        "moves up to 1.6 Tbps of bidirectional traffic",  # TJ kerning, one object a line
+        "Each HX72 rack draws 132 kW and is cooled by direct liquid cooling",
+    ):  # one object a word
         assert phrase in prose, prose
     cells = {s.label: s.text for s in doc.segments if s.kind == "cell"}
     assert cells.get("GPU-to-GPU bandwidth") == "1.8 TB/s per GPU, bidirectional", cells
@@ -39,14 +42,17 @@ def test_words_set_without_space_glyphs_give_their_figures():
 def test_a_spec_table_beside_body_text_keeps_its_rows():
     doc = read_document(READ / "two-column-spec-table.pdf")
     cells = {s.label: s.text for s in doc.segments if s.kind == "cell" and s.page == 1}
-    assert cells == {"Accelerators": "8x M-500 OAM, fully connected",
-                     "Scale-up bandwidth": "896 GB/s per accelerator, bidirectional",
-                     "Cluster network": "8x 400 Gb/s RoCE v2 adapters, one per accelerator",
-                     "Host link": "PCIe Gen5 x16 per adapter", "System power": "10.2 kW maximum",
-                     "Cooling": "Air, front-to-rear airflow"}
+    assert cells == {
+        "Accelerators": "8x M-500 OAM, fully connected",
+        "Scale-up bandwidth": "896 GB/s per accelerator, bidirectional",
+        "Cluster network": "8x 400 Gb/s RoCE v2 adapters, one per accelerator",
+        "Host link": "PCIe Gen5 x16 per adapter",
+        "System power": "10.2 kW maximum",
+        "Cooling": "Air, front-to-rear airflow",
+    }
     prose = [s for s in doc.segments if s.kind == "sentence" and s.page == 1]
     assert len(prose) == 6 and not any("RoCE" in s.text or "kW" in s.text for s in prose)
-    assert all(s.bbox[2] < 300 for s in prose)        # the body text stays in its column
+    assert all(s.bbox[2] < 300 for s in prose)  # the body text stays in its column
 
 
 def test_a_ruled_table_beside_body_text_keeps_its_rows():
@@ -101,7 +107,7 @@ def test_a_model_grid_gives_every_models_power_and_its_totals_add_up():
     a = pipeline.audit(READ / "model-grid.pdf")
     watts = sorted(f.normalized["value"] for f in a.figures if f.quantity == "power" and f.page == 2)
     assert watts == [0.15, 0.16, 0.21, 0.38, 0.455, 0.51, 0.51, 0.73]
-    per_port = figure(a, "under 9W")         # beside "1+1 redundant ... power", an item of its own
+    per_port = figure(a, "under 9W")  # beside "1+1 redundant ... power", an item of its own
     assert (per_port.quantity, per_port.scope) == ("power", "per-port")
     assert figure(a, "380W").model == "T4-32Q"
     # 12.8 Tbps is 32 x 400G and 8.0 Tbps is 48 x 100G + 8 x 400G: no total is questioned
@@ -123,8 +129,8 @@ def test_a_spec_box_under_a_caption_beside_body_text_keeps_its_rows_and_shared_v
 def test_a_server_spec_box_gives_its_domain_its_ports_and_its_power():
     a = pipeline.audit(READ / "spec-box-beside-text.pdf")
     domain = [f for f in a.figures if f.quantity == "domain_size"]
-    assert {(f.normalized["value"], f.tier) for f in domain} == {(8.0, "scale-up")}   # "8X Vega V2", NVLink in prose
-    edr = figure(a, "EDR")                  # "Dual 10 GbE, 4 IB EDR": the 10 GbE is another port's rate
+    assert {(f.normalized["value"], f.tier) for f in domain} == {(8.0, "scale-up")}  # "8X Vega V2", NVLink in prose
+    edr = figure(a, "EDR")  # "Dual 10 GbE, 4 IB EDR": the 10 GbE is another port's rate
     assert (edr.normalized["value"], edr.count) == (12.5, 4)
     power = [f for f in a.figures if f.quantity == "power"]
     assert [(f.normalized["value"], f.scope, f.model or None) for f in power] == [(3.2, "per-node", None)]
@@ -144,6 +150,7 @@ def test_bulleted_lists_side_by_side_are_lists_not_labels_and_values():
 # ---------------------------------------------------------------------------------------------------------
 # Spec boxes read by their geometry (read.specbox): labels in one column, values in the next, on one baseline
 
+
 def _cells(name):
     doc = read_document(READ / name)
     return doc, {(s.label, s.column): s.text for s in doc.segments if s.kind == "cell"}
@@ -156,9 +163,9 @@ def test_a_card_spec_box_beside_running_text_gives_each_value_its_label():
     doc, cells = _cells("spec-box-card.pdf")
     assert cells[("Memory Bandwidth", "")] == "Up to 160GB/s"
     assert cells[("Thermal Solution", "")] == "Active"
-    assert cells[("Single-Precision Performance", "")] == "Up to 2.4 TFLOPS"      # a label over two lines
+    assert cells[("Single-Precision Performance", "")] == "Up to 2.4 TFLOPS"  # a label over two lines
     assert cells[("Max Power Consumption", "")] == "45 W"
-    assert cells[("Form Factor", "")] == "2.7 inches H x 6.6 inches L, single slot"   # a value over three
+    assert cells[("Form Factor", "")] == "2.7 inches H x 6.6 inches L, single slot"  # a value over three
     assert cells[("Max Simultaneous Displays", "")] == "4x 3840 x 2160 @ 120Hz 2x 7680 x 4320 @ 60Hz"
     assert cells[("GPU Memory Kite K2", "")] == "4 GB GDDR6"
     assert cells[("GPU Memory Kite K2 8GB", "")] == "8 GB GDDR6"
@@ -172,7 +179,7 @@ def test_a_card_spec_box_beside_running_text_gives_each_value_its_label():
 def test_models_heading_centred_columns_and_a_section_inside_the_box_set_without_space_glyphs():
     doc, cells = _cells("spec-box-models.pdf")
     assert cells[("Maximum power", "C4-8L")] == "6.2 kW" and cells[("Maximum power", "C4-2S")] == "3.1 kW"
-    assert cells[("Scale-up link", "C4-8L")] == "A2 Link, 600 GB/s per accelerator"       # a value over two lines
+    assert cells[("Scale-up link", "C4-8L")] == "A2 Link, 600 GB/s per accelerator"  # a value over two lines
     assert cells[("Cooling", "C4-8L")] == "Direct liquid cooling"
     assert cells[("Accelerator memory bandwidth", "C4-4S")] == "3.2 TB/s"
     assert [text for (label, _), text in cells.items() if label == "Front-end network"] == ["Dual 25 GbE, OCP 3.0"]
@@ -182,10 +189,15 @@ def test_models_heading_centred_columns_and_a_section_inside_the_box_set_without
 
 def test_labels_set_flush_right_in_a_left_hand_box_beside_running_text():
     doc, cells = _cells("spec-box-flush-right.pdf")
-    assert cells == {("Ports", ""): "2x QSFP112", ("Data rate", ""): "400 Gb/s per port, Ethernet and RoCE v2",
-                     ("Host interface", ""): "PCIe Gen5 x16", ("Typical power (two ports active)", ""): "25 W",
-                     ("Cooling", ""): "Passive heatsink, 300 LFM airflow", ("Port-to-port latency", ""): "600 ns",
-                     ("Form factor", ""): "Half height, half length"}
+    assert cells == {
+        ("Ports", ""): "2x QSFP112",
+        ("Data rate", ""): "400 Gb/s per port, Ethernet and RoCE v2",
+        ("Host interface", ""): "PCIe Gen5 x16",
+        ("Typical power (two ports active)", ""): "25 W",
+        ("Cooling", ""): "Passive heatsink, 300 LFM airflow",
+        ("Port-to-port latency", ""): "600 ns",
+        ("Form factor", ""): "Half height, half length",
+    }
     prose = [s.text for s in doc.segments if s.kind == "sentence"]
     assert len(prose) == 3 and prose[0].startswith("The Egret E1 adapter puts two 400 Gb/s ports")
 

@@ -22,6 +22,7 @@ text (long documents, read.pdf) is read by pdfium's own word breaks and held to 
 
     python tests/test_read_words.py [PDF...]      # the agreement of every PDF (or of those given), worst first
 """
+
 from __future__ import annotations
 
 import re
@@ -34,11 +35,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
-WORD_GAP = 0.15         # pdfplumber parts words this share of the font size apart (the reader: 0.13)
-AGREEMENT = 0.97         # at least this share of pdfplumber's words is read by the reader, on every PDF
-MIN_WORDS = 20           # PDFs with fewer words than this in pdfplumber are held to every word but two
-PIECE = 2               # a piece of pdfplumber's this short is found inside the reader's words of its page
-CONCAT = 6               # at most this many of the reader's words in a row make one of pdfplumber's
+WORD_GAP = 0.15  # pdfplumber parts words this share of the font size apart (the reader: 0.13)
+AGREEMENT = 0.97  # at least this share of pdfplumber's words is read by the reader, on every PDF
+MIN_WORDS = 20  # PDFs with fewer words than this in pdfplumber are held to every word but two
+PIECE = 2  # a piece of pdfplumber's this short is found inside the reader's words of its page
+CONCAT = 6  # at most this many of the reader's words in a row make one of pdfplumber's
 _DROP = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\ufffe\uffff]|\(cid:\d+\)")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
@@ -62,6 +63,7 @@ def norm(word: str) -> str:
 def reference_words(path: Path, max_pages: int | None = None) -> list[list[str]]:
     """pdfplumber's words, page by page (None for a file it cannot read)."""
     import pdfplumber
+
     out = []
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages[:max_pages]:
@@ -76,6 +78,7 @@ def reader_words(path: Path, max_pages: int | None = None) -> list[list[str]]:
     where the triage finds nothing on them)."""
     from sheetaudit.read import read_document
     from sheetaudit.stages.s2_triage import may_hold_figures
+
     doc = read_document(path, max_pages=max_pages, ocr=False, needs_layout=may_hold_figures)
     pages: list[list[str]] = [[] for _ in range(doc.pages)]
     seen: set[tuple] = set()
@@ -92,7 +95,7 @@ def reader_words(path: Path, max_pages: int | None = None) -> list[list[str]]:
 def missing(reference: list[str], read: list[str]) -> list[str]:
     """pdfplumber's words (of one page) the reader did not read."""
     have = Counter(read)
-    joined = {"".join(read[i:i + k]) for i in range(len(read)) for k in range(2, CONCAT + 1) if i + k <= len(read)}
+    joined = {"".join(read[i : i + k]) for i in range(len(read)) for k in range(2, CONCAT + 1) if i + k <= len(read)}
     cjk_text = "".join(w for w in read if _CJK.search(w))
     page_text = " ".join(read)
     lost: list[str] = []
@@ -127,6 +130,7 @@ def agreement(path: Path, max_pages: int | None = None) -> tuple[float, int, lis
 def _readable(path: Path) -> bool:
     from sheetaudit.errors import UnreadableInput
     from sheetaudit.read import read_bytes, sniff
+
     try:
         data = read_bytes(path)
         return bool(data) and sniff(data, ".pdf") == "pdf" and b"/Encrypt" not in data
@@ -134,20 +138,21 @@ def _readable(path: Path) -> bool:
         return False
 
 
-MAX_PAGES = 60      # the 1,000-page hostile file is read in part: its pages are all alike
+MAX_PAGES = 60  # the 1,000-page hostile file is read in part: its pages are all alike
 
 
 @pytest.mark.parametrize("path", [p for p in pdfs() if _readable(p)], ids=lambda p: str(p.relative_to(p.parents[1])))
 def test_reader_reads_pdfplumbers_words(path):
     pytest.importorskip("pdfplumber")
     from sheetaudit.errors import UnreadableInput
+
     try:
         share, total, lost = agreement(path, MAX_PAGES)
-    except UnreadableInput as exc:      # the hostile files the reader must refuse (tests/hostile/README.md)
+    except UnreadableInput as exc:  # the hostile files the reader must refuse (tests/hostile/README.md)
         if "hostile" not in path.parts:
             raise
         pytest.skip(f"refused, as tests/test_hostile.py expects: {exc}")
-    except Exception as exc:      # noqa: BLE001 - a file pdfplumber cannot open has no reference
+    except Exception as exc:  # noqa: BLE001 - a file pdfplumber cannot open has no reference
         if "pdfminer" in type(exc).__module__ or "pdfplumber" in type(exc).__module__:
             pytest.skip(f"pdfplumber cannot read it: {exc}")
         raise
@@ -166,7 +171,7 @@ if __name__ == "__main__":
     for p in paths:
         try:
             rows.append((*agreement(p, MAX_PAGES), p))
-        except Exception as exc:      # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001
             print(f"{p}: {type(exc).__name__}: {exc}")
     rows.sort(key=lambda r: r[0])
     for share, total, lost, p in rows:

@@ -1,5 +1,6 @@
 """The project's real corpus (tests/real) is what SOURCES.md says it is: every document labelled, every document
 listed with the sha256 of the file as kept, every label in the benchmark's format."""
+
 import hashlib
 import json
 import re
@@ -14,8 +15,7 @@ PARTS = ("dev", "blind", "fresh")
 
 
 def documents() -> list[Path]:
-    return sorted(p for part in PARTS for p in (REAL / part).iterdir()
-                  if not p.name.endswith(".expected.json"))
+    return sorted(p for part in PARTS for p in (REAL / part).iterdir() if not p.name.endswith(".expected.json"))
 
 
 def listed() -> dict[str, str]:
@@ -43,7 +43,9 @@ def test_the_fresh_part_holds_at_least_fifteen_documents_four_in_chinese():
 
 @pytest.mark.parametrize("doc", documents(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_each_document_is_listed_with_its_sha256_and_labelled(doc):
-    assert listed().get(doc.name) == hashlib.sha256(doc.read_bytes()).hexdigest(), f"{doc.name}: not in SOURCES.md as kept"
+    assert listed().get(doc.name) == hashlib.sha256(doc.read_bytes()).hexdigest(), (
+        f"{doc.name}: not in SOURCES.md as kept"
+    )
     label = json.loads(doc.with_name(doc.name.rsplit(".", 1)[0] + ".expected.json").read_text(encoding="utf-8"))
     assert label["sheet"] == doc.name
     assert label["figures"], "a real document in the corpus prints at least one figure"

@@ -1,13 +1,19 @@
 """How real vendor sheets print their figures, each case in our own words: units only in a table's header, tables in
 reStructuredText and HTML, counts of accelerators in many phrasings, several models on one sheet, the kind of sheet,
 measured throughput, liquid cooling offered as an option. Each test reads a small sheet through the whole audit."""
+
 import pytest
 
 
 def figure(audit, quantity, text=None, **attrs):
     """The one figure of this quantity (and printed text, and attributes) the audit found."""
-    found = [f for f in audit.figures if f.quantity == quantity and (text is None or f.text == text)
-             and all(getattr(f, k) == v for k, v in attrs.items())]
+    found = [
+        f
+        for f in audit.figures
+        if f.quantity == quantity
+        and (text is None or f.text == text)
+        and all(getattr(f, k) == v for k, v in attrs.items())
+    ]
     assert found, [(f.quantity, f.text, f.tier, f.scope) for f in audit.figures]
     return found[0]
 
@@ -95,7 +101,7 @@ TEST_REPORT = """# 评测结果
 
 def test_a_one_row_table_is_a_record_laid_sideways(sheet):
     a = sheet(TEST_REPORT, name="report-zh.md")
-    assert values(a, "power") == [0.1059, 2.0159]          # the standard deviation is not a figure
+    assert values(a, "power") == [0.1059, 2.0159]  # the standard deviation is not a figure
     assert figure(a, "power", "2015.9W").scope == "per-node"
     assert figure(a, "power", "105.9W").scope == "per-accelerator"
     assert a.sheet_kind == "server" and "test report" in a.sheet_kind_reason
@@ -103,15 +109,23 @@ def test_a_one_row_table_is_a_record_laid_sideways(sheet):
 
 # -- counts of accelerators -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text,size,tier", [
-    ("The scale-up links join the accelerators inside one box in an All2All manner. "
-     "A box consisting of 8 Lyra 3s is the unit of scale-out.", 8, "scale-up"),
-    ("Each hive of four Acme accelerators is fully connected over Infinity Fabric.", 4, "scale-up"),
-    ("支持单机八卡机内互联。", 8, "scale-up"),
-    ("v5 chips form a 3D torus; a 128-chip slice is the smallest shape that crosses two cubes.", 128, "scale-up"),
-    ("Each module joins a sixteen-way BLink domain.", 16, "scale-up"),
-    ("Across the rack, 2 048 accelerators are joined by the RoCE fabric (two tiers).", 2048, "scale-out"),
-])
+
+@pytest.mark.parametrize(
+    "text,size,tier",
+    [
+        (
+            "The scale-up links join the accelerators inside one box in an All2All manner. "
+            "A box consisting of 8 Lyra 3s is the unit of scale-out.",
+            8,
+            "scale-up",
+        ),
+        ("Each hive of four Acme accelerators is fully connected over Infinity Fabric.", 4, "scale-up"),
+        ("支持单机八卡机内互联。", 8, "scale-up"),
+        ("v5 chips form a 3D torus; a 128-chip slice is the smallest shape that crosses two cubes.", 128, "scale-up"),
+        ("Each module joins a sixteen-way BLink domain.", 16, "scale-up"),
+        ("Across the rack, 2 048 accelerators are joined by the RoCE fabric (two tiers).", 2048, "scale-out"),
+    ],
+)
 def test_count_of_accelerators_in_many_phrasings(sheet, text, size, tier):
     a = sheet(f"# Platform\n\n{text}\n")
     d = figure(a, "domain_size", tier=tier)
@@ -119,27 +133,36 @@ def test_count_of_accelerators_in_many_phrasings(sheet, text, size, tier):
 
 
 def test_part_numbers_switch_chips_and_memory_sizes_are_not_counts(sheet):
-    a = sheet("# Server\n\nThe eight GPUs are fully connected through four NVSwitch chips.\n\n"
-              "整机搭载 8 颗 JH-910 NPU 模组，机内全互联。单卡 32 GB GDDR 加速卡。\n")
+    a = sheet(
+        "# Server\n\nThe eight GPUs are fully connected through four NVSwitch chips.\n\n"
+        "整机搭载 8 颗 JH-910 NPU 模组，机内全互联。单卡 32 GB GDDR 加速卡。\n"
+    )
     assert values(a, "domain_size") == [8.0]
 
 
 # -- units, named rates and what is not a figure -----------------------------------------------------------------
 
+
 def test_named_rates_and_european_numbers(sheet):
-    a = sheet("# Board\n\n| 特征 | 规格 |\n| --- | --- |\n| 网络 | 千兆网口：2 个 |\n\n"
-              "Every G4 lane signals at 106,25 Gbit/s (PAM4); the G4-L draws 1 050 W.\n", name="board.md")
+    a = sheet(
+        "# Board\n\n| 特征 | 规格 |\n| --- | --- |\n| 网络 | 千兆网口：2 个 |\n\n"
+        "Every G4 lane signals at 106,25 Gbit/s (PAM4); the G4-L draws 1 050 W.\n",
+        name="board.md",
+    )
     assert 0.125 in values(a, "bandwidth") and 13.2812 in values(a, "bandwidth")
     assert 1.05 in values(a, "power")
 
 
-@pytest.mark.parametrize("line", [
-    "Shock, operating: 30 G, 11 ms half-sine",
-    "OSFP cages accept modules up to 30 W (power class 8)",
-    "Link-flap dampening hold-down default 200 ms.",
-    "The in-rack CDU is rated for 120 kW of heat rejection.",
-    "XH-S30 48G is for video analytics.",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Shock, operating: 30 G, 11 ms half-sine",
+        "OSFP cages accept modules up to 30 W (power class 8)",
+        "Link-flap dampening hold-down default 200 ms.",
+        "The in-rack CDU is rated for 120 kW of heat rejection.",
+        "XH-S30 48G is for video analytics.",
+    ],
+)
 def test_not_figures(sheet, line):
     a = sheet(f"# Sheet\n\n{line}\n")
     assert [f.text for f in a.figures if f.quantity in ("bandwidth", "latency", "power")] == []
@@ -147,58 +170,77 @@ def test_not_figures(sheet, line):
 
 # -- scope, direction and the kind of sheet ----------------------------------------------------------------------
 
+
 def test_the_words_nearest_a_figure_decide_its_scope(sheet):
-    a = sheet("# Pod guide\n\nEach node holds eight GPUs joined by NVLink 4 through four NVSwitch chips, "
-              "900 GB/s per GPU.\n")
+    a = sheet(
+        "# Pod guide\n\nEach node holds eight GPUs joined by NVLink 4 through four NVSwitch chips, 900 GB/s per GPU.\n"
+    )
     assert figure(a, "bandwidth", "900 GB/s").scope == "per-accelerator"
 
 
 def test_measured_bus_bandwidth_is_taken_as_measured(sheet):
-    a = sheet("# Tuning guide\n\n| Test | Setup | Result |\n| --- | --- | --- |\n"
-              "| All-reduce bus bandwidth, one node | nccl-tests, 8 GPUs over NVLink | ~370 GB/s |\n", name="guide.md")
+    a = sheet(
+        "# Tuning guide\n\n| Test | Setup | Result |\n| --- | --- | --- |\n"
+        "| All-reduce bus bandwidth, one node | nccl-tests, 8 GPUs over NVLink | ~370 GB/s |\n",
+        name="guide.md",
+    )
     f = figure(a, "bandwidth", "~370 GB/s")
     assert (f.tier, f.scope, f.normalized["value"]) == ("scale-up", "per-accelerator", 370.0)
 
 
 def test_a_pod_brochure_that_names_its_switches_is_not_a_switch_sheet(sheet):
-    a = sheet("# Vireo AI pod\n\nThe pod joins 32 nodes over leaf switches and spine switches; "
-              "each leaf switch has 64 ports.\n", name="pod.md")
+    a = sheet(
+        "# Vireo AI pod\n\nThe pod joins 32 nodes over leaf switches and spine switches; "
+        "each leaf switch has 64 ports.\n",
+        name="pod.md",
+    )
     assert a.sheet_kind == "pod" and "title" in a.sheet_kind_reason
 
 
 def test_liquid_offered_beside_an_air_build_is_not_required(sheet):
-    a = sheet("# KX8 server\n\nCooling: Air-cooled, 15 hot-swap fans\n\n"
-              "Liquid option: DLC cold-plate kit for accelerators and CPUs (factory option)\n")
+    a = sheet(
+        "# KX8 server\n\nCooling: Air-cooled, 15 hot-swap fans\n\n"
+        "Liquid option: DLC cold-plate kit for accelerators and CPUs (factory option)\n"
+    )
     assert "power.liquid-cooling-required" not in {f.check for f in a.findings}
     b = sheet("# KX8-L server\n\nCooling: direct liquid cooling only, 40 °C inlet\n")
     assert "power.liquid-cooling-required" in {f.check for f in b.findings}
 
 
 def test_a_switch_family_checks_each_model_against_its_own_ports(sheet):
-    a = sheet("# Larkspur switch family\n\n| Specification | LS-9100 | LS-9200 |\n| --- | --- | --- |\n"
-              "| Ports | 32x 800GbE OSFP | 64x 800GbE OSFP |\n| Switching capacity | 25.6 Tb/s | 51.2 Tb/s |\n",
-              name="family.md")
-    assert values(a, "bandwidth") == [100.0, 3200.0, 6400.0]       # each capacity per direction, not halved
+    a = sheet(
+        "# Larkspur switch family\n\n| Specification | LS-9100 | LS-9200 |\n| --- | --- | --- |\n"
+        "| Ports | 32x 800GbE OSFP | 64x 800GbE OSFP |\n| Switching capacity | 25.6 Tb/s | 51.2 Tb/s |\n",
+        name="family.md",
+    )
+    assert values(a, "bandwidth") == [100.0, 3200.0, 6400.0]  # each capacity per direction, not halved
     assert "bandwidth.aggregate-mismatch" not in {f.check for f in a.findings}
 
 
 # -- a switch family's data sheet: notes under the table, one label per model column --------------------------
 
+
 def test_notes_set_as_one_paragraph_each_reach_their_figures(tmp_path):
-    """"¹ ... ² ..." printed as one paragraph under a table: the latency row's ¹ says port-to-port (hardware), and
+    """ "¹ ... ² ..." printed as one paragraph under a table: the latency row's ¹ says port-to-port (hardware), and
     the optics wattage in note ² is not the switch's power."""
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
     from sheetaudit import pipeline
+
     body = getSampleStyleSheet()["BodyText"]
-    rows = [["", "SX-64", "SX-128"], ["Latency (ns)\u00b9", "~700", "~650"], ["Typical power (W)\u00b2", "1,080", "1,150"]]
+    rows = [
+        ["", "SX-64", "SX-128"],
+        ["Latency (ns)\u00b9", "~700", "~650"],
+        ["Typical power (W)\u00b2", "1,080", "1,150"],
+    ]
     table = Table(rows)
     table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "grey")]))
-    note = ("\u00b9 Port-to-port, cut-through mode, 64-byte frames. \u00b2 Typical: 25 \u00b0C ambient, 50% load; "
-            "excludes pluggable optics (up to 16 W per 800G OSFP module).")
+    note = (
+        "\u00b9 Port-to-port, cut-through mode, 64-byte frames. \u00b2 Typical: 25 \u00b0C ambient, 50% load; "
+        "excludes pluggable optics (up to 16 W per 800G OSFP module)."
+    )
     path = tmp_path / "switch.pdf"
-    SimpleDocTemplate(str(path)).build([Paragraph("SX Series AI fabric switches", body), table,
-                                        Paragraph(note, body)])
+    SimpleDocTemplate(str(path)).build([Paragraph("SX Series AI fabric switches", body), table, Paragraph(note, body)])
     audit = pipeline.audit(path)
     assert set(audit.document.footnotes) == {"\u00b9", "\u00b2"}
     assert figure(audit, "latency", "~700").basis == "hardware"
@@ -232,9 +274,9 @@ def test_a_chinese_switch_table_power_without_optics_and_its_service_ports(sheet
 • 无损以太网：支持 PFC 死锁检测，死锁检测周期 100ms 可配置。
 """
     audit = sheet(text)
-    assert values(audit, "power") == [0.905]                   # the switch's; the optics' 24 W is not a figure
-    assert figure(audit, "bandwidth", "800GE").tier != "front-end"   # 业务端口: the switch's data ports
-    assert values(audit, "latency") == []                      # a detection period is not a latency
+    assert values(audit, "power") == [0.905]  # the switch's; the optics' 24 W is not a figure
+    assert figure(audit, "bandwidth", "800GE").tier != "front-end"  # 业务端口: the switch's data ports
+    assert values(audit, "latency") == []  # a detection period is not a latency
 
 
 def test_numbered_notes_under_a_latency_table_give_each_row_its_basis(sheet):
@@ -248,7 +290,7 @@ Typical 400G NIC                 1.3 us (2)
     audit = sheet(text, name="nic.txt")
     assert figure(audit, "latency", "0.62 us").basis == "hardware"
     assert figure(audit, "latency", "1.3 us").basis == "end-to-end"
-    assert "latency.conditions-missing" not in {f.code for f in audit.findings}   # its note names the test
+    assert "latency.conditions-missing" not in {f.code for f in audit.findings}  # its note names the test
 
 
 def test_a_host_cpus_tdp_and_a_domain_named_by_its_fabric(sheet):
@@ -263,7 +305,7 @@ domain. A cabinet of this kind holds four APUs per blade.
 | Accelerators | 8x OAM, 1,000 W TDP each |
 """
     audit = sheet(text)
-    assert figure(audit, "power", "400 W").scope == "per-device"        # a CPU's, though its row says "Processors"
+    assert figure(audit, "power", "400 W").scope == "per-device"  # a CPU's, though its row says "Processors"
     assert figure(audit, "domain_size", "eight-accelerator").tier == "scale-up"
 
 
@@ -280,10 +322,10 @@ def test_chinese_counts_of_modules_and_cpus_and_power_with_optics(sheet):
 | 最大功耗 | 29.8W（含光模块 with optics） |
 """
     audit = sheet(text)
-    assert {f.value for f in audit.figures if f.quantity == "domain_size"} == {8, 4}    # not the 2 CPUs
+    assert {f.value for f in audit.figures if f.quantity == "domain_size"} == {8, 4}  # not the 2 CPUs
     assert figure(audit, "domain_size", text=None, value=8).tier == "scale-up"
-    assert values(audit, "power") == [0.0298]                    # the optics are part of it, not the figure
-    assert 0.125 in values(audit, "bandwidth")                   # 千兆: one gigabit, 0.125 GB/s
+    assert values(audit, "power") == [0.0298]  # the optics are part of it, not the figure
+    assert 0.125 in values(audit, "bandwidth")  # 千兆: one gigabit, 0.125 GB/s
 
 
 def test_a_vendors_own_link_is_scale_up_where_the_sheet_says_it_forms_the_domain(sheet):
@@ -309,16 +351,22 @@ def test_a_chinese_test_report_perftest_rows_and_per_chip_power(sheet):
 | 最大功耗（满配光模块） | 2,180W |
 """
     audit = sheet(text)
-    assert figure(audit, "power", "700W").scope == "per-accelerator"      # 单颗: per chip
-    assert figure(audit, "bandwidth", "189.2Gb/s").tier == "scale-out"     # perftest over the RDMA network
-    assert figure(audit, "latency", "4.2us").basis == "end-to-end"         # through the collective library
-    assert 2.18 in values(audit, "power")                                  # 满配光模块: with its optics
+    assert figure(audit, "power", "700W").scope == "per-accelerator"  # 单颗: per chip
+    assert figure(audit, "bandwidth", "189.2Gb/s").tier == "scale-out"  # perftest over the RDMA network
+    assert figure(audit, "latency", "4.2us").basis == "end-to-end"  # through the collective library
+    assert 2.18 in values(audit, "power")  # 满配光模块: with its optics
 
 
-@pytest.mark.parametrize("text,size", [
-    ("A two-tier leaf-spine fabric of SX switches connects up to 8,192 accelerators, each with a 400 Gb/s port.", 8192),
-    ("A full system of 200 cabinets reaches more than 100,000 APUs with at most three switch hops.", 100000),
-])
+@pytest.mark.parametrize(
+    "text,size",
+    [
+        (
+            "A two-tier leaf-spine fabric of SX switches connects up to 8,192 accelerators, each with a 400 Gb/s port.",
+            8192,
+        ),
+        ("A full system of 200 cabinets reaches more than 100,000 APUs with at most three switch hops.", 100000),
+    ],
+)
 def test_a_cluster_joined_by_a_switched_fabric_is_a_scale_out_count(sheet, text, size):
     assert figure(sheet(text), "domain_size", text=None, value=size).tier == "scale-out"
 
@@ -375,7 +423,10 @@ def test_a_caption_declares_its_tables_units_and_field_columns_carry_scope_and_d
 """
     audit = sheet(text)
     assert figure(audit, "bandwidth", "55.1").direction == "unidirectional"
-    assert figure(audit, "power", "9.82").scope == "per-node" and figure(audit, "power", "9.82").normalized["value"] == 9.82
+    assert (
+        figure(audit, "power", "9.82").scope == "per-node"
+        and figure(audit, "power", "9.82").normalized["value"] == 9.82
+    )
     assert figure(audit, "power", "741").scope == "per-accelerator"
 
 
@@ -391,9 +442,9 @@ A cluster network can hold up to 16,384 GPUs. Local NVMe drives deliver up to 6.
 """
     audit = sheet(text)
     assert figure(audit, "bandwidth", "3.35").tier == "memory"
-    assert figure(audit, "bandwidth", "400").normalized["value"] == 50     # eight ports of 400 Gb/s
+    assert figure(audit, "bandwidth", "400").normalized["value"] == 50  # eight ports of 400 Gb/s
     assert figure(audit, "domain_size", "up to 16,384 GPUs").tier == "scale-out"
-    assert 6.8 not in values(audit, "bandwidth")                          # a drive's throughput
+    assert 6.8 not in values(audit, "bandwidth")  # a drive's throughput
 
 
 def test_a_count_after_per_is_a_ratio_not_a_domain(sheet):
@@ -401,8 +452,14 @@ def test_a_count_after_per_is_a_ratio_not_a_domain(sheet):
     assert not [f for f in audit.figures if f.quantity == "domain_size"]
 
 
-@pytest.mark.parametrize("text,kw", [("GPU power: 550-760 W per GPU", 0.76), ("板卡功耗：150~180W", 0.18),
-                                     ("| Item | Value |\n|---|---|\n| Power (W) | 700-1000 |\n", 1.0)])
+@pytest.mark.parametrize(
+    "text,kw",
+    [
+        ("GPU power: 550-760 W per GPU", 0.76),
+        ("板卡功耗：150~180W", 0.18),
+        ("| Item | Value |\n|---|---|\n| Power (W) | 700-1000 |\n", 1.0),
+    ],
+)
 def test_a_range_is_read_as_its_upper_end(sheet, text, kw):
     assert values(sheet(text), "power") == [kw]
 
@@ -424,7 +481,9 @@ def test_a_unit_column_and_a_long_bracketed_header(sheet):
     assert figure(audit, "bandwidth", "900").direction == "bidirectional"
 
 
-@pytest.mark.parametrize("text", ["通过 400GE RoCE 网卡横向扩展，支持万卡集群部署。", "采用三层组网可演进至十万卡级规模。"])
+@pytest.mark.parametrize(
+    "text", ["通过 400GE RoCE 网卡横向扩展，支持万卡集群部署。", "采用三层组网可演进至十万卡级规模。"]
+)
 def test_a_round_scale_class_is_marketing_not_a_count(sheet, text):
     """万卡集群, 十万卡级: a class of scale, as "hyperscale" is; independent labellers of five blind sets counted no
     domain there (a printed number, "1,024 卡", is one)."""

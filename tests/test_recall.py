@@ -5,6 +5,7 @@ tests/recall/make_recall_pdfs.py).
 
 Checks with `cases` (power.rack-density, power.facility-exceeded) are errors only where the sheet says so (an
 air-cooled rack): their labels do not say which case holds, so they are left to their own tests."""
+
 import json
 from pathlib import Path
 
@@ -19,9 +20,12 @@ RECALL = ROOT / "tests" / "recall"
 
 def always_errors() -> set[str]:
     """The checks whose severity is error in every case."""
-    return {code for code, c in load_rules().checks.items()
-            if {c["severity"], *((k.get("severity") or c["severity"]) for k in (c.get("cases") or {}).values())}
-            == {"error"}}
+    return {
+        code
+        for code, c in load_rules().checks.items()
+        if {c["severity"], *((k.get("severity") or c["severity"]) for k in (c.get("cases") or {}).values())}
+        == {"error"}
+    }
 
 
 def sheets_with_true_errors() -> list:
@@ -46,6 +50,7 @@ def test_the_error_checks_are_known():
 def test_a_sheet_with_a_true_error_is_fail(sheet, required):
     from sheetaudit.pipeline import audit
     from sheetaudit.output.json_out import to_contract
+
     a = audit(sheet)
     assert to_contract(a)["status"] == "fail"
     for code in required:
@@ -56,6 +61,7 @@ def test_a_sheet_with_a_true_error_is_fail(sheet, required):
 def test_the_second_models_ports_against_its_total_is_fail(sheet):
     from sheetaudit.pipeline import audit
     from sheetaudit.output.json_out import to_contract
+
     a = audit(sheet)
     x = finding(a, "bandwidth.aggregate-mismatch")
     assert x.severity == "error" and "64.8 Tb/s" in x.message and "72 x 800" in x.message

@@ -1,6 +1,7 @@
 """Compiled patterns are kept between runs (sheetaudit.regex_cache): a pattern built from the cache matches as
 re.compile's does, a run with a warm cache writes the same report as one with none, and a cache that cannot be
 trusted is ignored."""
+
 import json
 import marshal
 import re
@@ -35,8 +36,9 @@ def _as_new_process(monkeypatch):
 def _same(a: re.Pattern, b: re.Pattern):
     assert (a.pattern, a.flags, a.groups, a.groupindex) == (b.pattern, b.flags, b.groups, b.groupindex)
     for text in TEXTS:
-        assert [m.groupdict() or m.group(0) for m in a.finditer(text)] == \
-               [m.groupdict() or m.group(0) for m in b.finditer(text)]
+        assert [m.groupdict() or m.group(0) for m in a.finditer(text)] == [
+            m.groupdict() or m.group(0) for m in b.finditer(text)
+        ]
 
 
 @pytest.mark.parametrize("pattern,flags", PATTERNS)
@@ -87,6 +89,7 @@ def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
     from sheetaudit.stages.s1_find import _patterns
     from sheetaudit.rules import compiled
     from sheetaudit.units import _rate_patterns
+
     for cache in (compiled, _patterns, _rate_patterns):
         cache.cache_clear()
     sheets = sorted((ROOT / "samples").glob("*.pdf")) + sorted((ROOT / "tests" / "labelled").glob("*.md"))[:8]
@@ -96,19 +99,20 @@ def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
         texts.append("\n".join(f"{s.label} {s.column} {s.text}" for s in read_document(sheet).segments))
     texts.append("Kelvin \u212aelvin ſtraſſe İSTANBUL 40-PIN up TO 8 GPUs, 1,000 W; 液冷 八卡 HDR200")
     checked = 0
-    for pattern, flags in [k for k in regex_cache._entries if k[0] != "kept"]:     # kept(): no pattern
+    for pattern, flags in [k for k in regex_cache._entries if k[0] != "kept"]:  # kept(): no pattern
         ours, theirs = regex_cache.compile(pattern, flags), re.compile(pattern, flags)
         for text in texts:
-            text = text.encode() if isinstance(pattern, bytes) else text     # the reader's patterns over PDF bytes
+            text = text.encode() if isinstance(pattern, bytes) else text  # the reader's patterns over PDF bytes
             assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)], pattern
         checked += 1
-    assert checked >= 50        # the vocabularies, the finder's and the units' patterns
+    assert checked >= 50  # the vocabularies, the finder's and the units' patterns
 
 
 def _rule_patterns():
     """Every regular expression the rules hold: the vocabularies, the checks' words, the knowledge base's names
     and generations, the named rates and the conventions (prose that is no pattern is left out)."""
     from sheetaudit.rules import load_rules
+
     r = load_rules()
     found = []
 
@@ -165,6 +169,7 @@ def test_what_is_kept_beside_the_patterns_comes_back_as_computed(cache_home, mon
     """technologies.prefilter's literals, read off a pattern's parse, are kept with the patterns: a later run
     gets the same test of a text without parsing again."""
     from sheetaudit.technologies import prefilter
+
     texts = ["InfiniBand NDR", "nothing here", "Infiniband", "NVLINK", "ethernet"]
     pattern = r"InfiniBand|\bIB\b|NVLink(?:-C2C)?"
     first = prefilter.__wrapped__(pattern, flags=re.I)

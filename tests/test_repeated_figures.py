@@ -5,6 +5,7 @@ document of n sentences, each a total and its ports, where every total re-read e
 
 CPU time, not the wall clock (tests/cpu_clock.py), with a generous bound: 8 times the figures may cost at most 12
 times the CPU and the memory."""
+
 import gc
 import tracemalloc
 
@@ -25,7 +26,7 @@ def cost(tmp_path, shape, n: int) -> tuple[float, int, int]:
     sheet.write_text(frame.format(item * n) + "\n", encoding="utf-8")
     best, figures = float("inf"), 0
     gc.collect()
-    gc.freeze()       # as the command line does after start-up (sheetaudit/entry.py)
+    gc.freeze()  # as the command line does after start-up (sheetaudit/entry.py)
     try:
         for _ in range(2):
             with cpu_seconds() as used:
@@ -46,7 +47,7 @@ def cost(tmp_path, shape, n: int) -> tuple[float, int, int]:
 @pytest.mark.timing
 @pytest.mark.parametrize("shape, n", [(ONE_LINE, 150), (SWITCH, 30)], ids=["one-line", "switch-sentences"])
 def test_eight_times_the_figures_cost_at_most_twelve_times(tmp_path, shape, n):
-    cost(tmp_path, shape, n // 2)                       # warm the rule, pattern and template caches
+    cost(tmp_path, shape, n // 2)  # warm the rule, pattern and template caches
     small, small_mb, n_small = cost(tmp_path, shape, n)
     large, large_mb, n_large = cost(tmp_path, shape, 8 * n)
     assert n_large == pytest.approx(8 * n_small, rel=0.05)

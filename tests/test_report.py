@@ -2,6 +2,7 @@
 
 (tests/test_report_browser.py opens the same reports in chromium.)
 """
+
 from __future__ import annotations
 
 import base64
@@ -74,9 +75,15 @@ def need(path: Path):
         pytest.skip(f"{path} not present")
 
 
-SHEETS = [ORION, XUANWU, SAMPLES / "pelican-pn5164-ethernet-switch.pdf", SAMPLES / "kestrel-k8x-gpu-server.pdf",
-          SAMPLES / "cormorant-c8x-platform.md", SAMPLES / "gannet-gx800-xdr-switch.html",
-          SAMPLES / "osprey-o4-inference-server.txt"]
+SHEETS = [
+    ORION,
+    XUANWU,
+    SAMPLES / "pelican-pn5164-ethernet-switch.pdf",
+    SAMPLES / "kestrel-k8x-gpu-server.pdf",
+    SAMPLES / "cormorant-c8x-platform.md",
+    SAMPLES / "gannet-gx800-xdr-switch.html",
+    SAMPLES / "osprey-o4-inference-server.txt",
+]
 
 
 @pytest.mark.parametrize("sheet", SHEETS, ids=lambda p: p.name)
@@ -98,6 +105,7 @@ def test_report_has_verdict_every_finding_and_every_figure(sheet):
     assert order  # every sample sheet raises something
     # the four steps in order, each with its 'why' from the rules
     from sheetaudit.rules import load_rules
+
     steps = load_rules().steps
     for n in (1, 2, 3, 4):
         assert f"Step {n}: {steps[n]['title']}" in text
@@ -107,7 +115,7 @@ def test_report_has_verdict_every_finding_and_every_figure(sheet):
 def test_questions_then_findings_most_severe_first():
     """The first screen answers 'can we buy this, and what must we ask?': the verdict, then every question for
     the vendor, most severe first, each linking to its evidence; then the findings by severity."""
-    need(ZEPHYR)                # an air-cooled rack above the air limit: an error the sheet itself proves
+    need(ZEPHYR)  # an air-cooled rack above the air limit: an error the sheet itself proves
     html = report(ZEPHYR)
     page = Parsed(html)
     sections = [t.get("id") or t.get("class") for t in page.all("section")]
@@ -115,23 +123,24 @@ def test_questions_then_findings_most_severe_first():
     rank = {"error": 0, "warning": 1, "info": 2}
     asked = [rank[t["data-severity"]] for t in page.all("li") if "data-severity" in t]
     assert asked and asked == sorted(asked) and asked[0] == 0
-    findings = html[html.index('id="findings"'):html.index('id="glance"')]
+    findings = html[html.index('id="findings"') : html.index('id="glance"')]
     assert findings.index('data-check="power.rack-density"') < findings.index('data-check="tier.aggregate-figure"')
     shown = [rank[m] for m in re.findall(r'<article class="finding finding-(\w+)"', findings)]
     assert shown == sorted(shown)
     anchors = {t["id"] for t in page.all("article")}
-    ask = html[html.index('id="ask"'):html.index('id="findings"')]
+    ask = html[html.index('id="ask"') : html.index('id="findings"')]
     assert set(re.findall(r'href="#(finding-\d+)"', ask)) <= anchors
     # copyable as an email to the vendor: a greeting, one numbered line per question, most severe first, thanks
     import html as htmllib
-    text = html[html.index('id="questions-text"'):]
-    text = htmllib.unescape(text[text.index(">") + 1:text.index("</textarea>")])
+
+    text = html[html.index('id="questions-text"') :]
+    text = htmllib.unescape(text[text.index(">") + 1 : text.index("</textarea>")])
     lines = text.splitlines()
     assert lines[0] == "Hello," and "Thank you," in lines
     numbered = [ln for ln in lines if re.match(r"\d+\. ", ln)]
     assert numbered[0].startswith("1. ") and "rack" in numbered[0] and "sheetaudit" not in text
     # the four steps stay as the way to browse: each lists its findings by link
-    step4 = html[html.index('id="step-4"'):html.index('id="figures"')]
+    step4 = html[html.index('id="step-4"') : html.index('id="figures"')]
     assert "Rack power above the air-cooling limit" in step4
 
 
@@ -142,7 +151,7 @@ def test_evidence_images_arithmetic_and_question_for_each_finding():
     page = Parsed(html)
     imgs = page.all("img")
     assert imgs and all(i["src"].startswith("data:image/png;base64,") and len(i.get("alt", "")) > 20 for i in imgs)
-    for i in imgs:   # real PNGs
+    for i in imgs:  # real PNGs
         assert base64.b64decode(i["src"].split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
     text = " ".join(page.text)
     assert "1.8 TB/s = 1,800 GB/s; / 2 = 900 GB/s per direction" in text
@@ -162,7 +171,7 @@ def test_passed_checks_are_collapsed_with_a_count():
     assert n >= 3
     counts = [int(x) for x in re.findall(r"(\d+) checks? passed in this step", html)]
     assert sum(counts) == len([c for c in a.passed if not c.startswith("sheet.")])
-    assert "<details class=\"passed\" open" not in html
+    assert '<details class="passed" open' not in html
 
 
 def test_self_contained_no_request_possible():
@@ -193,8 +202,9 @@ def test_complete_without_javascript():
     html_no_js = re.sub(r"<script>.*?</script>", "", html, flags=re.S)
     page = Parsed(html_no_js)
     assert len([t for t in page.all("tr") if t.get("data-quantity")]) == len(audited(ORION).figures)
-    assert any(d.get("id") == "figure-tools" and "hidden" in d for d in page.all("div")), \
+    assert any(d.get("id") == "figure-tools" and "hidden" in d for d in page.all("div")), (
         "filter controls only appear when the script runs"
+    )
     assert len(page.all("svg")) >= 2
 
 
@@ -216,15 +226,16 @@ def test_html_lang_and_chinese_quotes_marked():
     html = report(XUANWU)
     assert '<html lang="en">' in html
     assert 'lang="zh"' in html
-    assert "液冷" in html          # not escaped to entities, not mangled
-    assert "Noto Sans CJK SC" in html and "Microsoft YaHei" in html   # system fallbacks, nothing fetched
+    assert "液冷" in html  # not escaped to entities, not mangled
+    assert "Noto Sans CJK SC" in html and "Microsoft YaHei" in html  # system fallbacks, nothing fetched
 
 
 def _contrast(fg: str, bg: str) -> float:
     def lum(h):
-        rgb = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        rgb = [int(h[i : i + 2], 16) / 255 for i in (1, 3, 5)]
         lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
     hi, lo = sorted((lum(fg), lum(bg)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
@@ -233,7 +244,7 @@ def test_palette_passes_wcag_aa_and_matches_the_css():
     css = (ROOT / "sheetaudit" / "output" / "templates" / "report.css").read_text()
     for name, (fg, bg) in PALETTE.items():
         assert _contrast(fg, bg) >= 4.5, (name, fg, bg, _contrast(fg, bg))
-        assert _contrast(fg, "#ffffff") >= 4.5, name   # also on the page background
+        assert _contrast(fg, "#ffffff") >= 4.5, name  # also on the page background
     for name in ("ink", "muted", "link", "error", "warning", "info", "pass"):
         fg, bg = PALETTE[name]
         assert f"--{name}:{fg}" in css, name
@@ -249,36 +260,83 @@ def _hostile_audit() -> Audit:
     seg = Segment(text="ctx " + bad, page=1, label="label " + bad, heading="head " + bad)
 
     def fig(i, q, text, norm, **kw):
-        return Figure(id=f"f{i}", quantity=q, text=text, value=1, unit="x", page=1, context="ctx " + bad + " " + text,
-                      normalized=norm, label="label " + bad, heading="head " + bad, segment=seg,
-                      arithmetic="arith " + bad, reading="reading " + bad, **kw)
-    figs = [fig(1, "bandwidth", "900 GB/s" + bad, {"value": 450.0, "unit": "GB/s"}, tier="scale-up",
-                scope="per-accelerator", direction="unspecified"),
-            fig(2, "bandwidth", "400 Gb/s" + bad, {"value": 50.0, "unit": "GB/s"}, tier="scale-out",
-                scope="per-accelerator", direction="unspecified"),
-            fig(3, "latency", "2 us" + bad, {"value": 2000.0, "unit": "ns"}, basis="end-to-end"),
-            fig(4, "power", "50 kW" + bad, {"value": 50.0, "unit": "kW"}, scope="per-rack")]
+        return Figure(
+            id=f"f{i}",
+            quantity=q,
+            text=text,
+            value=1,
+            unit="x",
+            page=1,
+            context="ctx " + bad + " " + text,
+            normalized=norm,
+            label="label " + bad,
+            heading="head " + bad,
+            segment=seg,
+            arithmetic="arith " + bad,
+            reading="reading " + bad,
+            **kw,
+        )
+
+    figs = [
+        fig(
+            1,
+            "bandwidth",
+            "900 GB/s" + bad,
+            {"value": 450.0, "unit": "GB/s"},
+            tier="scale-up",
+            scope="per-accelerator",
+            direction="unspecified",
+        ),
+        fig(
+            2,
+            "bandwidth",
+            "400 Gb/s" + bad,
+            {"value": 50.0, "unit": "GB/s"},
+            tier="scale-out",
+            scope="per-accelerator",
+            direction="unspecified",
+        ),
+        fig(3, "latency", "2 us" + bad, {"value": 2000.0, "unit": "ns"}, basis="end-to-end"),
+        fig(4, "power", "50 kW" + bad, {"value": 50.0, "unit": "kW"}, scope="per-rack"),
+    ]
     d = Derived("name " + bad, 0.111, "ratio", "arith " + bad, ["f1", "f2"])
-    findings = [Finding("bandwidth.scale-ratio", 2, "info",
-                        "Per accelerator, per direction: scale-up 450 GB/s, scale-out 50 GB/s; " + bad,
-                        why="why " + bad, fix="fix " + bad, figures=["f1", "f2"], pages=[1], derived=[d]),
-                Finding("power.rack-density", 4, "error", "msg " + bad, why="why", fix="fix", figures=["f4"])]
-    return Audit(document=doc, figures=figs, findings=findings, sheet_kind="server", derived=[d],
-                 passed=["tier.unclassified"], facility={"name": "hall " + bad, "rack_power_kw": 30})
+    findings = [
+        Finding(
+            "bandwidth.scale-ratio",
+            2,
+            "info",
+            "Per accelerator, per direction: scale-up 450 GB/s, scale-out 50 GB/s; " + bad,
+            why="why " + bad,
+            fix="fix " + bad,
+            figures=["f1", "f2"],
+            pages=[1],
+            derived=[d],
+        ),
+        Finding("power.rack-density", 4, "error", "msg " + bad, why="why", fix="fix", figures=["f4"]),
+    ]
+    return Audit(
+        document=doc,
+        figures=figs,
+        findings=findings,
+        sheet_kind="server",
+        derived=[d],
+        passed=["tier.unclassified"],
+        facility={"name": "hall " + bad, "rack_power_kw": 30},
+    )
 
 
 def test_untrusted_text_is_escaped_everywhere():
     html = render(_hostile_audit())
     page = Parsed(html)
-    assert len(page.all("script")) == 1                         # ours only
+    assert len(page.all("script")) == 1  # ours only
     assert [i for i in page.all("img") if i.get("src") == "x"] == []
     assert not any("onerror" in a or "onload" in a for _, a in page.tags)
-    assert "49" not in " ".join(page.text)                      # no template evaluation
+    assert "49" not in " ".join(page.text)  # no template evaluation
     text = " ".join(page.text)
     assert '<script>alert("x")</script>' in text and "{{ 7*7 }}" in text
     assert html.count("<script") == 1
     # the charts carry the hostile labels as text too
-    assert len(page.all("svg")) == 6    # each chart wide, and laid out for a phone
+    assert len(page.all("svg")) == 6  # each chart wide, and laid out for a phone
     assert "hall <script>" in text
 
 
@@ -311,7 +369,7 @@ def test_encrypted_pdf_renders_images_with_password_only():
     sheet = HOSTILE / "encrypted.pdf"
     a = audited(sheet, "s3cret")
     assert "<img" in render(a, password="s3cret")
-    html = render(a)                     # no password: quotes only, no crash
+    html = render(a)  # no password: quotes only, no crash
     assert "<img" not in html and "article" in html
 
 
@@ -328,8 +386,11 @@ def test_changed_file_gets_no_images(tmp_path):
 def test_evidence_locates_figures_exactly():
     need(XUANWU)
     a = audited(XUANWU)
-    reqs = [evidence.Request(f.id, f.page, f.bbox, (f.text,), f.segment.kind if f.segment else "sentence", f.label)
-            for f in a.figures if f.bbox]
+    reqs = [
+        evidence.Request(f.id, f.page, f.bbox, (f.text,), f.segment.kind if f.segment else "sentence", f.label)
+        for f in a.figures
+        if f.bbox
+    ]
     out = evidence.render(a.document.path, reqs)
     assert len(out) == len(reqs)
     located = sum(1 for e in out.values() if e.located)
@@ -353,14 +414,16 @@ def test_evidence_image_is_the_page_in_grey_with_the_figure_highlighted():
     colours = {c for _, c in img.convert("RGB").getcolors(1 << 16)}
     assert evidence.HIGHLIGHT_EDGE in colours
     assert (255, 255, 255) in colours and (0, 0, 0) in colours
-    assert any(r > b + 100 and g > b + 60 for r, g, b in colours)       # the yellow fill over white paper
+    assert any(r > b + 100 and g > b + 60 for r, g, b in colours)  # the yellow fill over white paper
     # 1 CSS pixel per 1/96 inch: the crop prints at the size of the region on the page
     assert abs(e.width - img.width * 72 / 100 * 96 / 72) <= 1
 
 
 def test_locate_inside_a_cjk_run():
-    chars = [{"text": c, "x0": i * 10.0, "x1": i * 10.0 + 9, "top": 0.0, "bottom": 10.0}
-             for i, c in enumerate("机柜功耗约88kW，须配置")]
+    chars = [
+        {"text": c, "x0": i * 10.0, "x1": i * 10.0 + 9, "top": 0.0, "bottom": 10.0}
+        for i, c in enumerate("机柜功耗约88kW，须配置")
+    ]
     word = {"text": "".join(c["text"] for c in chars), "x0": 0, "x1": 130, "top": 0, "bottom": 10, "chars": chars}
     boxes = evidence._locate("约 88 kW", [word])
     assert boxes == [(40.0, 0.0, 89.0, 10.0)]
@@ -398,12 +461,15 @@ def test_reusable_drawing_functions_escape_and_fit():
     assert "130 ns" in dots and "none stated" in dots
 
 
-@pytest.mark.parametrize("sheet, words", [
-    (ORION, ["1/9", "135 kW", "liquid cooling"]),
-    (SAMPLES / "kestrel-k8x-gpu-server.pdf", ["1/9", "40.8 kW", "air-cooling limit"]),
-    (HOSTILE / "scanned.pdf", ["no text layer"]),
-    (HOSTILE / "notes.txt", ["No bandwidth, latency or power figure"]),
-])
+@pytest.mark.parametrize(
+    "sheet, words",
+    [
+        (ORION, ["1/9", "135 kW", "liquid cooling"]),
+        (SAMPLES / "kestrel-k8x-gpu-server.pdf", ["1/9", "40.8 kW", "air-cooling limit"]),
+        (HOSTILE / "scanned.pdf", ["no text layer"]),
+        (HOSTILE / "notes.txt", ["No bandwidth, latency or power figure"]),
+    ],
+)
 def test_verdict_sentences(sheet, words):
     need(sheet)
     v = verdict(audited(sheet))
@@ -416,7 +482,7 @@ def test_verdict_sentences(sheet, words):
 def test_rendering_is_fast():
     need(ORION)
     a = audited(ORION)
-    with cpu_seconds() as used:         # CPU seconds: other jobs on the machine do not count against it
+    with cpu_seconds() as used:  # CPU seconds: other jobs on the machine do not count against it
         render(a)
     assert used() < 3.0
 
@@ -424,6 +490,7 @@ def test_rendering_is_fast():
 def test_cli_writes_the_html_report(tmp_path):
     from click.testing import CliRunner
     from sheetaudit.cli import main
+
     need(ORION)
     out = tmp_path / "r.html"
     r = CliRunner().invoke(main, ["check", str(ORION), "--format", "html", "-o", str(out), "--fail-on", "never"])
@@ -465,6 +532,7 @@ def test_ids_are_unique_and_every_anchor_resolves(sheet):
 
 def test_compiled_templates_are_cached_and_a_corrupt_entry_is_compiled_again(tmp_path, monkeypatch):
     from sheetaudit.output import html_out
+
     a = audited(ORION)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = _fresh_render(html_out, a)
@@ -473,7 +541,7 @@ def test_compiled_templates_are_cached_and_a_corrupt_entry_is_compiled_again(tmp
     for e in entries:
         e.write_bytes(b"not a compiled template")
     assert _fresh_render(html_out, a) == first
-    assert all(e.read_bytes() != b"not a compiled template" for e in entries)     # written again, whole
+    assert all(e.read_bytes() != b"not a compiled template" for e in entries)  # written again, whole
 
 
 def _fresh_render(html_out, a) -> str:

@@ -7,6 +7,7 @@ at. Skipped cleanly when chromium is absent. Run as a script to screenshot any r
 
     .venv/bin/python tests/test_report_browser.py report.html out.png [--print out.pdf]
 """
+
 from __future__ import annotations
 
 import base64
@@ -42,14 +43,31 @@ class Browser:
 
     def __init__(self, exe: str, width: int = 1200, height: int = 900):
         import websocket
+
         self.profile = tempfile.mkdtemp(prefix="sheetaudit-chromium-")
-        args = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
-                "--disable-extensions", "--disable-default-apps", "--disable-dev-shm-usage", "--mute-audio",
-                "--hide-scrollbars", f"--user-data-dir={self.profile}", "--remote-debugging-port=0",
-                f"--window-size={width},{height}", "about:blank"]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        args = [
+            exe,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-extensions",
+            "--disable-default-apps",
+            "--disable-dev-shm-usage",
+            "--mute-audio",
+            "--hide-scrollbars",
+            f"--user-data-dir={self.profile}",
+            "--remote-debugging-port=0",
+            f"--window-size={width},{height}",
+            "about:blank",
+        ]
+        self.proc = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True
+        )
         port_file = Path(self.profile) / "DevToolsActivePort"
         deadline = time.time() + 30
         while not (port_file.exists() and len(port_file.read_text().split()) >= 2):
@@ -65,8 +83,14 @@ class Browser:
         self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable", session=True)
-        self.call("Emulation.setDeviceMetricsOverride", session=True, width=width, height=height,
-                  deviceScaleFactor=1, mobile=False)
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            session=True,
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
         self.width = width
 
     def call(self, method: str, session: bool = False, **params):
@@ -87,9 +111,17 @@ class Browser:
         if "method" not in ev:
             return
         self.events.append(ev)
-        if ev["method"] == "Page.javascriptDialogOpening":   # an alert() would block the page: dismiss, record
-            self.ws.send(json.dumps({"id": 0, "method": "Page.handleJavaScriptDialog", "sessionId": self.session,
-                                     "params": {"accept": False}}))
+        if ev["method"] == "Page.javascriptDialogOpening":  # an alert() would block the page: dismiss, record
+            self.ws.send(
+                json.dumps(
+                    {
+                        "id": 0,
+                        "method": "Page.handleJavaScriptDialog",
+                        "sessionId": self.session,
+                        "params": {"accept": False},
+                    }
+                )
+            )
 
     def pump(self, seconds: float, until: str | None = None) -> bool:
         deadline = time.time() + seconds
@@ -116,8 +148,7 @@ class Browser:
         self.pump(0.3)
 
     def js(self, expression: str):
-        r = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True,
-                      awaitPromise=True)
+        r = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True, awaitPromise=True)
         if "exceptionDetails" in r:
             raise RuntimeError(f"script failed: {r['exceptionDetails']}")
         return r["result"].get("value")
@@ -137,8 +168,13 @@ class Browser:
     def requests(self, page: Path) -> list[str]:
         """Every URL the page asked for except itself and inline data: URIs."""
         own = page.resolve().as_uri()
-        return [u for ev in self.events if ev["method"] == "Network.requestWillBeSent"
-                for u in [ev["params"]["request"]["url"]] if u != own and not u.startswith("data:")]
+        return [
+            u
+            for ev in self.events
+            if ev["method"] == "Network.requestWillBeSent"
+            for u in [ev["params"]["request"]["url"]]
+            if u != own and not u.startswith("data:")
+        ]
 
     def dialogs(self) -> list[str]:
         return [ev["params"].get("message", "") for ev in self.events if ev["method"] == "Page.javascriptDialogOpening"]
@@ -149,15 +185,18 @@ class Browser:
         if full:
             metrics = self.call("Page.getLayoutMetrics", session=True)
             size = metrics.get("cssContentSize") or metrics["contentSize"]
-            params.update(captureBeyondViewport=True,
-                          clip={"x": 0, "y": 0, "width": self.width, "height": min(size["height"], 16000), "scale": 1})
+            params.update(
+                captureBeyondViewport=True,
+                clip={"x": 0, "y": 0, "width": self.width, "height": min(size["height"], 16000), "scale": 1},
+            )
         data = self.call("Page.captureScreenshot", session=True, **params)["data"]
         out.write_bytes(base64.b64decode(data))
 
     def print_pdf(self, out: Path, letter: bool = False):
         w, h = (8.5, 11) if letter else (8.27, 11.69)
-        data = self.call("Page.printToPDF", session=True, paperWidth=w, paperHeight=h, printBackground=True,
-                         preferCSSPageSize=False)["data"]
+        data = self.call(
+            "Page.printToPDF", session=True, paperWidth=w, paperHeight=h, printBackground=True, preferCSSPageSize=False
+        )["data"]
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(base64.b64decode(data))
 
@@ -202,7 +241,11 @@ def contract(sheet: Path) -> dict:
 VISIBLE = """(function (el) { if (!el) return false; var r = el.getBoundingClientRect(), s = getComputedStyle(el);
   return r.width > 2 && r.height > 2 && s.visibility !== 'hidden' && s.display !== 'none' && +s.opacity > 0; })"""
 
-PDF_SHEETS = [SAMPLES / "borealis-bx72-rack.pdf", SAMPLES / "xuanwu-x8-server-zh.pdf", SAMPLES / "pelican-pn5164-ethernet-switch.pdf"]
+PDF_SHEETS = [
+    SAMPLES / "borealis-bx72-rack.pdf",
+    SAMPLES / "xuanwu-x8-server-zh.pdf",
+    SAMPLES / "pelican-pn5164-ethernet-switch.pdf",
+]
 
 
 @pytest.mark.parametrize("sheet", PDF_SHEETS, ids=lambda p: p.stem)
@@ -218,8 +261,9 @@ def test_sheet_report_in_browser(browser, sheet, tmp_path):
     assert page(f"{VISIBLE}(document.getElementById('verdict'))")
     verdict = page("document.getElementById('verdict').textContent")
     assert len(verdict) > 20 and verdict.endswith(".")
-    assert page("document.querySelector('main section').classList.contains('verdict')"), \
+    assert page("document.querySelector('main section').classList.contains('verdict')"), (
         "the verdict is the first section"
+    )
     # every finding code of the sheet is shown, each as a visible finding
     codes = {f["check"] for f in data["findings"]}
     shown = set(page("Array.from(document.querySelectorAll('article.finding')).map(a => a.dataset.check)"))
@@ -227,22 +271,32 @@ def test_sheet_report_in_browser(browser, sheet, tmp_path):
     for code in codes:
         assert page(f"{VISIBLE}(document.querySelector('article.finding[data-check=\"{code}\"]'))"), code
     # evidence images: decoded, with alt text, visible
-    imgs = page("""Array.from(document.querySelectorAll('img.page-crop')).map(i => ({ok: i.complete && i.naturalWidth > 0,
-        alt: i.alt, src: i.src.slice(0, 22), vis: (%s)(i)}))""" % VISIBLE)
+    imgs = page(
+        """Array.from(document.querySelectorAll('img.page-crop')).map(i => ({ok: i.complete && i.naturalWidth > 0,
+        alt: i.alt, src: i.src.slice(0, 22), vis: (%s)(i)}))"""
+        % VISIBLE
+    )
     assert imgs, "no evidence image"
     assert all(i["ok"] and i["vis"] and len(i["alt"]) > 20 and i["src"] == "data:image/png;base64," for i in imgs)
     # charts: drawn and visible, with a title for assistive technology
     # charts: each drawn and visible in the layout for this width, with a title for assistive technology
-    svgs = page("""Array.from(document.querySelectorAll('.chart-box')).map(box => Array.from(box.querySelectorAll('svg.chart'))
+    svgs = page(
+        """Array.from(document.querySelectorAll('.chart-box')).map(box => Array.from(box.querySelectorAll('svg.chart'))
         .filter(s => (%s)(s)).map(s => ({title: (s.querySelector('title') || {}).textContent,
-        marks: s.querySelectorAll('rect.bar, .pt').length})))""" % VISIBLE)
+        marks: s.querySelectorAll('rect.bar, .pt').length})))"""
+        % VISIBLE
+    )
     assert svgs and all(len(box) == 1 and box[0]["title"] and box[0]["marks"] > 0 for box in svgs)
     # the figure table: a row per figure, sortable with the script
     assert page("document.querySelectorAll('#figures-table tbody tr').length") == len(data["figures"])
     assert page("!document.getElementById('figure-tools').hidden")
     page("document.querySelector('#figures-table thead th:nth-child(5) button').click()")
-    assert page("document.querySelector('#figures-table thead th:nth-child(5)').getAttribute('aria-sort')") == "ascending"
-    page("var i = document.getElementById('figure-filter'); i.value = 'zzzz-nothing'; i.dispatchEvent(new Event('input'))")
+    assert (
+        page("document.querySelector('#figures-table thead th:nth-child(5)').getAttribute('aria-sort')") == "ascending"
+    )
+    page(
+        "var i = document.getElementById('figure-filter'); i.value = 'zzzz-nothing'; i.dispatchEvent(new Event('input'))"
+    )
     assert page("document.querySelectorAll('#figures-table tbody tr:not([hidden])').length") == 0
     # headings in order: one h1, no level skipped
     levels = page("Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6')).map(h => +h.tagName[1])")
@@ -271,13 +325,16 @@ def test_print_opens_every_collapsed_section(browser, tmp_path):
     rows = browser.js("""Array.from(document.querySelectorAll('#figures-table tbody tr'))
         .map(r => [r.classList.contains('cited'), r.getBoundingClientRect().height > 0])""")
     assert rows and all(cited == shown for cited, shown in rows) and any(c for c, _ in rows)
-    more = browser.js("Array.from(document.querySelectorAll('.finding:not(.finding-info) .more-print'))"
-                      ".map(p => p.getBoundingClientRect().height)")   # a note's places are not printed
+    more = browser.js(
+        "Array.from(document.querySelectorAll('.finding:not(.finding-info) .more-print'))"
+        ".map(p => p.getBoundingClientRect().height)"
+    )  # a note's places are not printed
     assert all(h > 0 for h in more)
     assert browser.js("getComputedStyle(document.getElementById('figure-tools')).display") == "none"
     browser.print_pdf(ARTIFACTS / "orion-nvl72-rack.a4.pdf")
     browser.print_pdf(ARTIFACTS / "orion-nvl72-rack.letter.pdf", letter=True)
     import pdfplumber
+
     for name, width in (("orion-nvl72-rack.a4.pdf", 595.3), ("orion-nvl72-rack.letter.pdf", 612)):
         with pdfplumber.open(ARTIFACTS / name) as pdf:
             assert abs(pdf.pages[0].width - width) < 2
@@ -285,7 +342,7 @@ def test_print_opens_every_collapsed_section(browser, tmp_path):
             assert "Ask the vendor" in text and "Appendix: every figure read" in text
             # nothing runs off the right edge of the paper
             assert all(c["x1"] <= p.width + 0.5 for p in pdf.pages for c in p.chars)
-    browser.open(out)   # back to screen for the next test
+    browser.open(out)  # back to screen for the next test
     assert browser.console_errors() == []
 
 
@@ -297,12 +354,17 @@ def test_injection_sheet_shows_markup_as_text(browser, tmp_path):
     assert browser.dialogs() == [], "a script from the sheet ran"
     assert browser.js("document.querySelectorAll('script').length") == 1
     assert browser.js("document.querySelectorAll('img:not(.page-crop)').length") == 0
-    assert browser.js("Array.from(document.querySelectorAll('b')).filter(b => /power/i.test(b.textContent)).length") == 0
+    assert (
+        browser.js("Array.from(document.querySelectorAll('b')).filter(b => /power/i.test(b.textContent)).length") == 0
+    )
     text = browser.js("document.body.innerText")
     data = contract(sheet)
-    payloads = [p for p in ("<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "{{ 7*7 }}", "<b>Typical power</b>")
-                if any(p in (f.get("context") or "") or p in (f.get("label") or "") for f in data["figures"])
-                or p in (data["source"].get("title") or "")]
+    payloads = [
+        p
+        for p in ("<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "{{ 7*7 }}", "<b>Typical power</b>")
+        if any(p in (f.get("context") or "") or p in (f.get("label") or "") for f in data["figures"])
+        or p in (data["source"].get("title") or "")
+    ]
     assert payloads, "the injection sheet's payloads are not in the audit any more"
     for p in payloads:
         assert p in text, p
@@ -369,12 +431,14 @@ def test_report_fits_the_screen_and_chart_text_stays_legible(sized, sheet, tmp_p
     got = layout(sized)
     assert got["overflow"] <= 0 and got["wide"] == [], got
     assert got["charts"] >= 1 and got["small"] == [], got["small"][:5]
-    order = sized.js("Array.from(document.querySelectorAll('main > section')).slice(0, 2).map(s => s.id || s.className)")
+    order = sized.js(
+        "Array.from(document.querySelectorAll('main > section')).slice(0, 2).map(s => s.id || s.className)"
+    )
     assert order[1] == "ask"
     rank = {"error": 0, "warning": 1}
     asked = sized.js("Array.from(document.querySelectorAll('#ask li[data-severity]')).map(l => l.dataset.severity)")
     status = sized.js("document.getElementById('status').dataset.status")
-    if status == "pass":     # a complete sheet (pelican): nothing to ask, and the section says so
+    if status == "pass":  # a complete sheet (pelican): nothing to ask, and the section says so
         assert asked == [] and sized.js(f"{VISIBLE}(document.querySelector('#ask p.ok'))")
     else:
         assert asked and [rank[a] for a in asked] == sorted(rank[a] for a in asked)

@@ -2,6 +2,7 @@
 legends are whole and identical curves are not hidden, a narrow chart's axis is readable, headings name the file,
 a long sheet prints in pages that follow its findings, and the terminal summary shows the figures the findings rest
 on (--all-figures for the rest). The browser parts run a real chromium and are skipped without it."""
+
 from __future__ import annotations
 
 import re
@@ -31,8 +32,11 @@ NAMES = ["harbor-h8a-server.pdf", "harbor-h8a-server-liquid-cooled-edition.pdf",
 
 def _curves():
     same = [(1, 1.0), (8, 0.95), (64, 0.93), (1024, 0.92), (65536, 0.92)]
-    return [Curve(NAMES[0], same, 8), Curve(NAMES[1], list(same), 8),
-            Curve(NAMES[2], [(1, 1.0), (8, 0.9), (64, 0.8), (1024, 0.7), (65536, 0.6)], 8)]
+    return [
+        Curve(NAMES[0], same, 8),
+        Curve(NAMES[1], list(same), 8),
+        Curve(NAMES[2], [(1, 1.0), (8, 0.9), (64, 0.8), (1024, 0.7), (65536, 0.6)], 8),
+    ]
 
 
 @pytest.mark.parametrize("width", [680, 340])
@@ -42,15 +46,21 @@ def test_chart_legends_are_whole_and_identical_curves_are_named_together(width):
     assert "…" not in svg
     for name in NAMES:
         assert name in labels.replace(" ", "") or name in labels, (name, labels)
-    assert svg.count('class="curve"') == 2                 # the two identical curves are one line, both named
+    assert svg.count('class="curve"') == 2  # the two identical curves are one line, both named
     assert re.search(r"harbor-h8a-\s?server\.pdf =", labels)
 
 
 def test_a_narrow_chart_labels_its_axis_legibly():
     """At a phone's width the decade labels are at least 30 px apart ('1 100 10k', never '1 101001k10k100k')."""
     svg = str(efficiency_chart(_curves(), "t", "d", width=340))
-    ticks = [float(x) for x, t in re.findall(r'<text x="([\d.]+)" y="\d+" text-anchor="middle" font-size="11" '
-                                             r'fill="[^"]+">([^<]*)</text>', svg)]
+    ticks = [
+        float(x)
+        for x, t in re.findall(
+            r'<text x="([\d.]+)" y="\d+" text-anchor="middle" font-size="11" '
+            r'fill="[^"]+">([^<]*)</text>',
+            svg,
+        )
+    ]
     assert len(ticks) >= 3
     assert min(b - a for a, b in zip(ticks, ticks[1:])) >= 30, ticks
 
@@ -76,6 +86,7 @@ def test_the_terminal_shows_the_figures_the_findings_rest_on(tmp_path):
 @pytest.fixture(scope="module")
 def browser():
     from test_report_browser import Browser, find_chromium
+
     if not find_chromium():
         pytest.skip("chromium is not installed (apt-get install chromium)")
     pytest.importorskip("websocket", reason="websocket-client is not installed (pip install -e '.[dev]')")
@@ -111,6 +122,7 @@ def test_the_figure_table_fits_1280_px(browser, tmp_path):
 
 def _pages(browser, html, tmp_path):
     import pypdfium2 as pdfium
+
     browser.open(html, media="print")
     pdf = tmp_path / (html.stem + ".pdf")
     browser.print_pdf(pdf)

@@ -1,6 +1,7 @@
 """The buyer's requirements (`--require rfp.yaml`): each key on sheets written here, each result kind, the readings
 a sheet allows (a bandwidth with no stated direction is read both ways), the outputs (JSON section and its schema,
 compliance.csv, the batch's matrix, --fail-on requirement) and bad requirement files (one line, exit 2)."""
+
 from __future__ import annotations
 
 import csv
@@ -78,6 +79,7 @@ efficiency: {min: 0.90, at: 1024}
 @pytest.fixture
 def judged(tmp_path):
     """judged(SHEET_TEXT, 'key: {...}') -> the result of that one requirement on that sheet (a fresh audit)."""
+
     def run(text: str, requirement: str, name: str = "sheet.md") -> dict:
         (tmp_path / "rfp.yaml").write_text(requirement + "\n", encoding="utf-8")
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -85,13 +87,14 @@ def judged(tmp_path):
         a = pipeline.audit(tmp_path / name, AuditOptions(requirements=req))
         [got] = a.requirements["results"]
         return got
+
     return run
 
 
 # (key, requirement, sheet, result, value): every key with each result it can take on a sheet.
 CASES = [
-    ("scale_up_gbs", "{min: 400}", ALPHA, "meets", 450.0),         # 450 or 900 per direction: both meet
-    ("scale_up_gbs", "{min: 500}", ALPHA, "uncertain", 450.0),     # meets only if the 900 is per direction
+    ("scale_up_gbs", "{min: 400}", ALPHA, "meets", 450.0),  # 450 or 900 per direction: both meet
+    ("scale_up_gbs", "{min: 500}", ALPHA, "uncertain", 450.0),  # meets only if the 900 is per direction
     ("scale_up_gbs", "{min: 500}", BETA, "falls-short", 100.0),
     ("scale_up_gbs", "{min: 500}", GAMMA, "not-stated", None),
     ("scale_up_domain", "{min: 8}", ALPHA, "meets", 8.0),
@@ -100,17 +103,17 @@ CASES = [
     ("scale_out_gbs", "{min: 50}", ALPHA, "meets", 50.0),
     ("scale_out_gbs", "{min: '400 Gb/s'}", BETA, "falls-short", 12.5),
     ("scale_out_gbs", "{min: 50}", GAMMA, "not-stated", None),
-    ("hardware_latency_us", "{max: 1.0}", GAMMA, "meets", 0.8),      # basis unstated: hardware is part of it
+    ("hardware_latency_us", "{max: 1.0}", GAMMA, "meets", 0.8),  # basis unstated: hardware is part of it
     ("hardware_latency_us", "{max: '1000 ns'}", BETA, "falls-short", 2.0),
     ("hardware_latency_us", "{max: 1.0}", DELTA, "uncertain", 1.5),  # hardware above, or end-to-end: unknown
     ("hardware_latency_us", "{max: 1.0}", ALPHA, "not-stated", None),
     ("rdma", "required", ALPHA, "meets", "InfiniBand"),
-    ("rdma", "required", BETA, "not-stated", None),       # Ethernet, no RDMA named: silence is not a shortfall
+    ("rdma", "required", BETA, "not-stated", None),  # Ethernet, no RDMA named: silence is not a shortfall
     ("rdma", "required", GAMMA, "not-stated", None),
     ("rack_power_kw", "{max: 60}", ALPHA, "meets", 38.0),
     ("rack_power_kw", "{max: 60}", BETA, "falls-short", 130.0),
-    ("rack_power_kw", "{max: 60}", GAMMA, "uncertain", 48.0),        # node power x assumed nodes per rack
-    ("rack_power_kw", "{max: 60}", DELTA, "uncertain", 80.0),        # which configuration is offered
+    ("rack_power_kw", "{max: 60}", GAMMA, "uncertain", 48.0),  # node power x assumed nodes per rack
+    ("rack_power_kw", "{max: 60}", DELTA, "uncertain", 80.0),  # which configuration is offered
     ("rack_power_kw", "{max: 60}", "# Epsilon E1 Server\n\nEight Epsilon GPUs.\n", "not-stated", None),
     ("cooling", "[air, liquid]", ALPHA, "meets", "air"),
     ("cooling", "liquid", BETA, "falls-short", "immersion"),
@@ -118,28 +121,30 @@ CASES = [
     ("efficiency", "{min: 0.9, at: 1024}", ALPHA, "meets", None),
     ("efficiency", "{min: 0.9, at: 1024}", BETA, "falls-short", None),
     ("efficiency", "{min: 0.9, at: 1024}", GAMMA, "not-stated", None),
-    ("tokens_per_second", "{min: 1000000}", ALPHA, "not-stated", None),    # judged by scale --job only
+    ("tokens_per_second", "{min: 1000000}", ALPHA, "not-stated", None),  # judged by scale --job only
     ("time_to_train_days", "{max: 90}", ALPHA, "not-stated", None),
 ]
 
 
-@pytest.mark.parametrize("key, want, text, result, value", CASES,
-                         ids=[f"{c[0]}-{c[3]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    "key, want, text, result, value", CASES, ids=[f"{c[0]}-{c[3]}-{i}" for i, c in enumerate(CASES)]
+)
 def test_each_key_and_result(judged, key, want, text, result, value):
     got = judged(text, f"{key}: {want}")
     assert (got["key"], got["result"]) == (key, result), got
     if value is not None:
         assert got["value"] == pytest.approx(value) if isinstance(value, float) else got["value"] == value
     if result in ("falls-short", "meets") and got["basis"] == "sheet":
-        assert got["page"] == 1 and got["text"], got          # the figure and its page
+        assert got["page"] == 1 and got["text"], got  # the figure and its page
     if result in ("not-stated", "uncertain"):
-        assert got["question"] and "?" in got["question"], got     # the question that settles it
+        assert got["question"] and "?" in got["question"], got  # the question that settles it
     if result in ("meets", "falls-short"):
         assert got["question"] is None
 
 
 def test_every_key_of_the_rules_has_a_case():
     from sheetaudit.requirements import spec
+
     keys = {k for k, s in spec()["keys"].items() if s["kind"] not in ("text", "facility")}
     assert keys == {c[0] for c in CASES}
 
@@ -150,7 +155,9 @@ def test_a_direction_unstated_bandwidth_is_judged_on_both_readings(judged):
     meets = judged(ALPHA, "scale_up_gbs: {min: 400}")
     assert meets["readings"] == [450.0, 900.0]
     unsure = judged(ALPHA, "scale_up_gbs: {min: 500}")
-    assert "900 GB/s" in unsure["question"] and "each direction" in unsure["question"] and "page 1" in unsure["question"]
+    assert (
+        "900 GB/s" in unsure["question"] and "each direction" in unsure["question"] and "page 1" in unsure["question"]
+    )
     assert judged(ALPHA, "scale_up_gbs: {min: 1000}")["result"] == "falls-short"
 
 
@@ -215,11 +222,17 @@ def test_audit_and_scale_refuse_a_bad_file_before_any_work(tmp_path, command):
 
 
 def test_units_convert_to_the_keys_own(tmp_path):
-    req = load_requirements(_write(tmp_path, "scale_up_gbs: {min: '3.2 Tb/s'}\nhardware_latency_us: {max: 800 ns}\n"
-                                             "rack_power_kw: {max: 60000 W}\n"))
-    assert req["keys"] == {"scale_up_gbs": {"min": pytest.approx(400.0)},
-                           "hardware_latency_us": {"max": pytest.approx(0.8)},
-                           "rack_power_kw": {"max": pytest.approx(60.0)}}
+    req = load_requirements(
+        _write(
+            tmp_path,
+            "scale_up_gbs: {min: '3.2 Tb/s'}\nhardware_latency_us: {max: 800 ns}\nrack_power_kw: {max: 60000 W}\n",
+        )
+    )
+    assert req["keys"] == {
+        "scale_up_gbs": {"min": pytest.approx(400.0)},
+        "hardware_latency_us": {"max": pytest.approx(0.8)},
+        "rack_power_kw": {"max": pytest.approx(60.0)},
+    }
 
 
 def test_json_section_follows_the_schema_and_fail_on_requirement(tmp_path):
@@ -232,10 +245,12 @@ def test_json_section_follows_the_schema_and_fail_on_requirement(tmp_path):
     schema = json.loads((ROOT / "sheetaudit" / "schema" / "sheetaudit-1.json").read_text("utf-8"))
     jsonschema.validate(doc, schema)
     sec = doc["requirements"]
-    assert sec["outcome"] == "falls-short" and sec["counts"]["falls-short"] == 7 and sec["name"] == "Training cluster 2027"
+    assert (
+        sec["outcome"] == "falls-short" and sec["counts"]["falls-short"] == 7 and sec["name"] == "Training cluster 2027"
+    )
     alpha = _write(tmp_path, ALPHA, "alpha.md")
     ran = run_cli("check", alpha, "--require", rfp, "--fail-on", "requirement")
-    assert ran.returncode == 0, ran.output            # open questions, nothing falls short
+    assert ran.returncode == 0, ran.output  # open questions, nothing falls short
     assert "Against your requirements (Training cluster 2027)" in ran.stdout
     ran = run_cli("check", alpha, "--fail-on", "requirement")
     assert ran.returncode == 2 and "--fail-on requirement needs --require FILE" in ran.stderr
@@ -261,13 +276,15 @@ def test_scale_holds_each_system_against_the_requirements_on_its_assumptions(tmp
     got = json.loads(run_cli("scale", alpha, "--require", rfp, "--format", "json").stdout)
     [system] = got["systems"]
     assert [r["result"] for r in system["requirements"]["results"]] == ["meets", "meets"]
-    slow = json.loads(run_cli("scale", alpha, "--require", rfp, "--format", "json",
-                              "--assume", "compute_s=0.01").stdout)
+    slow = json.loads(
+        run_cli("scale", alpha, "--require", rfp, "--format", "json", "--assume", "compute_s=0.01").stdout
+    )
     assert slow["systems"][0]["requirements"]["results"][0]["result"] == "falls-short"
 
 
 def test_audit_writes_compliance_csv_and_opens_the_index_with_the_matrix(tmp_path):
     from test_batch import batch
+
     folder = tmp_path / "in"
     folder.mkdir()
     for name, text in (("alpha.md", ALPHA), ("beta.md", BETA), ("gamma.md", GAMMA)):
@@ -275,21 +292,39 @@ def test_audit_writes_compliance_csv_and_opens_the_index_with_the_matrix(tmp_pat
     rfp = _write(tmp_path, REQUIRE)
     out = tmp_path / "out"
     ran = batch(folder, "-o", out, "-q", "--require", rfp, "--fail-on", "requirement")
-    assert ran.returncode == 1, ran.output             # beta falls short
+    assert ran.returncode == 1, ran.output  # beta falls short
     with (out / "compliance.csv").open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
-    assert list(rows[0]) == ["sheet", "product", "requirement", "wanted", "low", "high", "unit", "value_text", "result",
-                             "basis", "page", "question"]
+    assert list(rows[0]) == [
+        "sheet",
+        "product",
+        "requirement",
+        "wanted",
+        "low",
+        "high",
+        "unit",
+        "value_text",
+        "result",
+        "basis",
+        "page",
+        "question",
+    ]
     assert len(rows) == 3 * 8
     by = {(r["sheet"], r["requirement"]): r for r in rows}
     beta = by[("beta.md", "rack_power_kw")]
-    assert (beta["low"], beta["high"], beta["unit"], beta["result"], beta["page"], beta["question"]) == \
-        ("130.0", "130.0", "kW", "falls-short", "1", "")
+    assert (beta["low"], beta["high"], beta["unit"], beta["result"], beta["page"], beta["question"]) == (
+        "130.0",
+        "130.0",
+        "kW",
+        "falls-short",
+        "1",
+        "",
+    )
     alpha = by[("alpha.md", "scale_up_gbs")]
     assert (alpha["low"], alpha["high"], alpha["value_text"], alpha["result"]) == ("450.0", "900.0", "450–900", "meets")
     assert by[("gamma.md", "rdma")]["result"] == "not-stated" and by[("gamma.md", "rdma")]["question"]
     index = (out / "index.html").read_text(encoding="utf-8")
-    assert index.index('id="compliance"') < index.index('id="comparison"')       # the index opens with it
+    assert index.index('id="compliance"') < index.index('id="comparison"')  # the index opens with it
     assert 'href="reports/beta.md.html#req-rack_power_kw"' in index
     audit = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     assert all("requirements" in a for a in audit)
@@ -300,11 +335,19 @@ def test_audit_writes_compliance_csv_and_opens_the_index_with_the_matrix(tmp_pat
 
 def test_the_samples_requirements_file_is_the_issues_example():
     req = load_requirements(ROOT / "samples" / "requirements.yaml")
-    assert list(req["keys"]) == ["scale_up_gbs", "scale_up_domain", "scale_out_gbs", "hardware_latency_us", "rdma",
-                                 "rack_power_kw", "cooling", "efficiency"]
+    assert list(req["keys"]) == [
+        "scale_up_gbs",
+        "scale_up_domain",
+        "scale_out_gbs",
+        "hardware_latency_us",
+        "rdma",
+        "rack_power_kw",
+        "cooling",
+        "efficiency",
+    ]
     sec = evaluate(req, sheetaudit.to_contract(pipeline.audit(ROOT / "samples" / "borealis-bx72-rack.pdf")))
     rack = next(r for r in sec["results"] if r["key"] == "rack_power_kw")
-    assert rack["result"] == "falls-short" and rack["value"] == 120.0     # its best configuration, still above 60
+    assert rack["result"] == "falls-short" and rack["value"] == 120.0  # its best configuration, still above 60
 
 
 def test_a_requirements_file_that_is_a_pipe_is_one_line_and_exit_2(tmp_path):

@@ -1,26 +1,34 @@
 """The parsed rules are cached between runs (a short sheet's audit would otherwise spend a fifth of its time
 parsing YAML), and the cache never changes what the rules say."""
+
 import subprocess
 import sys
 
 from sheetaudit.rules import _cache_path, _cached_docs, load_rules, rules_dir
 
-LOAD = ("import sys; from sheetaudit.rules import load_rules; r = load_rules(); "
-        "print('yaml' in sys.modules, r.technologies['checked_default'])")
+LOAD = (
+    "import sys; from sheetaudit.rules import load_rules; r = load_rules(); "
+    "print('yaml' in sys.modules, r.technologies['checked_default'])"
+)
 
 
 def _run(cache_home):
-    out = subprocess.run([sys.executable, "-c", LOAD], capture_output=True, text=True, check=True,
-                         env={"XDG_CACHE_HOME": str(cache_home), "PATH": "/usr/bin:/bin"})
+    out = subprocess.run(
+        [sys.executable, "-c", LOAD],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"XDG_CACHE_HOME": str(cache_home), "PATH": "/usr/bin:/bin"},
+    )
     return out.stdout.split()
 
 
 def test_the_second_run_reads_the_cache_and_imports_no_yaml_parser(tmp_path):
     first = _run(tmp_path)
     second = _run(tmp_path)
-    assert first[0] == "True"            # parsed the YAML, and wrote the cache
-    assert second[0] == "False"          # read the cache: no YAML parser imported
-    assert first[1] == second[1]         # a date in the rules reads the same either way
+    assert first[0] == "True"  # parsed the YAML, and wrote the cache
+    assert second[0] == "False"  # read the cache: no YAML parser imported
+    assert first[1] == second[1]  # a date in the rules reads the same either way
 
 
 def test_every_rule_file_can_be_cached(tmp_path, monkeypatch):
@@ -41,7 +49,7 @@ def test_a_corrupt_cache_is_ignored(tmp_path, monkeypatch):
     path.write_bytes(b"\x00not marshal")
     load_rules.cache_clear()
     try:
-        assert load_rules().checks            # parsed from the YAML instead
+        assert load_rules().checks  # parsed from the YAML instead
     finally:
         load_rules.cache_clear()
 
@@ -50,12 +58,23 @@ def test_an_empty_xdg_cache_home_means_the_default_folder_not_the_working_direct
     """XDG_CACHE_HOME= (set, empty) once made `check` write ./sheetaudit/ wherever it ran. Every cache the tool
     keeps (rules, patterns, pint, templates) lives under one folder, sheetaudit.cachedir.user_cache_dir()."""
     from conftest import SAMPLES, run_cli
+
     home, work = tmp_path / "home", tmp_path / "work"
     home.mkdir()
     work.mkdir()
-    r = run_cli("check", "--format", "html", "--fail-on", "never", "-o", tmp_path / "r.html",
-                SAMPLES / "kestrel-k8x-gpu-server.pdf", isolated=True, cwd=work,
-                env={"XDG_CACHE_HOME": "", "HOME": home})
+    r = run_cli(
+        "check",
+        "--format",
+        "html",
+        "--fail-on",
+        "never",
+        "-o",
+        tmp_path / "r.html",
+        SAMPLES / "kestrel-k8x-gpu-server.pdf",
+        isolated=True,
+        cwd=work,
+        env={"XDG_CACHE_HOME": "", "HOME": home},
+    )
     assert r.returncode == 0, r.stderr
     assert list(work.iterdir()) == []
     kept = {p.name.split("-")[0] for p in (home / ".cache" / "sheetaudit").iterdir()}

@@ -1,11 +1,21 @@
 """The what-if's arithmetic, pinned with cases computed by hand: bus-bandwidth factors, ring step counts, the
 domain edge, monotone curves and the latency-bound regime of small messages."""
+
 import math
 
 import pytest
 
-from sheetaudit.atscale.model import (Fabric, Step, bus_factor, compute_seconds, counts, estimate, first_below,
-                                    ring_steps, spread)
+from sheetaudit.atscale.model import (
+    Fabric,
+    Step,
+    bus_factor,
+    compute_seconds,
+    counts,
+    estimate,
+    first_below,
+    ring_steps,
+    spread,
+)
 
 GiB = 1 << 30
 # An 8-accelerator domain at 400 GB/s delivered, 40 GB/s delivered scale-out per accelerator, 1 µs and 4 µs steps.
@@ -19,7 +29,7 @@ def test_bus_factors_follow_nccl_tests():
 
 
 def test_ring_step_counts():
-    assert ring_steps("all-reduce", 8) == 14       # reduce-scatter then all-gather: 2(n-1)
+    assert ring_steps("all-reduce", 8) == 14  # reduce-scatter then all-gather: 2(n-1)
     assert ring_steps("all-gather", 8) == 7
     assert ring_steps("reduce-scatter", 64) == 63
 
@@ -31,7 +41,7 @@ def test_ring_inside_the_domain_by_hand():
     assert e.algorithm == "ring" and e.domains == 1 and e.bottleneck == "scale-up"
     assert e.algbw_gbs == pytest.approx(GiB / e.seconds / 1e9)
     assert e.busbw_gbs == pytest.approx(e.algbw_gbs * 1.75)
-    assert 395 < e.busbw_gbs < 400                  # a large message's bus bandwidth tends to the link's
+    assert 395 < e.busbw_gbs < 400  # a large message's bus bandwidth tends to the link's
 
 
 def test_all_gather_inside_the_domain_by_hand():
@@ -59,7 +69,7 @@ def test_tree_across_domains_by_hand():
 def test_auto_takes_the_faster_algorithm():
     big, small = estimate(F, "all-reduce", 4096, GiB), estimate(F, "all-reduce", 4096, 8)
     assert big.seconds == min(estimate(F, "all-reduce", 4096, GiB, a).seconds for a in ("ring", "tree"))
-    assert small.algorithm == "tree"               # 8190 ring steps against 2*7 + 2*9
+    assert small.algorithm == "tree"  # 8190 ring steps against 2*7 + 2*9
     assert estimate(F, "all-reduce", 16, 64 * GiB).algorithm == "ring"
 
 
@@ -72,10 +82,10 @@ def test_all_to_all_across_domains_by_hand():
 
 def test_the_domain_edge():
     assert spread(8, 8) == (1, 8) and spread(9, 8) == (2, 4) and spread(72, 72) == (1, 72)
-    assert spread(512, 72) == (8, 64)              # spread evenly: 8 domains of 64
+    assert spread(512, 72) == (8, 64)  # spread evenly: 8 domains of 64
     inside, outside = estimate(F, "all-reduce", 8, GiB), estimate(F, "all-reduce", 16, GiB)
     assert inside.domains == 1 and outside.domains == 2
-    assert outside.seconds > inside.seconds        # leaving the domain costs time
+    assert outside.seconds > inside.seconds  # leaving the domain costs time
     assert 8 in counts(8, 1 << 12) and 72 in counts(72, 1 << 12) and 144 in counts(72, 1 << 12)
 
 
@@ -88,7 +98,7 @@ def test_curves_are_monotone_in_domain_multiples():
 def test_small_messages_are_latency_bound():
     e = estimate(F, "all-reduce", 8, 8)
     assert e.regime == "latency-bound"
-    assert e.seconds == pytest.approx(14e-6, rel=1e-3)   # the step count times the step latency
+    assert e.seconds == pytest.approx(14e-6, rel=1e-3)  # the step count times the step latency
     assert estimate(F, "all-reduce", 8, GiB).regime == "bandwidth-bound"
     # Bus bandwidth of a small message is far below the link: latency, not bandwidth, decides.
     assert estimate(F, "all-reduce", 8, 1024).busbw_gbs < 1

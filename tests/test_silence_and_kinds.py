@@ -2,14 +2,17 @@
 that names its fabric but gives no bandwidth for it is REVIEW with the question; a requirement the sheet is silent
 on is not-stated, never falls-short; an accelerator card is neither a system nor a switch, and the batch asks
 each kind of sheet only what it can answer."""
+
 import json
 
 from conftest import checks, finding, run_cli
 
 from sheetaudit import to_contract
 
-NAMED_ONLY = ("# Helix G1 GPU server\n\nEight GPUs joined by NVLink in a hybrid cube-mesh.\n\n"
-              "Networking: 4x EDR InfiniBand 100 Gb/s\n\nSystem power: 3.5 kW max\n")
+NAMED_ONLY = (
+    "# Helix G1 GPU server\n\nEight GPUs joined by NVLink in a hybrid cube-mesh.\n\n"
+    "Networking: 4x EDR InfiniBand 100 Gb/s\n\nSystem power: 3.5 kW max\n"
+)
 
 
 def test_a_fabric_named_without_its_bandwidth_is_a_question(sheet):
@@ -26,13 +29,16 @@ def test_a_fabric_with_its_bandwidth_asks_nothing_of_it(sheet):
 
 
 def test_a_component_sheet_is_not_asked_for_a_system_figure(sheet):
-    a = sheet("# Vireo V40 PCIe accelerator card\n\nOne card per slot; NVLink bridge to a second card.\n\n"
-              "Power: 350 W TDP\n")
+    a = sheet(
+        "# Vireo V40 PCIe accelerator card\n\nOne card per slot; NVLink bridge to a second card.\n\nPower: 350 W TDP\n"
+    )
     assert "bandwidth.headline-missing" not in checks(a)
 
 
-ETHERNET_ONLY = ("# Beta B4 Server\n\nFour Beta GPUs share one xGMI domain.\n\nxGMI: 800 GB/s per GPU\n\n"
-                 "Cluster networking: 4x 400GbE ports, PFC and ECN\n\nRack power: 30 kW\n")
+ETHERNET_ONLY = (
+    "# Beta B4 Server\n\nFour Beta GPUs share one xGMI domain.\n\nxGMI: 800 GB/s per GPU\n\n"
+    "Cluster networking: 4x 400GbE ports, PFC and ECN\n\nRack power: 30 kW\n"
+)
 
 
 def test_rdma_never_mentioned_is_not_stated_with_its_question(tmp_path):
@@ -45,17 +51,21 @@ def test_rdma_never_mentioned_is_not_stated_with_its_question(tmp_path):
 
 def test_a_shortfall_read_by_inference_is_uncertain(tmp_path):
     from sheetaudit.requirements.evaluate import _doubt
+
     assert _doubt({"inferred": {"direction": "convention"}}) == ""
     assert "scope" in _doubt({"inferred": {"scope": "no word beside it says whose it is"}})
 
 
-CARD = ("# Kestrel KX300 OAM accelerator\n\nOne KX300 OAM module: scale-up links 7x 128 GB/s, 896 GB/s per "
-        "accelerator\n\nPower: 750 W TDP\n")
+CARD = (
+    "# Kestrel KX300 OAM accelerator\n\nOne KX300 OAM module: scale-up links 7x 128 GB/s, 896 GB/s per "
+    "accelerator\n\nPower: 750 W TDP\n"
+)
 RACK = "# Orion rack-scale system\n\nRack power: 36 kW\n\nCooling: air-cooled\n"
 
 
 def test_an_accelerator_card_is_not_asked_for_its_rack_power(tmp_path):
     from sheetaudit.batch.compare import compare, sheet_row
+
     items = []
     for i, text in enumerate((CARD, RACK)):
         p = tmp_path / f"s{i}.md"
@@ -69,9 +79,14 @@ def test_an_accelerator_card_is_not_asked_for_its_rack_power(tmp_path):
 
 def test_the_requirements_verdict_counts_an_accelerator_card_apart():
     from sheetaudit.batch.index import requirements_verdict
+
     counts = {"meets": 2, "falls-short": 0, "uncertain": 0, "not-stated": 1, "not-applicable": 5}
-    said = requirements_verdict([{"outcome": "open", "counts": counts, "kind": "accelerator"},
-                                 {"outcome": "open", "counts": counts, "kind": "switch"}])
+    said = requirements_verdict(
+        [
+            {"outcome": "open", "counts": counts, "kind": "accelerator"},
+            {"outcome": "open", "counts": counts, "kind": "switch"},
+        ]
+    )
     assert "1 accelerator sheet" in said and "1 switch or NIC sheet" in said
 
 
@@ -80,12 +95,19 @@ def test_a_list_inside_parentheses_stays_one_sentence():
     (it was 23 bullets inside an open parenthesis, in the terminal and the report)."""
     from sheetaudit.stages.s8_checks.wording import render
     from sheetaudit.output.message import split_list
+
     items = [{"figure": f"{g}GbE", "pages": [p]} for p, g in enumerate((10, 25, 40, 50, 100, 200, 400), 1)]
-    msg = render("The scale-out fabric is Ethernet ({items}) and the sheet names no RDMA transport.",
-                 {"items": items}, each="{figure} ({pages})")
-    assert msg == ("The scale-out fabric is Ethernet (10GbE (p1); 25GbE (p2); 40GbE (p3) and 4 more) and the sheet "
-                   "names no RDMA transport.")
+    msg = render(
+        "The scale-out fabric is Ethernet ({items}) and the sheet names no RDMA transport.",
+        {"items": items},
+        each="{figure} ({pages})",
+    )
+    assert msg == (
+        "The scale-out fabric is Ethernet (10GbE (p1); 25GbE (p2); 40GbE (p3) and 4 more) and the sheet "
+        "names no RDMA transport."
+    )
     assert split_list(msg) == (msg, [], "")
-    listed = render("Stated as both directions added, halved: {items}.", {"items": items[:2]},
-                    each="{figure} ({pages}) = x")
-    assert split_list(listed).items == ["10GbE (p1) = x", "25GbE (p2) = x"]      # a list after its sentence: bullets
+    listed = render(
+        "Stated as both directions added, halved: {items}.", {"items": items[:2]}, each="{figure} ({pages}) = x"
+    )
+    assert split_list(listed).items == ["10GbE (p1) = x", "25GbE (p2) = x"]  # a list after its sentence: bullets

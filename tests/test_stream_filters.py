@@ -1,6 +1,7 @@
 """Every filter pdfium applies to a stream it reads is measured before it decodes any: a deflate bomb wrapped in
 ASCII85 text, or zeros packed by LZW, is refused naming the limit as a plain deflate bomb is; each decoder the
 measure runs counts exactly what the filter gives."""
+
 import base64
 import binascii
 import random
@@ -29,9 +30,9 @@ def lzw(data: bytes) -> bytes:
         if size < 4096:
             table[wc] = size
             size += 1
-        if size >= (1 << width) and width < 12:     # the reader's table is one entry behind the writer's
+        if size >= (1 << width) and width < 12:  # the reader's table is one entry behind the writer's
             width += 1
-        if size >= 4096:                     # full: start again, as writers do
+        if size >= 4096:  # full: start again, as writers do
             codes.append(256)
             widths.append(width)
             table = {bytes((i,)): i for i in range(256)}
@@ -71,14 +72,18 @@ def _size(data: bytes, chain: list[str]) -> int:
 RAW = bytes(random.Random(7).getrandbits(8) for _ in range(40_000)) + bytes(90_000) + b"spec sheet " * 3000
 
 
-@pytest.mark.parametrize("chain,encode", [
-    (["flate"], zlib.compress),
-    (["lzw"], lzw),
-    (["a85"], lambda d: base64.a85encode(d, wrapcol=72) + b"~>"),
-    (["ahx"], lambda d: binascii.hexlify(d) + b">"),
-    (["a85", "flate"], lambda d: b"<~" + base64.a85encode(zlib.compress(d)) + b"~>"),
-    (["ahx", "lzw"], lambda d: binascii.hexlify(lzw(d)) + b">"),
-], ids=lambda x: "-".join(x) if isinstance(x, list) else "")
+@pytest.mark.parametrize(
+    "chain,encode",
+    [
+        (["flate"], zlib.compress),
+        (["lzw"], lzw),
+        (["a85"], lambda d: base64.a85encode(d, wrapcol=72) + b"~>"),
+        (["ahx"], lambda d: binascii.hexlify(d) + b">"),
+        (["a85", "flate"], lambda d: b"<~" + base64.a85encode(zlib.compress(d)) + b"~>"),
+        (["ahx", "lzw"], lambda d: binascii.hexlify(lzw(d)) + b">"),
+    ],
+    ids=lambda x: "-".join(x) if isinstance(x, list) else "",
+)
 def test_each_filter_and_chain_is_counted_exactly(chain, encode):
     assert _size(encode(RAW), chain) == len(RAW)
 
@@ -98,13 +103,22 @@ def test_the_filters_pdfium_applies_are_read_in_order_up_to_a_picture_codec():
 
 
 def _font_pdf(path, stream: bytes, filters: bytes) -> None:
-    font = (b"<< /Type /Font /Subtype /TrueType /BaseFont /Bomb /FirstChar 32 /LastChar 126 "
-            b"/FontDescriptor 6 0 R >>")
-    path.write_bytes(raw_pdf([
-        b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>", PAGE % b"", font,
-        raw_stream(text_ops(RAW_LINES)), b"<< /Type /FontDescriptor /FontName /Bomb /Flags 32 /FontFile2 7 0 R >>",
-        b"<< /Length %d /Filter %s /Length1 %d >>\nstream\n" % (len(stream), filters, GIB) + stream
-        + b"\nendstream"]))
+    font = b"<< /Type /Font /Subtype /TrueType /BaseFont /Bomb /FirstChar 32 /LastChar 126 /FontDescriptor 6 0 R >>"
+    path.write_bytes(
+        raw_pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                PAGE % b"",
+                font,
+                raw_stream(text_ops(RAW_LINES)),
+                b"<< /Type /FontDescriptor /FontName /Bomb /Flags 32 /FontFile2 7 0 R >>",
+                b"<< /Length %d /Filter %s /Length1 %d >>\nstream\n" % (len(stream), filters, GIB)
+                + stream
+                + b"\nendstream",
+            ]
+        )
+    )
 
 
 def test_a_deflate_bomb_wrapped_in_ascii85_is_refused_before_the_work(tmp_path):

@@ -1,5 +1,6 @@
 """The tables a buyer computes with: figures, findings, comparison and compliance, the same columns in the CSVs,
 audit.xlsx, audit.sqlite and the Python API's DataFrames; numbers as numbers, ranges as low and high."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -24,8 +25,10 @@ def out(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def audits():
-    return [sheetaudit.audit(SAMPLES / name, requirements=REQUIRE) for name in
-            ("kestrel-k8x-gpu-server.pdf", "pelican-pn5164-ethernet-switch.pdf", "cormorant-c8x-platform.md")]
+    return [
+        sheetaudit.audit(SAMPLES / name, requirements=REQUIRE)
+        for name in ("kestrel-k8x-gpu-server.pdf", "pelican-pn5164-ethernet-switch.pdf", "cormorant-c8x-platform.md")
+    ]
 
 
 @pytest.mark.parametrize("table", TABLES, ids=lambda t: t.name)
@@ -51,8 +54,9 @@ def test_audit_sqlite_holds_each_table_with_the_csv_columns_and_rows(out, table)
 
 def test_the_database_answers_a_buyers_question(out):
     with sqlite3.connect(out / "audit.sqlite") as con:
-        got = con.execute("SELECT sheet, scale_up_gbs_per_acc FROM comparison WHERE scale_up_gbs_per_acc >= 400 "
-                          "ORDER BY sheet").fetchall()
+        got = con.execute(
+            "SELECT sheet, scale_up_gbs_per_acc FROM comparison WHERE scale_up_gbs_per_acc >= 400 ORDER BY sheet"
+        ).fetchall()
         short = con.execute("SELECT count(*) FROM compliance WHERE result = 'falls-short'").fetchone()[0]
     assert ("kestrel-k8x-gpu-server.pdf", 450.0) in got and short >= 1
 
@@ -87,14 +91,22 @@ def test_findings_carry_the_question_to_ask(out):
 def test_the_comparison_has_a_switchs_own_columns(out):
     c = pd.read_csv(out / "comparison.csv").set_index("sheet")
     pelican = c.loc["pelican-pn5164-ethernet-switch.pdf"]
-    assert (pelican.switch_capacity_gbs, pelican.switch_ports, pelican.switch_port_gbs, pelican.switch_power_kw,
-            pelican.latency_hardware_ns) == (6400.0, 64, 100.0, 2.35, 560.0)
-    assert pd.isna(c.loc["kestrel-k8x-gpu-server.pdf"].switch_capacity_gbs)     # a server has none
+    assert (
+        pelican.switch_capacity_gbs,
+        pelican.switch_ports,
+        pelican.switch_port_gbs,
+        pelican.switch_power_kw,
+        pelican.latency_hardware_ns,
+    ) == (6400.0, 64, 100.0, 2.35, 560.0)
+    assert pd.isna(c.loc["kestrel-k8x-gpu-server.pdf"].switch_capacity_gbs)  # a server has none
 
 
 def test_status_severity_and_result_words_are_lower_case_everywhere(out):
-    words = set(pd.read_csv(out / "comparison.csv").status) | set(pd.read_csv(out / "findings.csv").severity) | \
-        set(pd.read_csv(out / "compliance.csv").result)
+    words = (
+        set(pd.read_csv(out / "comparison.csv").status)
+        | set(pd.read_csv(out / "findings.csv").severity)
+        | set(pd.read_csv(out / "compliance.csv").result)
+    )
     assert words and all(w == w.lower() for w in words)
 
 
@@ -106,7 +118,7 @@ def test_audit_xlsx_filters_freezes_fits_and_stores_numbers(out):
         assert ws.auto_filter.ref and ws.auto_filter.ref.startswith("A1:"), ws.title
         assert ws.freeze_panes == "A2"
         widths = [ws.column_dimensions[c].width for c in "ABC"]
-        assert len(set(widths)) > 1 or ws.title == "Compliance"        # fitted, not one default width
+        assert len(set(widths)) > 1 or ws.title == "Compliance"  # fitted, not one default width
     ws = wb["Comparison"]
     header = [c.value for c in ws[1]]
     up = header.index("scale_up_gbs_per_acc")
@@ -115,8 +127,14 @@ def test_audit_xlsx_filters_freezes_fits_and_stores_numbers(out):
 
 
 def test_an_unreadable_file_is_an_error_row_of_the_comparison(tmp_path):
-    bad = {"schema": "sheetaudit/1", "source": {"path": "broken.pdf"}, "status": "incomplete",
-           "error": "not a PDF", "figures": [], "findings": []}
+    bad = {
+        "schema": "sheetaudit/1",
+        "source": {"path": "broken.pdf"},
+        "status": "incomplete",
+        "error": "not a PDF",
+        "figures": [],
+        "findings": [],
+    }
     df = sheetaudit.comparison([bad])
     assert (df.loc[0, "status"], df.loc[0, "error"]) == ("error", "not a PDF")
     assert sheetaudit.figures([bad]).empty and sheetaudit.compliance([bad]).empty
@@ -125,6 +143,7 @@ def test_an_unreadable_file_is_an_error_row_of_the_comparison(tmp_path):
 @pytest.mark.parametrize("table", TABLES, ids=lambda t: t.name)
 def test_the_readme_lists_each_tables_columns_in_order(table):
     import re
+
     readme = (SAMPLES.parent / "README.md").read_text(encoding="utf-8")
     row = next(line for line in readme.splitlines() if line.startswith(f"| {table.name} |"))
     named = re.findall(r"`([a-z_0-9]+)`", row)
@@ -138,8 +157,19 @@ def test_the_batch_writes_its_tables_without_importing_pandas_or_openpyxl(tmp_pa
     folder.mkdir()
     for name in ("kestrel-k8x-gpu-server.pdf", "cormorant-c8x-platform.md"):
         (folder / name).write_bytes((SAMPLES / name).read_bytes())
-    r = run_cli("audit", folder, "-o", tmp_path / "out", "--require", REQUIRE, "--fail-on", "never", "--no-cache",
-                isolated=True, python=("-X", "importtime"))
+    r = run_cli(
+        "audit",
+        folder,
+        "-o",
+        tmp_path / "out",
+        "--require",
+        REQUIRE,
+        "--fail-on",
+        "never",
+        "--no-cache",
+        isolated=True,
+        python=("-X", "importtime"),
+    )
     assert r.returncode == 0, r.stderr
     imported = {line.rsplit("|", 1)[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
     assert "pandas" not in imported and "openpyxl" not in imported

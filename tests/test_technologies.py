@@ -1,5 +1,6 @@
 """The technology knowledge base (rules/technologies.yaml): every row sourced, its arithmetic consistent, and
 the plausibility checks it drives, on fictional sheets with impossible claims and with plausible ones."""
+
 import copy
 
 import pytest
@@ -9,8 +10,12 @@ from sheetaudit.rules import load_rules
 from sheetaudit.technologies import build, load
 from conftest import figure, finding, run_cli
 
-NEW_CHECKS = {"bandwidth.exceeds-technology", "tier.domain-exceeds-technology", "bandwidth.host-bottleneck",
-              "latency.no-rdma"}
+NEW_CHECKS = {
+    "bandwidth.exceeds-technology",
+    "tier.domain-exceeds-technology",
+    "bandwidth.host-bottleneck",
+    "latency.no-rdma",
+}
 
 
 def rows():
@@ -53,16 +58,33 @@ def test_the_stages_read_the_generation_table_they_always_used():
     assert pcie == {"1": 8, "2": 16, "3": 32, "4": 64, "5": 128, "6": 256, "7": 512}
     ib = {g.gen: g.get("port_gbps")["4x"] for g in kb.get("InfiniBand").generations}
     assert ib == {"SDR": 10, "DDR": 20, "QDR": 40, "FDR": 56, "EDR": 100, "HDR": 200, "NDR": 400, "XDR": 800}
-    assert kb.technologies[0].name == "NVLink-C2C"   # matched before plain NVLink
-    assert kb.names("scale-up") >= {"NVLink", "NVSwitch", "Infinity Fabric", "UALink", "HCCS", "ICI", "NeuronLink",
-                                    "MLU-Link", "MTLink"}
+    assert kb.technologies[0].name == "NVLink-C2C"  # matched before plain NVLink
+    assert kb.names("scale-up") >= {
+        "NVLink",
+        "NVSwitch",
+        "Infinity Fabric",
+        "UALink",
+        "HCCS",
+        "ICI",
+        "NeuronLink",
+        "MLU-Link",
+        "MTLink",
+    }
     assert kb.standard_networks() == {"Ethernet", "InfiniBand", "RoCE", "EFA"}
     assert kb.port_speeds() >= {1, 2.5, 5, 10, 25, 40, 50, 56, 100, 200, 400, 800, 1600}
 
 
-@pytest.mark.parametrize("text,label", [("NVLink 4", "NVLink 4"), ("fourth-generation NVLink", "NVLink 4"),
-                                        ("第五代NVLink", "NVLink 5"), ("PCIe 5.0 x16", "PCIe Gen5"),
-                                        ("PCIe Gen4", "PCIe Gen4"), ("NDR400", "InfiniBand NDR")])
+@pytest.mark.parametrize(
+    "text,label",
+    [
+        ("NVLink 4", "NVLink 4"),
+        ("fourth-generation NVLink", "NVLink 4"),
+        ("第五代NVLink", "NVLink 5"),
+        ("PCIe 5.0 x16", "PCIe Gen5"),
+        ("PCIe Gen4", "PCIe Gen4"),
+        ("NDR400", "InfiniBand NDR"),
+    ],
+)
 def test_a_generation_is_recognised_as_sheets_write_it(text, label):
     kb = load()
     assert [g.label for t in kb.technologies for g in t.named(text)] == [label]
@@ -101,7 +123,7 @@ PLAUSIBLE = [
 def test_an_impossible_claim_is_found(sheet, code, text):
     found = [f for f in sheet(text).findings if f.check == code]
     assert found, code
-    if code != "latency.no-rdma":   # a quantitative claim: the message shows the reference's arithmetic
+    if code != "latency.no-rdma":  # a quantitative claim: the message shows the reference's arithmetic
         assert "Source:" in found[0].message or "carries" in found[0].message
 
 
@@ -128,6 +150,7 @@ def test_each_bandwidth_shows_the_generation_it_matches_or_could_be(sheet):
 
 def test_the_report_shows_the_match_beside_the_figure(sheet):
     from sheetaudit.output.html_out import render
+
     html = render(sheet(PLAUSIBLE[0]), images=False)
     assert "matches NVLink 4: 18 links x 25 GB/s = 450 GB/s per direction per accelerator" in html
 
@@ -142,11 +165,25 @@ def test_tech_lists_the_knowledge_base_and_explains_one_generation():
 
 def test_the_batch_marks_a_per_accelerator_value_no_technology_carries():
     from sheetaudit.batch.tables import comparison_rows, implausible
+
     row = {"scale_up": {"value": 7200.0, "how": "stated"}, "scale_out": {"value": 50.0, "how": "stated"}}
     assert "above any technology's ceiling" in implausible(row)
     assert implausible({"scale_up": {"value": 450.0, "how": "stated"}, "scale_out": None}) == ""
-    sheet_row = {"sheet": "x.pdf", "kind": "server", "scale_up": row["scale_up"], "scale_out": None, "ratio": None,
-                 "port": None, "domain": None, "latency": {}, "node_power": None, "rack_power": None, "cooling": [],
-                 "findings": {"error": 0, "warning": 0, "info": 0}, "figures": 1, "report": None}
+    sheet_row = {
+        "sheet": "x.pdf",
+        "kind": "server",
+        "scale_up": row["scale_up"],
+        "scale_out": None,
+        "ratio": None,
+        "port": None,
+        "domain": None,
+        "latency": {},
+        "node_power": None,
+        "rack_power": None,
+        "cooling": [],
+        "findings": {"error": 0, "warning": 0, "info": 0},
+        "figures": 1,
+        "report": None,
+    }
     (out,) = comparison_rows([{"sheet": "x.pdf", "row": sheet_row}])
-    assert out["implausible"].startswith("scale-up 7,200 GB/s")      # numbers as numfmt prints them
+    assert out["implausible"].startswith("scale-up 7,200 GB/s")  # numbers as numfmt prints them

@@ -1,5 +1,6 @@
 """`sheetaudit check` in the terminal: under the verdict, the questions to ask the vendor, most severe first, one
 numbered item each: the same questions the HTML report's "Ask the vendor" lists."""
+
 import json
 import re
 
@@ -16,12 +17,16 @@ def test_check_lists_every_question_under_the_verdict_once():
     sheet = SAMPLES / "zephyr-forge-brochure.pdf"
     out = run_cli("check", sheet, "--fail-on", "never").stdout
     contract = json.loads(run_cli("check", sheet, "--format", "json", "--fail-on", "never").stdout)
-    wanted = list(dict.fromkeys(f.get("question") or f["fix"] for f in
-                                sorted(contract["findings"], key=lambda f: ["error", "warning", "info"].index(f["severity"]))
-                                if f["severity"] in ("error", "warning")))
+    wanted = list(
+        dict.fromkeys(
+            f.get("question") or f["fix"]
+            for f in sorted(contract["findings"], key=lambda f: ["error", "warning", "info"].index(f["severity"]))
+            if f["severity"] in ("error", "warning")
+        )
+    )
     assert wanted and _questions(out) == [re.sub(r"\s+", " ", q).strip() for q in wanted]
     verdict_at, asked_at, first_finding = out.index("\n\n"), out.index("Ask the vendor:"), out.index("✖ error")
-    assert verdict_at < asked_at < first_finding                  # under the verdict, before the findings
+    assert verdict_at < asked_at < first_finding  # under the verdict, before the findings
     numbers = re.findall(r"^  (\d+)\. ", out, re.M)
     assert numbers == [str(i) for i in range(1, len(wanted) + 1)]  # each question begins its own numbered line
 

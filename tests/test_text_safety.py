@@ -1,5 +1,6 @@
 """Names and text that UTF-8 cannot hold: a file name that is not UTF-8 (a Latin-1 name from an old zip) and a lone
 surrogate in a PDF's text layer (a damaged sheet). Every output is still written, and says which file it was."""
+
 import csv
 import io
 import json
@@ -14,20 +15,28 @@ from conftest import ROOT, SAMPLES, run_cli
 sys.path.insert(0, str(ROOT / "tests" / "hostile"))
 from make_hostile import raw_pdf, raw_stream, text_ops  # noqa: E402
 
-LATIN1_NAME = "café.pdf".encode("latin-1")       # b"caf\xe9.pdf": not UTF-8
+LATIN1_NAME = "café.pdf".encode("latin-1")  # b"caf\xe9.pdf": not UTF-8
 
 
 def damaged_text_layer_pdf() -> bytes:
     """A PDF whose font maps '~' to U+D800, half of a UTF-16 pair: the text layer holds a lone surrogate."""
-    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Damaged def\n"
-            b"1 begincodespacerange <00> <FF> endcodespacerange\n1 beginbfchar <7E> <D800> endbfchar\n"
-            b"endcmap CMapName currentdict /CMap defineresource pop end end")
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Damaged def\n"
+        b"1 begincodespacerange <00> <FF> endcodespacerange\n1 beginbfchar <7E> <D800> endbfchar\n"
+        b"endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
     lines = [b"NVLink: 900 GB/s per GPU ~ scale-up", b"Node power: 10.2 kW max ~", b"Cooling: Air-cooled"]
-    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                    b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> "
-                    b"/Contents 5 0 R >>",
-                    b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
-                    raw_stream(text_ops(lines)), raw_stream(cmap)])
+    return raw_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> "
+            b"/Contents 5 0 R >>",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+            raw_stream(text_ops(lines)),
+            raw_stream(cmap),
+        ]
+    )
 
 
 @pytest.fixture
@@ -46,20 +55,27 @@ def test_a_file_name_that_is_not_utf8_loses_nothing(latin1_folder, tmp_path):
     assert r.returncode in (0, 1), r.stderr
     records = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     assert sorted(os.path.basename(rec["source"]["path"]) for rec in records) == [
-        "caf\\xe9.pdf", "osprey-o4-inference-server.txt"]                     # the bad byte shown, not lost
+        "caf\\xe9.pdf",
+        "osprey-o4-inference-server.txt",
+    ]  # the bad byte shown, not lost
     assert all(rec["status"] != "incomplete" for rec in records)
     assert "caf\\xe9.pdf" in (out / "index.html").read_text(encoding="utf-8")
     assert (out / "reports" / "caf\\xe9.pdf.html").is_file()
     rows = list(csv.DictReader(io.StringIO((out / "comparison.csv").read_text(encoding="utf-8"))))
     assert {row["sheet"] for row in rows} == {"caf\\xe9.pdf", "osprey-o4-inference-server.txt"}
-    again = run_cli("audit", latin1_folder, "-o", out, isolated=True)             # from the cache, the same
+    again = run_cli("audit", latin1_folder, "-o", out, isolated=True)  # from the cache, the same
     assert again.returncode == r.returncode
     assert json.loads((out / "run.json").read_text())["from_cache"] == 2
 
 
 def test_a_single_check_of_a_latin1_name_prints_json(latin1_folder):
-    r = run_cli("check", "--format", "json", os.path.join(os.fsencode(latin1_folder), LATIN1_NAME).decode(
-        "utf-8", "surrogateescape"), isolated=True)
+    r = run_cli(
+        "check",
+        "--format",
+        "json",
+        os.path.join(os.fsencode(latin1_folder), LATIN1_NAME).decode("utf-8", "surrogateescape"),
+        isolated=True,
+    )
     assert r.returncode in (0, 1), r.stderr
     assert json.loads(r.stdout)["source"]["path"].endswith("caf\\xe9.pdf")
 

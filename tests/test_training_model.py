@@ -1,5 +1,6 @@
 """The training step's arithmetic (sheetaudit/atscale/step.py, layout.py): each part of the step behaves as the
 published derivations say, on plain numbers (no sheet)."""
+
 import pytest
 
 from sheetaudit.atscale.assumptions import load_assumptions
@@ -13,8 +14,15 @@ from sheetaudit.atscale.whatif import fabric
 A = load_assumptions()
 GPT175 = Model(params=174.6e9, layers=96, hidden=12288, heads=96, seq_len=2048, vocab=51200)
 LLAMA70 = Model(params=70.6e9, layers=80, hidden=8192, heads=64, kv_heads=8, ffn=28672, seq_len=8192, vocab=128256)
-MOE = Model(params=671e9, layers=61, hidden=7168, heads=128, seq_len=4096, vocab=129280,
-            moe=Moe(experts=256, top_k=8, expert_hidden=2048, shared_experts=1, layers=58, active_params=37e9))
+MOE = Model(
+    params=671e9,
+    layers=61,
+    hidden=7168,
+    heads=128,
+    seq_len=4096,
+    vocab=129280,
+    moe=Moe(experts=256, top_k=8, expert_hidden=2048, shared_experts=1, layers=58, active_params=37e9),
+)
 H100 = {"peak_tflops": 989, "memory_gb": 80, "memory_gbs": 3350, "generation": "h100", "precision": "bf16"}
 
 
@@ -29,20 +37,23 @@ def run(model, lay, batch=1536, hw=H100, f=None, **job):
 def test_model_flops_are_six_n_plus_causal_attention():
     per_token = model_flops_per_token(GPT175)
     six_n = 6 * 174.6e9
-    attention = 6 * 96 * 12288 * 2048          # 12 l h s, halved for a causal model
+    attention = 6 * 96 * 12288 * 2048  # 12 l h s, halved for a causal model
     assert per_token == pytest.approx(six_n + attention, rel=0.01)
 
 
 def test_the_bubble_is_p_minus_1_over_m_v_of_the_ideal_step():
     for vp in (1, 2, 4):
-        r = run(GPT175, Layout(tp=8, pp=12, dp=4, vp=vp), batch=96)     # 24 micro-batches
+        r = run(GPT175, Layout(tp=8, pp=12, dp=4, vp=vp), batch=96)  # 24 micro-batches
         ideal = r.seconds - r.breakdown["pp_bubble"] - r.breakdown["pp_p2p"] - r.breakdown["dp_exposed"]
         assert r.breakdown["pp_bubble"] / ideal == pytest.approx(11 / (24 * vp), rel=0.02)
 
 
 def test_breakdown_adds_up_to_the_step():
-    for model, lay in ((GPT175, Layout(tp=8, pp=12, dp=16)), (MOE, Layout(tp=1, pp=16, dp=128, ep=64)),
-                       (LLAMA70, Layout(tp=8, pp=1, dp=16, cp=4))):
+    for model, lay in (
+        (GPT175, Layout(tp=8, pp=12, dp=16)),
+        (MOE, Layout(tp=1, pp=16, dp=128, ep=64)),
+        (LLAMA70, Layout(tp=8, pp=1, dp=16, cp=4)),
+    ):
         r = run(model, lay, batch=2048)
         assert sum(r.breakdown.values()) == pytest.approx(r.seconds, rel=1e-9)
         assert all(v >= 0 for v in r.breakdown.values())
@@ -51,7 +62,7 @@ def test_breakdown_adds_up_to_the_step():
 def test_tensor_parallelism_pays_for_leaving_the_scale_up_domain():
     inside = run(GPT175, Layout(tp=8, pp=12, dp=16), f=fab(domain=8))
     across = run(GPT175, Layout(tp=8, pp=12, dp=16), f=fab(domain=4))
-    assert across.breakdown["tp"] > 1.5 * inside.breakdown["tp"]     # 4 NICs of 400G per domain against NVLink
+    assert across.breakdown["tp"] > 1.5 * inside.breakdown["tp"]  # 4 NICs of 400G per domain against NVLink
     assert across.notes and "more than one scale-up domain" in across.notes[0]
 
 

@@ -3,6 +3,7 @@
 and 16K H100s). benchmarks/bench_training.py prints the same comparison; the README quotes it.
 
 The assumptions are the defaults of rules/scale.yaml, the same for every point: no point has its own efficiency."""
+
 import importlib.util
 import statistics
 

@@ -1,5 +1,6 @@
 """A long PDF's pages that print no figure are kept as plain text instead of laid out (read.pdf, triage): the
 audit is the same as with every page laid out, and the question is asked only while it pays."""
+
 import json
 import sys
 from collections import defaultdict
@@ -18,8 +19,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import make_inputs  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
-SHEETS = sorted(p for d in (ROOT / "samples", ROOT / "tests" / "labelled", CORPUS) if d.is_dir()
-                for p in d.iterdir() if p.suffix in (".pdf", ".txt", ".md", ".html", ".rst"))
+SHEETS = sorted(
+    p
+    for d in (ROOT / "samples", ROOT / "tests" / "labelled", CORPUS)
+    if d.is_dir()
+    for p in d.iterdir()
+    if p.suffix in (".pdf", ".txt", ".md", ".html", ".rst")
+)
 
 
 def _same_audit(path):
@@ -57,12 +63,13 @@ def test_a_guide_with_figures_on_three_pages_audits_as_if_every_page_were_laid_o
     result = _same_audit(guide)
     assert {f.segment.page for f in result.figures} == {6, 21, 37}
     kinds = {s.page: s.kind for s in result.document.segments}
-    assert sum(1 for k in kinds.values() if k == "page") >= 30     # most pages were not laid out
+    assert sum(1 for k in kinds.values() if k == "page") >= 30  # most pages were not laid out
 
 
 def test_a_heading_set_on_a_plain_page_reaches_the_figure_under_it(tmp_path):
     from reportlab.lib.pagesizes import A4
     from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate
+
     styles = make_inputs
     story = [Paragraph("Cormorant C8 Field Guide", styles.H1)]
     for p in range(2, 13):
@@ -77,7 +84,7 @@ def test_a_heading_set_on_a_plain_page_reaches_the_figure_under_it(tmp_path):
     result = _same_audit(path)
     (figure,) = [f for f in result.figures if f.quantity == "bandwidth"]
     assert figure.segment.heading == "Scale-out fabric"
-    assert result.document.segments[-1].kind == "page"      # the pages after the figure were not laid out
+    assert result.document.segments[-1].kind == "page"  # the pages after the figure were not laid out
 
 
 def test_a_manual_with_figures_on_every_page_stops_asking(tmp_path):
@@ -89,24 +96,30 @@ def test_a_manual_with_figures_on_every_page_stops_asking(tmp_path):
         return may_hold_figures(text)
 
     doc = read_document(manual, needs_layout=counting)
-    assert 0 < len(asked) <= 8 + 30 // 8        # eight pages, then only every eighth
+    assert 0 < len(asked) <= 8 + 30 // 8  # eight pages, then only every eighth
     assert not any(s.kind == "page" for s in doc.segments)
-
 
 
 def test_prose_after_many_pages_of_tables_is_still_noticed(tmp_path):
     """40 pages with a weight each, then 40 of prose: asking all but stops in the weights (every eighth page is
     still asked) and resumes in the prose, whose pages are then kept as plain text."""
     from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate
+
     story = [Paragraph("Cormorant C8 Service and Planning Guide", make_inputs.H1)]
     for p in range(2, 81):
         story.append(PageBreak())
-        story.append(Paragraph(f"Replacing part {p}: lift the latch, slide the carrier out and read the label. " * 6
-                               if p > 40 else f"The fan module of bay {p} weighs 1.{p % 10} kg with its cage.",
-                               make_inputs.BODY))
+        story.append(
+            Paragraph(
+                f"Replacing part {p}: lift the latch, slide the carrier out and read the label. " * 6
+                if p > 40
+                else f"The fan module of bay {p} weighs 1.{p % 10} kg with its cage.",
+                make_inputs.BODY,
+            )
+        )
         if p > 40:
-            story.append(Paragraph("Keep the old part for the return shipment and note its serial. " * 6,
-                                   make_inputs.BODY))
+            story.append(
+                Paragraph("Keep the old part for the return shipment and note its serial. " * 6, make_inputs.BODY)
+            )
     path = tmp_path / "mixed.pdf"
     SimpleDocTemplate(str(path)).build(story)
     asked = []
@@ -118,7 +131,7 @@ def test_prose_after_many_pages_of_tables_is_still_noticed(tmp_path):
     doc = read_document(path, needs_layout=counting)
     plain = {s.page for s in doc.segments if s.kind == "page"}
     table_pages_asked = [t for t in asked if t.startswith("The fan module")]
-    assert len(table_pages_asked) <= 8 + 40 // 8         # eight pages, then only every eighth
-    assert len(plain) >= 32 and min(plain) > 40         # the prose was noticed, and only the prose kept plain
+    assert len(table_pages_asked) <= 8 + 40 // 8  # eight pages, then only every eighth
+    assert len(plain) >= 32 and min(plain) > 40  # the prose was noticed, and only the prose kept plain
     full = audit(path, triage=False)
     assert json.loads(dumps(audit(path))) == json.loads(dumps(full))

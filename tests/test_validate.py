@@ -1,5 +1,6 @@
 """Every input a user hands in goes through one validator (sheetaudit.validate) that names the file and the key.
 These read as examples of its use; the facility profile is the first input checked by it."""
+
 import json
 import os
 import shutil
@@ -17,20 +18,28 @@ def test_a_value_that_fits_its_schema_comes_back_unchanged():
     assert validate({"kw": 40}, schema, source="hall.yaml") == {"kw": 40}
 
 
-@pytest.mark.parametrize("data, key, words", [
-    ({"kw": "forty"}, "kw", "got 'forty'"),
-    ({"kw": True}, "kw", "got True"),                 # YAML's yes is not a number
-    ({"kw": float("nan")}, "kw", "finite"),           # .nan would switch a check off silently
-    ({"kw": float("inf")}, "kw", "finite"),
-    ({"kw": 0}, "kw", "above 0"),
-    ({"kw": -3}, "kw", "above 0"),
-    ({"kws": 3}, "kws", "unknown key (known: kw, modes)"),
-    ({"modes": ["air", 7]}, "modes[1]", "one of air, liquid"),
-])
+@pytest.mark.parametrize(
+    "data, key, words",
+    [
+        ({"kw": "forty"}, "kw", "got 'forty'"),
+        ({"kw": True}, "kw", "got True"),  # YAML's yes is not a number
+        ({"kw": float("nan")}, "kw", "finite"),  # .nan would switch a check off silently
+        ({"kw": float("inf")}, "kw", "finite"),
+        ({"kw": 0}, "kw", "above 0"),
+        ({"kw": -3}, "kw", "above 0"),
+        ({"kws": 3}, "kws", "unknown key (known: kw, modes)"),
+        ({"modes": ["air", 7]}, "modes[1]", "one of air, liquid"),
+    ],
+)
 def test_an_error_names_the_file_and_the_key(data, key, words):
-    schema = {"type": "object", "additionalProperties": False,
-              "properties": {"kw": {"type": "number", "exclusiveMinimum": 0},
-                             "modes": {"type": "array", "items": {"enum": ["air", "liquid"]}}}}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "kw": {"type": "number", "exclusiveMinimum": 0},
+            "modes": {"type": "array", "items": {"enum": ["air", "liquid"]}},
+        },
+    }
     with pytest.raises(InvalidInput) as e:
         validate(data, schema, source="hall.yaml")
     assert e.value.source == "hall.yaml" and e.value.key == key
@@ -46,25 +55,28 @@ def test_a_deeply_nested_json_is_refused_naming_the_file(tmp_path):
 
 def test_only_a_regular_file_is_read(tmp_path):
     fifo = tmp_path / "hall.yaml"
-    os.mkfifo(fifo)                      # nobody writes to it: reading it would wait forever
+    os.mkfifo(fifo)  # nobody writes to it: reading it would wait forever
     with pytest.raises(InvalidInput, match="not a regular file"):
         read_yaml(fifo)
     link = tmp_path / "zero.yaml"
-    link.symlink_to("/dev/zero")         # endless: reading it would fill memory
+    link.symlink_to("/dev/zero")  # endless: reading it would fill memory
     with pytest.raises(InvalidInput, match="not a regular file"):
         read_yaml(link)
 
 
-@pytest.mark.parametrize("profile, key", [
-    ('rack_power_kw: "forty"', "rack_power_kw"),
-    ("cooling: yes", "cooling"),
-    ("cooling: [plasma, 7, null]", "cooling[0]"),
-    ("rack_power_kw: .nan", "rack_power_kw"),
-    ("rack_power_kw: .inf", "rack_power_kw"),
-    ("rack_power_kw: -40", "rack_power_kw"),
-    ("rack_power_kw: 0", "rack_power_kw"),
-    ("floor_load_kg_m2: []", "floor_load_kg_m2"),
-])
+@pytest.mark.parametrize(
+    "profile, key",
+    [
+        ('rack_power_kw: "forty"', "rack_power_kw"),
+        ("cooling: yes", "cooling"),
+        ("cooling: [plasma, 7, null]", "cooling[0]"),
+        ("rack_power_kw: .nan", "rack_power_kw"),
+        ("rack_power_kw: .inf", "rack_power_kw"),
+        ("rack_power_kw: -40", "rack_power_kw"),
+        ("rack_power_kw: 0", "rack_power_kw"),
+        ("floor_load_kg_m2: []", "floor_load_kg_m2"),
+    ],
+)
 def test_a_wrong_facility_profile_is_one_line_naming_the_key(tmp_path, profile, key):
     hall = tmp_path / "hall.yaml"
     hall.write_text(profile + "\n")
@@ -104,6 +116,7 @@ def test_every_input_schema_is_valid_data():
 # `sheetaudit scale`: options and audit JSONs that ended in OverflowError, KeyError, a math domain error or a
 # RecursionError are one line naming the option or the file and the key.
 
+
 @pytest.fixture(scope="module")
 def audit_json(tmp_path_factory):
     r = run_cli("check", "--format", "json", SAMPLES / "kestrel-k8x-gpu-server.pdf")
@@ -115,12 +128,17 @@ def test_an_infinite_message_size_is_a_usage_error():
     assert r.returncode == 2 and "'1e400B': the message must be at most 1 PiB" in r.stderr
 
 
-@pytest.mark.parametrize("edit, key", [
-    (lambda d: d["figures"][0].pop("quantity"), "figures[0]: missing quantity"),
-    (lambda d: d["figures"][0].__setitem__("normalized", {"value": -450.0, "unit": "GB/s"}),
-     "figures[0].normalized.value: expected a number from 0"),
-    (lambda d: d.__setitem__("derived", [{"name": "x", "value": "many"}]), "derived[0].value: "),
-])
+@pytest.mark.parametrize(
+    "edit, key",
+    [
+        (lambda d: d["figures"][0].pop("quantity"), "figures[0]: missing quantity"),
+        (
+            lambda d: d["figures"][0].__setitem__("normalized", {"value": -450.0, "unit": "GB/s"}),
+            "figures[0].normalized.value: expected a number from 0",
+        ),
+        (lambda d: d.__setitem__("derived", [{"name": "x", "value": "many"}]), "derived[0].value: "),
+    ],
+)
 def test_an_edited_audit_json_is_refused_naming_the_key(tmp_path, audit_json, edit, key):
     data = json.loads(json.dumps(audit_json))
     edit(data)

@@ -1,6 +1,7 @@
 """The what-if's assumptions: rules/scale.yaml (name, default, why, source), with the user's overrides from a YAML
 file and --assume KEY=VALUE. Each value is checked against its kind, so a typo is a clear error, never a silent
 default."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,8 +10,17 @@ from pathlib import Path
 from ..errors import RulesError, UsageError
 from ..rules import load_rules
 
-KINDS = ("fraction", "share", "positive", "count", "choice", "marks", "fractions", "optional-positive",
-         "optional-count")
+KINDS = (
+    "fraction",
+    "share",
+    "positive",
+    "count",
+    "choice",
+    "marks",
+    "fractions",
+    "optional-positive",
+    "optional-count",
+)
 
 
 @dataclass(frozen=True)
@@ -20,7 +30,7 @@ class Assumption:
     kind: str
     why: str
     source: str
-    origin: str = "default"        # default | user
+    origin: str = "default"  # default | user
     choices: tuple = ()
 
     def to_json(self) -> dict:
@@ -44,8 +54,10 @@ class Assumptions(dict):
         out = Assumptions(self)
         for key, raw in overrides.items():
             if key not in self:
-                raise UsageError(f"{where}: unknown assumption {key!r} (known: {', '.join(sorted(self))}); "
-                                 f"'sheetaudit scale --list-assumptions' explains each")
+                raise UsageError(
+                    f"{where}: unknown assumption {key!r} (known: {', '.join(sorted(self))}); "
+                    f"'sheetaudit scale --list-assumptions' explains each"
+                )
             a = self[key]
             value = _check(a, raw, where)
             if a.kind == "fractions":
@@ -58,6 +70,7 @@ class Assumptions(dict):
 def _schema(a: Assumption) -> dict:
     """The schema a value of this assumption must fit (rules/inputs/assumption-kinds.yaml)."""
     from ..validate import load_schema
+
     kind = a.kind.removeprefix("optional-")
     schema = {"enum": list(a.choices)} if kind == "choice" else load_schema("assumption-kinds")["properties"][kind]
     return {"anyOf": [{"type": "null"}, schema]} if a.kind.startswith("optional-") else schema
@@ -66,6 +79,7 @@ def _schema(a: Assumption) -> dict:
 def _check(a: Assumption, raw, where: str):
     """The value converted to what its kind needs, or an InvalidInput (a UsageError) naming where and the key."""
     from ..validate import validate
+
     value = validate({a.name: raw}, {"properties": {a.name: _schema(a)}}, source=where)[a.name]
     kind = a.kind.removeprefix("optional-")
     if value is None or kind == "choice":
@@ -80,7 +94,7 @@ def _check(a: Assumption, raw, where: str):
 def load_assumptions() -> Assumptions:
     rules = load_rules()
     path = rules.directory / "scale.yaml"
-    data = rules.scale        # parsed with the other rules, and cached with them between runs
+    data = rules.scale  # parsed with the other rules, and cached with them between runs
     out = Assumptions()
     for name, spec in data.items():
         if not isinstance(spec, dict) or not {"value", "kind", "why", "source"} <= set(spec):
@@ -99,6 +113,7 @@ def load_assumptions() -> Assumptions:
 def parse_assume(items: list[str]) -> dict:
     """--assume KEY=VALUE (repeatable); VALUE is read as YAML, so 0.5, null and [0.9, 0.5] mean what they say."""
     import yaml
+
     out = {}
     for item in items:
         key, sep, raw = item.partition("=")
@@ -113,6 +128,7 @@ def parse_assume(items: list[str]) -> dict:
 
 def read_overrides(path: str | Path) -> dict:
     import yaml
+
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:

@@ -2,6 +2,7 @@
 and memory, the server's or rack's sheet its interconnect. The interconnect comes from the first part that states a
 scale-up bandwidth or domain, a system's sheet (server, rack, pod) first; each accelerator figure from the first part
 that states it, and says which sheet."""
+
 from __future__ import annotations
 
 from pathlib import PurePath
@@ -20,10 +21,13 @@ def split(arg: str, exists) -> list[str]:
 def combine(parts: list[tuple[str, dict]], precision: str = "bf16") -> tuple[dict, dict]:
     """(the contract that gives the interconnect, the accelerator's specs) of parts (name, contract)."""
     from .training import _sheet_memory_gbs
+
     # the system's sheet (server, rack, pod) before an accelerator's, which also prints its links
     systems = [c for _, c in parts if c.get("sheet_kind") in ("server", "rack", "pod")]
-    main = next((c for c in systems + [c for _, c in parts]
-                 if (lambda ic: ic["scale_up"] or ic["domain"])(interconnect(c))), parts[0][1])
+    main = next(
+        (c for c in systems + [c for _, c in parts] if (lambda ic: ic["scale_up"] or ic["domain"])(interconnect(c))),
+        parts[0][1],
+    )
     specs: dict = {"flags": []}
     for name, contract in parts:
         short = PurePath(name).name

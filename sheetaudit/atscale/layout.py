@@ -4,6 +4,7 @@ stays inside the scale-up domain; context parallelism only for long sequences; p
 layers; data parallelism what is left, dividing the global batch; expert parallelism a power of two dividing the
 experts within the data-parallel ranks; virtual stages only when the micro-batches come in whole rounds of the
 stages (Megatron-LM's interleaved schedule); micro-batch size that divides each replica's share of the batch."""
+
 from __future__ import annotations
 
 from .model import Fabric
@@ -11,7 +12,7 @@ from .step import Accelerator, Layout, Overlaps, StepResult, Training, step
 
 KEYS = ("tp", "pp", "dp", "ep", "cp", "vp", "micro")
 MAX_MICRO = 8
-MIN_CP_TOKENS = 4096      # context parallelism splits a sequence into pieces no shorter than this
+MIN_CP_TOKENS = 4096  # context parallelism splits a sequence into pieces no shorter than this
 
 
 def _powers(upto: int) -> list[int]:
@@ -23,7 +24,7 @@ def _powers(upto: int) -> list[int]:
 
 
 def _divisors(n: int) -> list[int]:
-    small = [d for d in range(1, int(n ** 0.5) + 1) if n % d == 0]
+    small = [d for d in range(1, int(n**0.5) + 1) if n % d == 0]
     return sorted(set(small + [n // d for d in small]))
 
 
@@ -49,13 +50,20 @@ def candidates(job: Training, n: int, domain: int, fixed: dict) -> list[Layout]:
                     continue
                 eps = [1]
                 if m.moe is not None:
-                    eps = [fixed["ep"]] if fixed.get("ep") else \
-                        [e for e in _powers(m.moe.experts) if m.moe.experts % e == 0 and (dp * cp) % e == 0]
-                vps = [fixed["vp"]] if fixed.get("vp") else \
-                    ([1] if pp == 1 else [v for v in _powers(m.layers) if m.layers // (pp * v) >= 1])
+                    eps = (
+                        [fixed["ep"]]
+                        if fixed.get("ep")
+                        else [e for e in _powers(m.moe.experts) if m.moe.experts % e == 0 and (dp * cp) % e == 0]
+                    )
+                vps = (
+                    [fixed["vp"]]
+                    if fixed.get("vp")
+                    else ([1] if pp == 1 else [v for v in _powers(m.layers) if m.layers // (pp * v) >= 1])
+                )
                 per_replica = job.global_batch // dp
-                micros = [fixed["micro"]] if fixed.get("micro") else \
-                    [b for b in _powers(MAX_MICRO) if per_replica % b == 0]
+                micros = (
+                    [fixed["micro"]] if fixed.get("micro") else [b for b in _powers(MAX_MICRO) if per_replica % b == 0]
+                )
                 for ep in eps:
                     for vp in vps:
                         for b in micros:
@@ -70,15 +78,16 @@ def _key(seconds: float) -> float:
     return float(f"{seconds:.9g}")
 
 
-def search(job: Training, n: int, f: Fabric, acc: Accelerator, ov: Overlaps, fixed: dict | None = None
-           ) -> StepResult | None:
+def search(
+    job: Training, n: int, f: Fabric, acc: Accelerator, ov: Overlaps, fixed: dict | None = None
+) -> StepResult | None:
     """The fastest layout that fits (or, when none fits, the one needing least memory, marked as not fitting);
     None when no layout of n accelerators is allowed (say, a batch the data-parallel degree cannot divide)."""
     fixed = {k: v for k, v in (fixed or {}).items() if v}
     best_fit, least = None, None
     for lay in candidates(job, n, f.domain_size, fixed):
         r = step(job, lay, f, acc, ov)
-        if r.seconds == float("inf"):      # crosses the network and the scale-out bandwidth is unknown
+        if r.seconds == float("inf"):  # crosses the network and the scale-out bandwidth is unknown
             continue
         if r.fits is not False:
             # equal times (a micro-batch size that changes nothing but memory): the smaller memory

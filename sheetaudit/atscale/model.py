@@ -19,6 +19,7 @@ send buffer.
 Pure arithmetic on plain numbers; no I/O, no rules: the caller passes delivered bandwidths (line rate x
 efficiency) and step latencies.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,11 +32,12 @@ ALGORITHMS = ("auto", "ring", "tree")
 @dataclass(frozen=True)
 class Fabric:
     """One accelerator's view of the system, delivered rates (after efficiency), GB/s per direction."""
+
     scale_up_gbs: float
     domain_size: int
-    scale_out_gbs: float | None       # per accelerator; None: unknown, so only counts inside a domain can be modelled
-    up_step_s: float                  # one step inside the domain (hop latency + library overhead)
-    out_step_s: float                 # one step that crosses the network
+    scale_out_gbs: float | None  # per accelerator; None: unknown, so only counts inside a domain can be modelled
+    up_step_s: float  # one step inside the domain (hop latency + library overhead)
+    out_step_s: float  # one step that crosses the network
 
 
 @dataclass(frozen=True)
@@ -44,11 +46,11 @@ class Estimate:
     collective: str
     message_bytes: int
     seconds: float
-    algorithm: str                    # ring | tree | direct (all-to-all)
+    algorithm: str  # ring | tree | direct (all-to-all)
     domains: int
-    per_domain: int                   # accelerators of the job in the smallest domain it uses
-    latency_s: float                  # the steps x step latency part of seconds
-    bottleneck: str                   # scale-up | scale-out: the tier that sets the bandwidth term
+    per_domain: int  # accelerators of the job in the smallest domain it uses
+    latency_s: float  # the steps x step latency part of seconds
+    bottleneck: str  # scale-up | scale-out: the tier that sets the bandwidth term
 
     @property
     def algbw_gbs(self) -> float:
@@ -110,22 +112,53 @@ def estimate(fabric: Fabric, collective: str, n: int, message_bytes: int, algori
         # Each accelerator sends 1/n of its buffer to every peer: (d-1) peers over scale-up, (n-d) over its own NIC.
         t_up, t_out = (d - 1) / n * S / up, (n - d) / n * S / out
         lat = f.out_step_s
-        return _est(n, collective, message_bytes, lat + max(t_up, t_out), "direct", m, d, lat,
-                    "scale-out" if t_out >= t_up else "scale-up")
+        return _est(
+            n,
+            collective,
+            message_bytes,
+            lat + max(t_up, t_out),
+            "direct",
+            m,
+            d,
+            lat,
+            "scale-out" if t_out >= t_up else "scale-up",
+        )
     candidates = []
     if algorithm in ("auto", "ring") or collective != "all-reduce":
         v = bus_factor(collective, n) * S
         t_up, t_out = v / up, v / (d * out)
         lat = ring_steps(collective, n) * f.out_step_s
-        candidates.append(_est(n, collective, message_bytes, lat + max(t_up, t_out), "ring", m, d, lat,
-                               "scale-out" if t_out >= t_up else "scale-up"))
+        candidates.append(
+            _est(
+                n,
+                collective,
+                message_bytes,
+                lat + max(t_up, t_out),
+                "ring",
+                m,
+                d,
+                lat,
+                "scale-out" if t_out >= t_up else "scale-up",
+            )
+        )
     if collective == "all-reduce" and algorithm in ("auto", "tree"):
         # Reduce up a chain of d and a tree of m, broadcast back down: each accelerator moves the message twice over
         # scale-up; each domain sends and receives it twice over the network, split over its d NICs.
         t_up, t_out = 2 * S / up, 2 * S / (d * out)
         lat = 2 * (d - 1) * f.up_step_s + 2 * math.ceil(math.log2(m)) * f.out_step_s
-        candidates.append(_est(n, collective, message_bytes, lat + max(t_up, t_out), "tree", m, d, lat,
-                               "scale-out" if t_out >= t_up else "scale-up"))
+        candidates.append(
+            _est(
+                n,
+                collective,
+                message_bytes,
+                lat + max(t_up, t_out),
+                "tree",
+                m,
+                d,
+                lat,
+                "scale-out" if t_out >= t_up else "scale-up",
+            )
+        )
     return min(candidates, key=lambda e: e.seconds)
 
 
@@ -136,9 +169,10 @@ def _est(n, collective, size, seconds, algorithm, m, d, lat, bottleneck) -> Esti
 @dataclass(frozen=True)
 class Step:
     """One data-parallel training step: compute, then the gradient all-reduce, part of it hidden behind compute."""
+
     compute_s: float
     comm_s: float
-    overlap: float                     # fraction of compute time the all-reduce can run under
+    overlap: float  # fraction of compute time the all-reduce can run under
 
     @property
     def exposed_s(self) -> float:

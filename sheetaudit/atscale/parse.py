@@ -1,5 +1,6 @@
 """What a user types for the what-if: message sizes (1GiB, 256MiB, 8MB), counts (7e9, 70B) and contract files
 (`sheetaudit check --format json` output) given in place of a sheet."""
+
 from __future__ import annotations
 
 import re
@@ -7,8 +8,17 @@ from pathlib import Path
 
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*([KMGT]i?B|B)?\s*$", re.I)
-_FACTORS = {"B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
-            "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+_FACTORS = {
+    "B": 1,
+    "KB": 10**3,
+    "MB": 10**6,
+    "GB": 10**9,
+    "TB": 10**12,
+    "KIB": 2**10,
+    "MIB": 2**20,
+    "GIB": 2**30,
+    "TIB": 2**40,
+}
 _COUNT = re.compile(r"^\s*(\d+(?:\.\d+)?(?:e\d+)?)\s*([KMBT])?\s*$", re.I)
 _SUFFIX = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
 # Far beyond any real message or model, and finite: the model's arithmetic stays in float range.
@@ -24,7 +34,7 @@ def parse_size(text: str) -> int:
     v = float(m.group(1)) * _FACTORS[(m.group(2) or "B").upper()]
     if v < 1:
         raise ValueError(f"{text!r}: the message must be at least one byte")
-    if v > MAX_SIZE:      # 1e400B is infinite: int() of it raised OverflowError
+    if v > MAX_SIZE:  # 1e400B is infinite: int() of it raised OverflowError
         raise ValueError(f"{text!r}: the message must be at most 1 PiB")
     return int(round(v))
 
@@ -48,4 +58,5 @@ def read_contract(path: str | Path) -> dict | None:
     if Path(path).suffix.lower() != ".json":
         return None
     from ..validate import load_schema, read_json
+
     return read_json(path, load_schema("audit-json"), what="audit JSON")

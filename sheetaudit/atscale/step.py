@@ -21,6 +21,7 @@ The step, per pipeline stage (the slowest sets the pace):
   all-reduce), the reduction hidden under the last backward and the gathering under the first forward as far as
   the overlap allows (unsharded, the whole all-reduce under the last backward).
 """
+
 from __future__ import annotations
 
 import math
@@ -28,32 +29,39 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .model import Fabric, estimate
-from .transformer import (ACT_BYTES, Model, activation_bytes_per_layer, attention_flops_per_token,
-                          elementwise_bytes_per_token, model_flops_per_token)
+from .transformer import (
+    ACT_BYTES,
+    Model,
+    activation_bytes_per_layer,
+    attention_flops_per_token,
+    elementwise_bytes_per_token,
+    model_flops_per_token,
+)
 
 GB = 1e9
-BACKWARD_SHARE = 2 / 3     # of a micro-batch's compute: the backward pass is twice the forward's FLOPs
+BACKWARD_SHARE = 2 / 3  # of a micro-batch's compute: the backward pass is twice the forward's FLOPs
 
 
 @dataclass(frozen=True)
 class Accelerator:
-    peak_tflops: float            # dense, at the job's precision
-    memory_gb: float | None       # capacity; None: unknown, the fit is not judged
-    memory_gbs: float             # HBM bandwidth
-    matmul_efficiency: float      # achieved fraction of peak on the layer's matrix multiplications
-    memory_efficiency: float      # achieved fraction of memory bandwidth by element-wise kernels
+    peak_tflops: float  # dense, at the job's precision
+    memory_gb: float | None  # capacity; None: unknown, the fit is not judged
+    memory_gbs: float  # HBM bandwidth
+    matmul_efficiency: float  # achieved fraction of peak on the layer's matrix multiplications
+    memory_efficiency: float  # achieved fraction of memory bandwidth by element-wise kernels
 
 
 @dataclass(frozen=True)
 class Training:
     """The job, apart from its layout."""
+
     model: Model
-    global_batch: int             # sequences per step
+    global_batch: int  # sequences per step
     recompute: str = "selective"  # none | selective | full
     sequence_parallel: bool = True
-    attention: str = "flash"      # flash | unfused
-    sharding: str = "optimizer"   # none | optimizer (distributed optimizer, ZeRO-1) | full (FSDP, ZeRO-3)
-    grad_bytes: float = 2.0       # gradient reduction precision
+    attention: str = "flash"  # flash | unfused
+    sharding: str = "optimizer"  # none | optimizer (distributed optimizer, ZeRO-1) | full (FSDP, ZeRO-3)
+    grad_bytes: float = 2.0  # gradient reduction precision
     weight_bytes: float = 2.0
 
 
@@ -72,31 +80,38 @@ class Layout:
         return self.tp * self.pp * self.dp * self.cp
 
     def to_json(self) -> dict:
-        return {"tp": self.tp, "pp": self.pp, "dp": self.dp, "ep": self.ep, "cp": self.cp, "vp": self.vp,
-                "micro": self.micro}
+        return {
+            "tp": self.tp,
+            "pp": self.pp,
+            "dp": self.dp,
+            "ep": self.ep,
+            "cp": self.cp,
+            "vp": self.vp,
+            "micro": self.micro,
+        }
 
 
 @dataclass(frozen=True)
 class Overlaps:
-    tp: float = 0.0               # share of tensor-parallel communication hidden under compute
-    ep: float = 0.0               # share of the expert all-to-all hidden under compute
-    dp: float = 1.0               # share of the first forward and last backward the dp collectives can run under
-    pp_p2p: float = 0.0           # share of the pipeline sends hidden
-    optimizer_bytes_per_param: float = 16.0   # bytes the optimizer reads and writes per parameter it updates
-    dp_bucket_params: float = 0.0             # the data-parallel bucket: its last reduction and first gathering
-    dp_bucket_params_per_rank: float = 0.0    # wait for no compute (max(this, per_rank x dp) parameters)
-    memory_reserve_gb: float = 0.0            # what the framework and allocator keep out of reach
+    tp: float = 0.0  # share of tensor-parallel communication hidden under compute
+    ep: float = 0.0  # share of the expert all-to-all hidden under compute
+    dp: float = 1.0  # share of the first forward and last backward the dp collectives can run under
+    pp_p2p: float = 0.0  # share of the pipeline sends hidden
+    optimizer_bytes_per_param: float = 16.0  # bytes the optimizer reads and writes per parameter it updates
+    dp_bucket_params: float = 0.0  # the data-parallel bucket: its last reduction and first gathering
+    dp_bucket_params_per_rank: float = 0.0  # wait for no compute (max(this, per_rank x dp) parameters)
+    memory_reserve_gb: float = 0.0  # what the framework and allocator keep out of reach
 
 
 @dataclass
 class StepResult:
     layout: Layout
     seconds: float
-    breakdown: dict                # compute, tp, pp_bubble, pp_p2p, dp_exposed, ep_all_to_all, cp (seconds)
+    breakdown: dict  # compute, tp, pp_bubble, pp_p2p, dp_exposed, ep_all_to_all, cp (seconds)
     memory_gb: float
     fits: bool | None
-    model_flops: float             # per step, the whole job
-    hardware_flops: float          # with recomputation
+    model_flops: float  # per step, the whole job
+    hardware_flops: float  # with recomputation
     micro_batches: int
     notes: list
 
@@ -128,11 +143,11 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
     notes = []
     tp, pp, dp, ep, cp, vp, b = lay.tp, lay.pp, lay.dp, lay.ep, lay.cp, lay.vp, lay.micro
     micro_batches = math.ceil(job.global_batch / (dp * b))
-    seq = m.seq_len / cp                                    # tokens of a sequence one accelerator holds
-    tokens = b * seq                                        # per micro-batch per accelerator, before tp
+    seq = m.seq_len / cp  # tokens of a sequence one accelerator holds
+    tokens = b * seq  # per micro-batch per accelerator, before tp
     unfused = job.attention == "unfused"
     full = job.recompute == "full"
-    passes = 4.0 if full else 3.0                           # forward, backward (2x), recomputed forward
+    passes = 4.0 if full else 3.0  # forward, backward (2x), recomputed forward
 
     # -- compute per layer per micro-batch
     flops_mm = 2.0 * m.layer_matmul_params() * tokens * passes / tp
@@ -142,7 +157,7 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
     peak = acc.peak_tflops * 1e12 * acc.matmul_efficiency
     sharded, replicated = elementwise_bytes_per_token(m, unfused and job.recompute != "selective")
     if unfused and job.recompute == "selective":
-        sharded += 11 * m.heads * m.seq_len * 2          # the scores are recomputed: written and read again
+        sharded += 11 * m.heads * m.seq_len * 2  # the scores are recomputed: written and read again
     per_tok = sharded / tp + (replicated / tp if job.sequence_parallel else replicated)
     bytes_el = per_tok * tokens * passes
     mem_bw = acc.memory_gbs * GB * acc.memory_efficiency
@@ -153,7 +168,7 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
     per_domain = f.domain_size
     t_tp = 0.0
     if tp > 1:
-        buf = tokens * m.hidden * ACT_BYTES                  # the gathered activation of one layer's input
+        buf = tokens * m.hidden * ACT_BYTES  # the gathered activation of one layer's input
         one = _collective(f, "all-gather", tp, per_domain, buf) + _collective(f, "reduce-scatter", tp, per_domain, buf)
         t_tp = 2 * one * (3 if full else 2) * (1 - ov.tp)
         if tp > per_domain:
@@ -165,22 +180,23 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
         send = tokens / (tp if job.sequence_parallel else 1) * m.moe.top_k * m.hidden * ACT_BYTES
         inside = max(1, per_domain // (tp * cp)) if tp * cp <= per_domain else 1
         a2a = _collective(f, "all-to-all", ep, inside, send)
-        t_ep = a2a * 2 * (3 if full else 2) * m.moe_layers / m.layers * (1 - ov.ep)   # averaged over the layers
+        t_ep = a2a * 2 * (3 if full else 2) * m.moe_layers / m.layers * (1 - ov.ep)  # averaged over the layers
 
     # -- context parallelism: keys and values gathered forward, their gradients reduce-scattered backward
     t_cp = 0.0
     if cp > 1:
         kv = 2 * b * m.seq_len * m.kv_dim * ACT_BYTES / tp
         inside = max(1, per_domain // tp)
-        t = _collective(f, "all-gather", cp, inside, kv) * (2 if full else 1) + \
-            _collective(f, "reduce-scatter", cp, inside, kv)
+        t = _collective(f, "all-gather", cp, inside, kv) * (2 if full else 1) + _collective(
+            f, "reduce-scatter", cp, inside, kv
+        )
         t_cp = max(0.0, t - t_attention)
 
     t_mb_layer = t_layer + t_tp + t_ep + t_cp
     n_layers = stage_layers(m, lay)
     # logits and loss: 6 h V per token, on the last stage (or balanced by giving it fewer layers)
     flops_logit = 6.0 * m.hidden * m.vocab * tokens / tp
-    logit_bytes = 4.0 * tokens * m.vocab / tp * ACT_BYTES         # logits written, read by the loss and back
+    logit_bytes = 4.0 * tokens * m.vocab / tp * ACT_BYTES  # logits written, read by the loss and back
     t_logit = flops_logit / peak + logit_bytes / mem_bw
     if pp == 1:
         share = 1.0
@@ -223,10 +239,11 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
     # the gradients' reduction runs under the stage's last backward, the parameters' gathering under its first
     # forward; unsharded, the whole all-reduce waits for the gradients, under the backward alone
     backward, forward = ov.dp * compute_mb * BACKWARD_SHARE, ov.dp * compute_mb * (1 - BACKWARD_SHARE)
-    dp_exposed = max(0.0, t_dp - backward) if job.sharding == "none" else \
-        max(0.0, t_rs - backward) + max(0.0, t_ag - forward)
+    dp_exposed = (
+        max(0.0, t_dp - backward) if job.sharding == "none" else max(0.0, t_rs - backward) + max(0.0, t_ag - forward)
+    )
     bucket = max(ov.dp_bucket_params, ov.dp_bucket_params_per_rank * dp_group)
-    dp_exposed = max(dp_exposed, t_dp * min(1.0, bucket / params_local))   # the last bucket's, at least
+    dp_exposed = max(dp_exposed, t_dp * min(1.0, bucket / params_local))  # the last bucket's, at least
     opt_shard = params_local / (dp_group if job.sharding != "none" else 1)
     t_opt = opt_shard * ov.optimizer_bytes_per_param / mem_bw
 
@@ -239,7 +256,7 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
     # -- memory
     states = 18.0 if job.sharding == "none" else None
     if job.sharding == "optimizer":
-        states = job.weight_bytes + 4.0 + 12.0 / dp_group          # bf16 weights, fp32 grads; Adam sharded
+        states = job.weight_bytes + 4.0 + 12.0 / dp_group  # bf16 weights, fp32 grads; Adam sharded
     elif job.sharding == "full":
         states = (job.weight_bytes + 4.0 + 12.0) / dp_group
     act_layer = activation_bytes_per_layer(m, b, int(seq), tp, job.sequence_parallel, job.recompute, unfused)
@@ -248,7 +265,7 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
     in_flight = min(micro_batches, pp) * (1 + (pp - 1) / (pp * vp) if vp > 1 else 1) if pp > 1 else 1
     layers_local = math.ceil(m.layers / pp)
     acts = act_layer * layers_local * in_flight
-    logits_mem = tokens * m.vocab / tp * 4.0                    # fp32 logits of the loss, one micro-batch
+    logits_mem = tokens * m.vocab / tp * 4.0  # fp32 logits of the loss, one micro-batch
     gathered = 2 * job.weight_bytes * m.layer_matmul_params() / tp if job.sharding == "full" else 0.0
     memory = (params_local * states + gathered + acts + logits_mem) / GB + ov.memory_reserve_gb
     fits = None if acc.memory_gb is None else memory <= acc.memory_gb
@@ -259,10 +276,17 @@ def step(job: Training, lay: Layout, f: Fabric, acc: Accelerator, ov: Overlaps) 
         recomputed = (2.0 * m.layer_matmul_params() + attention_flops_per_token(m, True)) * m.layers
     elif job.recompute == "selective":
         recomputed = attention_flops_per_token(m, True) * m.layers
-    if unfused:     # the 2021 kernels compute the masked half of the scores too: executed, not needed
+    if unfused:  # the 2021 kernels compute the masked half of the scores too: executed, not needed
         masked = (attention_flops_per_token(m, False) - attention_flops_per_token(m, True)) * m.layers
         recomputed += masked * (4.0 if full else 3.0)
     hflops = mflops + recomputed * job.global_batch * m.seq_len
-    breakdown = {"compute": compute, "tp": comm_tp, "pp_bubble": bubble, "pp_p2p": t_p2p, "dp_exposed": dp_exposed,
-                 "ep_all_to_all": comm_ep, "cp": comm_cp}
+    breakdown = {
+        "compute": compute,
+        "tp": comm_tp,
+        "pp_bubble": bubble,
+        "pp_p2p": t_p2p,
+        "dp_exposed": dp_exposed,
+        "ep_all_to_all": comm_ep,
+        "cp": comm_cp,
+    }
     return StepResult(lay, seconds, breakdown, memory, fits, mflops, hflops, micro_batches, notes)

@@ -4,6 +4,7 @@ the curve of throughput against accelerator count at the job's fixed global batc
 
 Every input says where it came from; one the job, the assumptions and the sheet all leave out is listed as missing
 with the question for the vendor, and what needs it is not modelled."""
+
 from __future__ import annotations
 
 from .assumptions import Assumptions
@@ -14,10 +15,11 @@ from .step import StepResult
 from .train import accelerator, efficiency_key, overlaps, search
 
 HARDWARE_QUESTIONS = {
-    "peak_tflops": ("the sheet states no peak compute per accelerator",
-                    "ask for each accelerator's dense (not sparse) tensor TFLOP/s at the job's precision"),
-    "memory_gbs": ("the sheet states no memory bandwidth per accelerator",
-                   "ask for each accelerator's HBM bandwidth"),
+    "peak_tflops": (
+        "the sheet states no peak compute per accelerator",
+        "ask for each accelerator's dense (not sparse) tensor TFLOP/s at the job's precision",
+    ),
+    "memory_gbs": ("the sheet states no memory bandwidth per accelerator", "ask for each accelerator's HBM bandwidth"),
     "memory_gb": ("the sheet states no memory capacity per accelerator", "ask for each accelerator's HBM capacity"),
 }
 MAX_CURVE = 1 << 17
@@ -28,9 +30,16 @@ def _sheet_memory_gbs(contract: dict) -> tuple[float, str] | None:
     column of a table of models, as for compute. A figure with no scope is taken as one accelerator's (HBM
     bandwidths are printed per device) and says so."""
     from ..basis import norm
-    got = [(norm(f), f) for f in contract.get("figures", []) if isinstance(f, dict)
-           and f.get("quantity") == "bandwidth" and f.get("tier") == "memory"
-           and f.get("scope") in (None, "per-accelerator") and norm(f)]
+
+    got = [
+        (norm(f), f)
+        for f in contract.get("figures", [])
+        if isinstance(f, dict)
+        and f.get("quantity") == "bandwidth"
+        and f.get("tier") == "memory"
+        and f.get("scope") in (None, "per-accelerator")
+        and norm(f)
+    ]
     if not got:
         return None
     v, f = got[0]
@@ -43,6 +52,7 @@ def hardware(job: Job, contract: dict, a: Assumptions, sheet_specs: dict | None 
     first, then --assume, then the sheet (sheet_specs: the accelerator of several sheets combined; else the
     contract's compute and memory figures)."""
     from .specs import read_specs
+
     values, how, missing = {}, {}, []
     specs = dict(sheet_specs if sheet_specs is not None else read_specs(contract, job.precision))
     mem = _sheet_memory_gbs(contract)
@@ -59,8 +69,14 @@ def hardware(job: Job, contract: dict, a: Assumptions, sheet_specs: dict | None 
             why, ask = HARDWARE_QUESTIONS[key]
             if key == "peak_tflops" and specs.get("flags"):
                 why = f"{why} ({'; '.join(specs['flags'])})"
-            missing.append({"input": key, "why": why, "ask": ask, "fill": f"--assume {key}=VALUE or hardware.{key} "
-                                                                            f"in the job file"})
+            missing.append(
+                {
+                    "input": key,
+                    "why": why,
+                    "ask": ask,
+                    "fill": f"--assume {key}=VALUE or hardware.{key} in the job file",
+                }
+            )
     values["generation"] = job.hardware.get("generation") or specs.get("generation", (None, ""))[0]
     values["precision"] = job.precision
     values["flags"] = specs.get("flags", [])
@@ -115,15 +131,27 @@ def knee(curve: list[dict], gain: float) -> int | None:
     return None
 
 
-def job_block(job: Job, inp: Inputs, f: Fabric | None, contract: dict, a: Assumptions,
-              sheet_specs: dict | None = None, with_curve: bool = True) -> dict:
+def job_block(
+    job: Job,
+    inp: Inputs,
+    f: Fabric | None,
+    contract: dict,
+    a: Assumptions,
+    sheet_specs: dict | None = None,
+    with_curve: bool = True,
+) -> dict:
     hw, how, missing = hardware(job, contract, a, sheet_specs)
-    out = {"job": job.name, "hardware": {k: hw.get(k) for k in ("peak_tflops", "memory_gb", "memory_gbs")},
-           "hardware_how": how, "missing": missing}
+    out = {
+        "job": job.name,
+        "hardware": {k: hw.get(k) for k in ("peak_tflops", "memory_gb", "memory_gbs")},
+        "hardware_how": how,
+        "missing": missing,
+    }
     if f is None or "peak_tflops" not in hw or "memory_gbs" not in hw:
         out["unknown"] = "missing " + " and ".join(
             [m["input"] for m in missing if m["input"] != "memory_gb"]
-            + [m["input"] for m in inp.missing if m["input"] != "scale_out_gbs"])
+            + [m["input"] for m in inp.missing if m["input"] != "scale_out_gbs"]
+        )
         return out
     key = efficiency_key(hw.get("generation"), job.precision, a.value("matmul_efficiency"))
     out["matmul_efficiency"] = {"key": key, "value": a.value("matmul_efficiency")[key]}
@@ -132,15 +160,19 @@ def job_block(job: Job, inp: Inputs, f: Fabric | None, contract: dict, a: Assump
     n = job.accelerators or f.domain_size
     r = search(job.training, n, f, acc, ov, job.fixed)
     if r is None:
-        out["unknown"] = (f"{n} accelerators span more than one scale-up domain and the scale-out bandwidth is "
-                          f"missing" if f.scale_out_gbs is None and n > f.domain_size else
-                          f"no layout of {n} accelerators fits the job's constraints (the global batch of "
-                          f"{job.training.global_batch} must divide by the data-parallel degree)")
+        out["unknown"] = (
+            f"{n} accelerators span more than one scale-up domain and the scale-out bandwidth is missing"
+            if f.scale_out_gbs is None and n > f.domain_size
+            else f"no layout of {n} accelerators fits the job's constraints (the global batch of "
+            f"{job.training.global_batch} must divide by the data-parallel degree)"
+        )
         return out
     out.update(_row(r, n, job, acc.peak_tflops))
     if r.fits is False:
-        out["not_fitting"] = (f"no layout fits {acc.memory_gb:g} GB per accelerator: the one needing least "
-                              f"memory needs {r.memory_gb:.0f} GB")
+        out["not_fitting"] = (
+            f"no layout fits {acc.memory_gb:g} GB per accelerator: the one needing least "
+            f"memory needs {r.memory_gb:.0f} GB"
+        )
     if job.tokens:
         out["time_to_train_days"] = _sig(job.tokens / out["tokens_per_second"] / 86400)
     out["notes"] = list(hw.get("flags", [])) + r.notes
@@ -150,9 +182,21 @@ def job_block(job: Job, inp: Inputs, f: Fabric | None, contract: dict, a: Assump
         for c in curve_counts(job, f.domain_size):
             got = r if c == n else search(job.training, c, f, acc, ov, free)
             if got is not None and got.fits is not False and got.seconds < float("inf"):
-                curve.append({k: v for k, v in _row(got, c, job, acc.peak_tflops).items()
-                              if k in ("accelerators", "layout", "step_seconds", "tokens_per_second",
-                                       "tokens_per_second_per_accelerator", "mfu")})
+                curve.append(
+                    {
+                        k: v
+                        for k, v in _row(got, c, job, acc.peak_tflops).items()
+                        if k
+                        in (
+                            "accelerators",
+                            "layout",
+                            "step_seconds",
+                            "tokens_per_second",
+                            "tokens_per_second_per_accelerator",
+                            "mfu",
+                        )
+                    }
+                )
         out["curve"] = curve
         out["knee"] = knee(curve, a.value("knee_gain"))
     return out

@@ -12,11 +12,12 @@ Counts follow the published derivations:
   kernel by kernel in bytes read and written per token, 16-bit activations: it is what makes small layers
   memory-bound, since it grows with h while the matrix work grows with h^2.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-ACT_BYTES = 2          # bf16/fp16 activations (fp8 matmuls still keep 16-bit activations between kernels)
+ACT_BYTES = 2  # bf16/fp16 activations (fp8 matmuls still keep 16-bit activations between kernels)
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Moe:
     top_k: int
     expert_hidden: int
     shared_experts: int = 0
-    layers: int | None = None          # MoE layers; None: every layer
+    layers: int | None = None  # MoE layers; None: every layer
     active_params: float | None = None
 
 
@@ -37,8 +38,8 @@ class Model:
     heads: int
     seq_len: int
     vocab: int
-    kv_heads: int | None = None        # grouped-query attention; None: as many as heads
-    ffn: int | None = None             # gated (SwiGLU) MLP width; None: a GELU MLP of 4 x hidden
+    kv_heads: int | None = None  # grouped-query attention; None: as many as heads
+    ffn: int | None = None  # gated (SwiGLU) MLP width; None: a GELU MLP of 4 x hidden
     moe: Moe | None = None
 
     @property
@@ -102,8 +103,11 @@ def attention_flops_per_token(m: Model, causal_skip: bool) -> float:
 def model_flops_per_token(m: Model) -> float:
     """Model FLOPs (PaLM's MFU count) per token, forward and backward: 6 x active weights (the logits included)
     plus the causal attention (half the score matrix: the work a causal model needs, as Megatron-LM counts it)."""
-    return 6.0 * m.layer_matmul_params() * m.layers + 6.0 * m.hidden * m.vocab \
+    return (
+        6.0 * m.layer_matmul_params() * m.layers
+        + 6.0 * m.hidden * m.vocab
         + 3.0 * m.layers * attention_flops_per_token(m, causal_skip=True)
+    )
 
 
 def elementwise_bytes_per_token(m: Model, unfused_attention: bool) -> tuple[float, float]:
@@ -116,22 +120,23 @@ def elementwise_bytes_per_token(m: Model, unfused_attention: bool) -> tuple[floa
     reads and writes them through the fused scale-mask-softmax and through dropout (with its mask) and reads them
     into AV: 11 bytes per score, a x s scores per token. FlashAttention keeps the scores on chip."""
     h = m.hidden
-    replicated = 2 * 4 * h + 2 * 7 * h                   # norms and residual/dropout: outside the tp regions
+    replicated = 2 * 4 * h + 2 * 7 * h  # norms and residual/dropout: outside the tp regions
     sharded = (6 if m.gated else 4) * m.mlp_width
     if unfused_attention:
         sharded += 11 * m.heads * m.seq_len
     return float(sharded), float(replicated)
 
 
-def activation_bytes_per_layer(m: Model, micro: int, seq: int, tp: int, sequence_parallel: bool,
-                               recompute: str, unfused_attention: bool) -> float:
+def activation_bytes_per_layer(
+    m: Model, micro: int, seq: int, tp: int, sequence_parallel: bool, recompute: str, unfused_attention: bool
+) -> float:
     """Activations one layer keeps for the backward pass, per micro-batch, on one accelerator (Korthikanti et al.
     2022, Table 2): seq is the tokens of the sequence this accelerator holds (s / cp)."""
     s, b, h, a = seq, micro, m.hidden, m.heads
     sbh = s * b * h
     if recompute == "full":
-        return 2.0 * sbh / (tp if sequence_parallel else 1)     # the layer's input only
+        return 2.0 * sbh / (tp if sequence_parallel else 1)  # the layer's input only
     scores = 5.0 * a * s * m.seq_len * b / tp if unfused_attention and recompute == "none" else 0.0
-    width = m.mlp_width / (4.0 * h)                            # Korthikanti's counts assume a 4h MLP
+    width = m.mlp_width / (4.0 * h)  # Korthikanti's counts assume a 4h MLP
     per = sbh * (10 + 24 * width) / tp if sequence_parallel else sbh * 10 + sbh * 24 * width / tp
     return per + scores

@@ -11,6 +11,7 @@ the pool), interrupts (Ctrl-C and SIGTERM as a request to stop), compare (compar
 tables (CSV, XLSX and SQLite), index (index.html), outputs (write them all), progress and summary (stderr), run (the whole
 batch), command (click). Importing this package is light: the engine and jinja2 load when a batch runs (pandas only for the API's DataFrames).
 """
+
 from __future__ import annotations
 
 __all__ = ["BatchOptions", "BatchResult", "run_batch"]
@@ -19,5 +20,6 @@ __all__ = ["BatchOptions", "BatchResult", "run_batch"]
 def __getattr__(name):
     if name in __all__:
         from . import run
+
         return getattr(run, name)
     raise AttributeError(name)

@@ -5,6 +5,7 @@ Every value is per direction, in GB/s, per accelerator unless the column says ot
 (divided from a total, read through the sheet's scale-out : scale-up ratio, rack power from node power) carries
 its arithmetic and is marked as derived.
 """
+
 from __future__ import annotations
 
 from ..basis import cell as _cell
@@ -16,14 +17,18 @@ from ..severity import SEVERITIES
 
 SYSTEM_KINDS = ("server", "rack", "pod")
 BASES = ("hardware", "end-to-end", "unspecified")
-BASIS_WORDS = {"hardware": "hardware (port-to-port/ASIC)", "end-to-end": "end-to-end (through the software stack)",
-               "unspecified": "basis unstated"}
+BASIS_WORDS = {
+    "hardware": "hardware (port-to-port/ASIC)",
+    "end-to-end": "end-to-end (through the software stack)",
+    "unspecified": "basis unstated",
+}
+
 
 def _checks() -> dict:
     """The cross-sheet checks, declared with the per-sheet ones in rules/checks.yaml (section `comparison`)."""
     from ..rules import load_rules
-    return load_rules().comparison
 
+    return load_rules().comparison
 
 
 def fmt_latency(ns: float) -> str:
@@ -33,8 +38,7 @@ def fmt_latency(ns: float) -> str:
 def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     figs = [f for f in contract.get("figures", []) if isinstance(f, dict)]
     derived = contract.get("derived", []) or []
-    row = {"sheet": rel, "report": report, "kind": contract.get("sheet_kind", "unknown"),
-           "title": product_of(contract)}
+    row = {"sheet": rel, "report": report, "kind": contract.get("sheet_kind", "unknown"), "title": product_of(contract)}
     row.update(interconnect(contract))
     _mark_inferred(row, contract)
     lat = {b: [] for b in BASES}
@@ -46,9 +50,13 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
         if items:
             vals = sorted(v for v, _ in items)
             shown = fmt_latency(vals[0]) if vals[0] == vals[-1] else f"{fmt_latency(vals[0])} – {fmt_latency(vals[-1])}"
-            row["latency"][b] = {"value": vals[0], "shown": shown,
-                                 "note": "; ".join(f"{f['text']} ({f.get('tier') or 'tier unknown'}, p{f.get('page')})"
-                                                   for _, f in items[:6])}
+            row["latency"][b] = {
+                "value": vals[0],
+                "shown": shown,
+                "note": "; ".join(
+                    f"{f['text']} ({f.get('tier') or 'tier unknown'}, p{f.get('page')})" for _, f in items[:6]
+                ),
+            }
     power = [f for f in figs if f["quantity"] == "power" and _norm(f) is not None]
     node = [f for f in power if f.get("scope") == "per-node"]
     rack = [f for f in power if f.get("scope") == "per-rack"]
@@ -63,8 +71,7 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
     row["switch"] = _switch(figs) if row["kind"] == "switch" else {}
     counts = (contract.get("summary") or {}).get("findings") or {}
     if not counts:
-        counts = {s: sum(1 for x in contract.get("findings", []) if x.get("severity") == s)
-                  for s in SEVERITIES}
+        counts = {s: sum(1 for x in contract.get("findings", []) if x.get("severity") == s) for s in SEVERITIES}
     row["findings"] = {s: int(counts.get(s, 0)) for s in SEVERITIES}
     row["figures"] = len(figs)
     row["status"] = contract.get("status") or _status(row["findings"], figs, contract.get("source") or {})
@@ -75,16 +82,33 @@ def sheet_row(rel: str, contract: dict, report: str | None) -> dict:
 def _switch(figs) -> dict:
     """A switch sheet's own figures: capacity (GB/s per direction), its counted ports and their speed, its power
     (the largest stated: what the hall must feed)."""
+
     def top(quantity, scope):
-        vals = [v for f in figs if f["quantity"] == quantity and f.get("scope") == scope
-                and f.get("tier") in (None, "scale-out") for v in [_norm(f)] if v is not None]
+        vals = [
+            v
+            for f in figs
+            if f["quantity"] == quantity and f.get("scope") == scope and f.get("tier") in (None, "scale-out")
+            for v in [_norm(f)]
+            if v is not None
+        ]
         return max(vals) if vals else None
 
-    counted = [(f.get("count"), _norm(f)) for f in figs if f["quantity"] == "bandwidth" and f.get("scope") == "per-port"
-               and f.get("tier") == "scale-out" and f.get("count") and _norm(f) is not None]
+    counted = [
+        (f.get("count"), _norm(f))
+        for f in figs
+        if f["quantity"] == "bandwidth"
+        and f.get("scope") == "per-port"
+        and f.get("tier") == "scale-out"
+        and f.get("count")
+        and _norm(f) is not None
+    ]
     ports, speed = max(counted, key=lambda x: (x[1], x[0])) if counted else (None, top("bandwidth", "per-port"))
-    return {"capacity_gbs": top("bandwidth", "per-switch"), "ports": ports, "port_gbs": speed,
-            "power_kw": top("power", "per-switch")}
+    return {
+        "capacity_gbs": top("bandwidth", "per-switch"),
+        "ports": ports,
+        "port_gbs": speed,
+        "power_kw": top("power", "per-switch"),
+    }
 
 
 def _mark_inferred(row: dict, contract: dict) -> None:
@@ -96,17 +120,23 @@ def _mark_inferred(row: dict, contract: dict) -> None:
         c = row.get(key)
         if not c or c.get("how") != "derived":
             continue
-        why = [f"{byid[i].get('text')} (p{byid[i].get('page')}): {byid[i].get('certainty_reason', '')}"
-               for i in c.get("figures", []) if byid.get(i, {}).get("certainty") == "inferred"]
-        why += [d.get("certainty_reason", "") for d in derived if d.get("certainty") == "inferred"
-                and d.get("arithmetic") and d.get("arithmetic") == c.get("note")]
+        why = [
+            f"{byid[i].get('text')} (p{byid[i].get('page')}): {byid[i].get('certainty_reason', '')}"
+            for i in c.get("figures", [])
+            if byid.get(i, {}).get("certainty") == "inferred"
+        ]
+        why += [
+            d.get("certainty_reason", "")
+            for d in derived
+            if d.get("certainty") == "inferred" and d.get("arithmetic") and d.get("arithmetic") == c.get("note")
+        ]
         if key == "ratio":
             why += [row[k]["inferred"] for k in ("scale_up", "scale_out") if row.get(k) and row[k].get("inferred")]
         if why:
             c["inferred"] = "; ".join(dict.fromkeys(w for w in why if w))
 
 
-STATUS_ORDER = {"fail": 0, "incomplete": 1, "review": 2, "pass": 3}   # the index sorts worst first
+STATUS_ORDER = {"fail": 0, "incomplete": 1, "review": 2, "pass": 3}  # the index sorts worst first
 
 
 def _status(counts: dict, figs: list, source: dict) -> str:
@@ -137,10 +167,10 @@ def _is_system(row, contract) -> bool:
     if row["kind"] != "unknown":
         return False
     figs = contract.get("figures", [])
-    return any(
-        f["quantity"] == "domain_size" and f.get("tier") == "scale-up" for f in figs) or any(
+    return any(f["quantity"] == "domain_size" and f.get("tier") == "scale-up" for f in figs) or any(
         f["quantity"] == "bandwidth" and f.get("tier") == "scale-up" and f.get("scope") == "per-accelerator"
-        for f in figs)
+        for f in figs
+    )
 
 
 def _names(rows):
@@ -153,9 +183,17 @@ def _finding(code, message, rows):
     for r in rows:
         if code not in r["compare"]:
             r["compare"].append(code)
-    return {"check": code, "step": c["step"], "severity": c["severity"], "title": c["title"],
-            "sheets": [r["sheet"] for r in rows], "message": message, "why": c["why"], "fix": c["fix"],
-            "question": c.get("question", "")}
+    return {
+        "check": code,
+        "step": c["step"],
+        "severity": c["severity"],
+        "title": c["title"],
+        "sheets": [r["sheet"] for r in rows],
+        "message": message,
+        "why": c["why"],
+        "fix": c["fix"],
+        "question": c.get("question", ""),
+    }
 
 
 def compare(items: list[tuple[dict, dict]]) -> list[dict]:
@@ -181,17 +219,32 @@ def _latency_basis(items):
     # latency is not compared with itself (its own report keeps them apart).
     if not any(s1 != s2 for b1 in present for b2 in present if b1 != b2 for s1 in sheets[b1] for s2 in sheets[b2]):
         return []
-    parts = [f"{BASIS_WORDS[b]} in " + ", ".join(f"{r['sheet']} ({c['shown']})" for r, c in by_basis[b][:6])
-             for b in present]
+    parts = [
+        f"{BASIS_WORDS[b]} in " + ", ".join(f"{r['sheet']} ({c['shown']})" for r, c in by_basis[b][:6]) for b in present
+    ]
     rows = list({id(r): r for b in present for r, _ in by_basis[b]}.values())
-    return [_finding("compare.latency-mixed-basis",
-                     "Latency is " + "; ".join(parts) + ". The index keeps each basis in its own column: do not "
-                     "rank latencies across columns.", rows)]
+    return [
+        _finding(
+            "compare.latency-mixed-basis",
+            "Latency is " + "; ".join(parts) + ". The index keeps each basis in its own column: do not "
+            "rank latencies across columns.",
+            rows,
+        )
+    ]
 
 
-SCOPE_WORDS = {"per-port": "per port", "per-node": "per node", "per-switch": "per switch", "per-domain": "per domain",
-               "per-rack": "per rack", "per-link": "per link", "per-lane": "per lane", "per-device": "per device",
-               "per-cluster": "per cluster", "unspecified": "with no scope"}
+SCOPE_WORDS = {
+    "per-port": "per port",
+    "per-node": "per node",
+    "per-switch": "per switch",
+    "per-domain": "per domain",
+    "per-rack": "per rack",
+    "per-link": "per link",
+    "per-lane": "per lane",
+    "per-device": "per device",
+    "per-cluster": "per cluster",
+    "unspecified": "with no scope",
+}
 
 
 def _scopes(items):
@@ -210,20 +263,39 @@ def _scopes(items):
                 scopes = sorted({f.get("scope") or "unspecified" for f in figs})
                 other.append((row, scopes, figs[0]["text"]))
         if comparable and other:
-            msg = (f"{tier.capitalize()} bandwidth is per accelerator in {_names(comparable)}; "
-                   + "; ".join(f"only {', '.join(SCOPE_WORDS.get(s, s) for s in scopes)} in {r['sheet']} ({text})"
-                               for r, scopes, text in other[:8])
-                   + f". The per-accelerator column leaves those blank rather than set a "
-                     f"{'port or node' if tier == 'scale-out' else 'node or domain'} total beside a per-accelerator figure.")
+            msg = (
+                f"{tier.capitalize()} bandwidth is per accelerator in {_names(comparable)}; "
+                + "; ".join(
+                    f"only {', '.join(SCOPE_WORDS.get(s, s) for s in scopes)} in {r['sheet']} ({text})"
+                    for r, scopes, text in other[:8]
+                )
+                + f". The per-accelerator column leaves those blank rather than set a "
+                f"{'port or node' if tier == 'scale-out' else 'node or domain'} total beside a per-accelerator figure."
+            )
             if divided:
                 msg += f" Converted to per accelerator by the audit (hover for the arithmetic): {_names(divided)}."
             out.append(_finding("compare.scope-mismatch", msg, [r for r, _, _ in other] + divided))
     return out
 
 
-_UNIT_GBS = {"B/s": 1e-9, "KB/s": 1e-6, "MB/s": 1e-3, "GB/s": 1.0, "TB/s": 1e3, "b/s": 1.25e-10, "Kb/s": 1.25e-7,
-             "Mb/s": 1.25e-4, "Gb/s": 0.125, "Tb/s": 125.0, "Gbps": 0.125, "Tbps": 125.0, "Mbps": 1.25e-4,
-             "GbE": 0.125, "GE": 0.125, "G": 0.125}
+_UNIT_GBS = {
+    "B/s": 1e-9,
+    "KB/s": 1e-6,
+    "MB/s": 1e-3,
+    "GB/s": 1.0,
+    "TB/s": 1e3,
+    "b/s": 1.25e-10,
+    "Kb/s": 1.25e-7,
+    "Mb/s": 1.25e-4,
+    "Gb/s": 0.125,
+    "Tb/s": 125.0,
+    "Gbps": 0.125,
+    "Tbps": 125.0,
+    "Mbps": 1.25e-4,
+    "GbE": 0.125,
+    "GE": 0.125,
+    "G": 0.125,
+}
 
 
 def printed_as(f) -> str | None:
@@ -245,8 +317,11 @@ def _directions(items):
         both, one = {}, {}
         for row, contract in items:
             for f in contract.get("figures", []):
-                if f["quantity"] != "bandwidth" or f.get("tier") != tier or \
-                        f.get("scope") not in ("per-accelerator", "per-port", "per-link"):
+                if (
+                    f["quantity"] != "bandwidth"
+                    or f.get("tier") != tier
+                    or f.get("scope") not in ("per-accelerator", "per-port", "per-link")
+                ):
                     continue
                 how = printed_as(f)
                 stated = " stated" if f.get("direction") == "bidirectional" else " by convention"
@@ -257,13 +332,18 @@ def _directions(items):
         if not both or not (set(one) - set(both)):
             continue
         rows = list({id(r): r for d in (both, one) for r, _ in d.values()}.values())
-        out.append(_finding(
-            "compare.direction-mixed",
-            f"{tier.capitalize()} bandwidth is printed as both directions added in "
-            + ", ".join(f"{s} ({t})" for s, (_, t) in list(both.items())[:6])
-            + "; per direction in " + ", ".join(f"{s} ({t})" for s, (_, t) in list(one.items())[:6] if s not in both)
-            + ". As printed these differ twofold for the same link; the index halves the first and shows every "
-              "bandwidth per direction.", rows))
+        out.append(
+            _finding(
+                "compare.direction-mixed",
+                f"{tier.capitalize()} bandwidth is printed as both directions added in "
+                + ", ".join(f"{s} ({t})" for s, (_, t) in list(both.items())[:6])
+                + "; per direction in "
+                + ", ".join(f"{s} ({t})" for s, (_, t) in list(one.items())[:6] if s not in both)
+                + ". As printed these differ twofold for the same link; the index halves the first and shows every "
+                "bandwidth per direction.",
+                rows,
+            )
+        )
     return out
 
 
@@ -273,23 +353,43 @@ def _omissions(items):
     stated = [r for r, _ in systems if r["rack_power"] and r["rack_power"]["how"] == "stated"]
     missing = [r for r, _ in systems if not (r["rack_power"] and r["rack_power"]["how"] == "stated")]
     if stated and missing:
-        est = [f"{r['sheet']} (about {fmt_num(r['rack_power']['value'])} kW derived from node power)"
-               for r in missing if r["rack_power"]]
-        out.append(_finding("compare.rack-power-omitted",
-                            f"Rack power is stated by {_names(stated)} but not by {_names(missing)}."
-                            + (" Estimates: " + "; ".join(est) + "." if est else ""), missing))
-    scaleup = [(r, c) for r, c in items if any(f["quantity"] == "bandwidth" and f.get("tier") == "scale-up"
-                                                for f in c.get("figures", []))]
+        est = [
+            f"{r['sheet']} (about {fmt_num(r['rack_power']['value'])} kW derived from node power)"
+            for r in missing
+            if r["rack_power"]
+        ]
+        out.append(
+            _finding(
+                "compare.rack-power-omitted",
+                f"Rack power is stated by {_names(stated)} but not by {_names(missing)}."
+                + (" Estimates: " + "; ".join(est) + "." if est else ""),
+                missing,
+            )
+        )
+    scaleup = [
+        (r, c)
+        for r, c in items
+        if any(f["quantity"] == "bandwidth" and f.get("tier") == "scale-up" for f in c.get("figures", []))
+    ]
     with_dom = [r for r, _ in items if r["domain"]]
     no_dom = [r for r, _ in scaleup if not r["domain"]]
     if with_dom and no_dom:
-        out.append(_finding("compare.domain-size-omitted",
-                            f"The scale-up domain size is stated by {_names(with_dom)} but not by {_names(no_dom)}, "
-                            "whose scale-up bandwidth therefore has no known reach.", no_dom))
+        out.append(
+            _finding(
+                "compare.domain-size-omitted",
+                f"The scale-up domain size is stated by {_names(with_dom)} but not by {_names(no_dom)}, "
+                "whose scale-up bandwidth therefore has no known reach.",
+                no_dom,
+            )
+        )
     cooled = [r for r, _ in systems if r["cooling"]]
     uncooled = [r for r, _ in systems if not r["cooling"]]
     if cooled and uncooled:
-        out.append(_finding("compare.cooling-omitted",
-                            f"The cooling method is stated by {_names(cooled)} but not by {_names(uncooled)}.",
-                            uncooled))
+        out.append(
+            _finding(
+                "compare.cooling-omitted",
+                f"The cooling method is stated by {_names(cooled)} but not by {_names(uncooled)}.",
+                uncooled,
+            )
+        )
     return out

@@ -1,6 +1,7 @@
 """Writing files into OUTDIR and the cache: always a temporary file renamed over the target (a reader sees the
 old file or the new one, never half of one), with the usual permissions; and the check, before any sheet is
 audited, that OUTDIR can be written at all."""
+
 from __future__ import annotations
 
 import hashlib
@@ -12,7 +13,7 @@ from ..errors import OutputNotWritable, describe_path
 from ..fileio import atomic_write
 from ..result_cache import file_sha256
 
-PROBE_BYTES = 64 * 1024      # a full disk still creates an empty file; it refuses data
+PROBE_BYTES = 64 * 1024  # a full disk still creates an empty file; it refuses data
 
 
 def check_writable(folder: str | Path) -> None:
@@ -34,7 +35,7 @@ def check_writable(folder: str | Path) -> None:
         raise OutputNotWritable(f"cannot write to the output folder {describe_path(folder)}: {why}{where}") from None
 
 
-file_digest = file_sha256       # a written output's hash, as a sheet's
+file_digest = file_sha256  # a written output's hash, as a sheet's
 
 
 def write_json_list_if_changed(path: str | Path, items) -> bool:
@@ -44,13 +45,16 @@ def write_json_list_if_changed(path: str | Path, items) -> bool:
     import json
 
     from ..fileio import Unchanged, atomic_writer
+
     h = hashlib.sha256()
     changed = True
     with atomic_writer(path) as fh:
+
         def put(text: str) -> None:
             raw = text.encode("utf-8")
             h.update(raw)
             fh.write(raw)
+
         first = True
         for item in items:
             put(("[\n " if first else ",\n ") + json.dumps(item, ensure_ascii=False, indent=1).replace("\n", "\n "))

@@ -1,6 +1,7 @@
 """OUTDIR/index.html: one self-contained page (inline CSS, one inline script pinned by a CSP hash, no external
 resource), autoescaped because every string in it comes from an untrusted sheet. The table is complete without
 JavaScript; the script only adds sorting."""
+
 from __future__ import annotations
 
 import base64
@@ -48,9 +49,14 @@ def script_hash(script: str = SORT_JS) -> str:
 def template_env():
     """The index's jinja2 environment (built once: the batch builds it early, while the last files are audited)."""
     import jinja2
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                             autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
     env.filters["fmt_num_f"] = fmt_num
     env.filters["breakable"] = breakable
     return env
@@ -60,6 +66,7 @@ def breakable(name: str) -> str:
     """A file name that may break after its hyphens, dots and underscores (a zero-width space): a narrow column of
     the compliance matrix then wraps 'kestrel-k8x-gpu-server.pdf' at its parts, not mid-word."""
     import re
+
     return re.sub(r"([-._/])", "\\1\u200b", str(name))
 
 
@@ -73,6 +80,7 @@ def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list
     total) gets a broken bar."""
     from ..output.charts import OUTLIER, Bar, Group, Line, bar_chart
     from ..rules import load_rules
+
     out = []
     bw = []
     for r in rows:
@@ -82,7 +90,9 @@ def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list
         bars = []
         # a derived value resting on an inferred figure is no figure of the sheet's: shown in the table, not drawn
         if up and not up.get("inferred"):
-            bars.append(Bar("scale-up", float(up["value"]), kind="scale-up" if up.get("how") != "derived" else "derived"))
+            bars.append(
+                Bar("scale-up", float(up["value"]), kind="scale-up" if up.get("how") != "derived" else "derived")
+            )
         if so and not so.get("inferred"):
             bars.append(Bar("scale-out", float(so["value"]), kind="scale-out"))
         if not bars:
@@ -91,20 +101,54 @@ def index_charts(rows: list[dict], systems: list[tuple[str, dict]] = ()) -> list
     charts = []
     if bw:
         title = "Bandwidth per accelerator, per direction"
-        charts.append((title, lambda compact: bar_chart(
-            bw, "GB/s", title, "Scale-up and scale-out bandwidth of each sheet on one basis (bytes, one direction, "
-            "one accelerator); sheets that state neither are left out.", klass="index-bw", compact=compact,
-            outlier=OUTLIER)))
+        charts.append(
+            (
+                title,
+                lambda compact: bar_chart(
+                    bw,
+                    "GB/s",
+                    title,
+                    "Scale-up and scale-out bandwidth of each sheet on one basis (bytes, one direction, "
+                    "one accelerator); sheets that state neither are left out.",
+                    klass="index-bw",
+                    compact=compact,
+                    outlier=OUTLIER,
+                ),
+            )
+        )
     limit = load_rules().threshold("air_cooling_limit_kw")
-    power = [Group(r["sheet"], [Bar("rack", float(r["rack_power"]["value"]),
-                                    kind="rack-derived" if r["rack_power"].get("how") == "derived" else "rack")])
-             for r in rows if r.get("rack_power")]
+    power = [
+        Group(
+            r["sheet"],
+            [
+                Bar(
+                    "rack",
+                    float(r["rack_power"]["value"]),
+                    kind="rack-derived" if r["rack_power"].get("how") == "derived" else "rack",
+                )
+            ],
+        )
+        for r in rows
+        if r.get("rack_power")
+    ]
     if power:
         title = "Rack power against the air-cooling limit"
-        charts.append((title, lambda compact: bar_chart(
-            power, "kW", title, "Rack power per sheet (hatched where derived from node power) against the "
-            f"{fmt_num(limit)} kW air-cooling limit.", lines=[Line(limit, f"air-cooling limit {fmt_num(limit)} kW")],
-            klass="index-power", compact=compact, outlier=OUTLIER)))
+        charts.append(
+            (
+                title,
+                lambda compact: bar_chart(
+                    power,
+                    "kW",
+                    title,
+                    "Rack power per sheet (hatched where derived from node power) against the "
+                    f"{fmt_num(limit)} kW air-cooling limit.",
+                    lines=[Line(limit, f"air-cooling limit {fmt_num(limit)} kW")],
+                    klass="index-power",
+                    compact=compact,
+                    outlier=OUTLIER,
+                ),
+            )
+        )
     for title, draw in charts:
         out.append((title, draw(False), draw(True)))
     scale = _scale_chart(systems)
@@ -118,26 +162,37 @@ def _scale_chart(systems):
     (title, wide svg, phone svg): the model is computed once for both."""
     from ..output.curves import curves_of, efficiency_chart
     from ..atscale.whatif import for_report
+
     doc = for_report(list(systems))
     if doc is None:
         return None
 
     def svg(width):
-        return efficiency_chart(curves_of(doc), "What this means at scale (a model, not a measurement)",
-                                "Efficiency of a data-parallel step against accelerator count for every system, on the "
-                                "default assumptions of rules/scale.yaml; the square marks each domain edge.",
-                                marks=doc["assumptions"]["efficiency_marks"], klass="index-scale", width=width)
+        return efficiency_chart(
+            curves_of(doc),
+            "What this means at scale (a model, not a measurement)",
+            "Efficiency of a data-parallel step against accelerator count for every system, on the "
+            "default assumptions of rules/scale.yaml; the square marks each domain edge.",
+            marks=doc["assumptions"]["efficiency_marks"],
+            klass="index-scale",
+            width=width,
+        )
 
     wide = svg(680)
     if wide is None:
         return None
     from ..numfmt import seconds
     from ..output.scale_out import fmt_bytes
+
     t = doc["systems"][0]["training"]
-    return ("What this means at scale (a model, not a measurement): efficiency of a data-parallel step at a fixed "
-            f"global batch, {fmt_bytes(t['gradient_bytes'])} of gradients, {seconds(t['compute_s'])} compute on each "
-            f"of {t['batch_accelerators']} accelerators split across the count, default assumptions "
-            "('sheetaudit scale' explains and changes them)", wide, svg(340))
+    return (
+        "What this means at scale (a model, not a measurement): efficiency of a data-parallel step at a fixed "
+        f"global batch, {fmt_bytes(t['gradient_bytes'])} of gradients, {seconds(t['compute_s'])} compute on each "
+        f"of {t['batch_accelerators']} accelerators split across the count, default assumptions "
+        "('sheetaudit scale' explains and changes them)",
+        wide,
+        svg(340),
+    )
 
 
 OUTCOME_ORDER = {"meets": 0, "open": 1, "falls-short": 2}
@@ -156,8 +211,18 @@ def compliance_matrix(rows: list[dict], systems) -> dict | None:
         href = report_href(r["report"]) if r.get("report") else None
         cells = {x["key"]: dict(x, href=f"{href}#req-{x['key']}" if href else None) for x in sec["results"]}
         asks = [(x["requirement"], x["question"]) for x in sec["results"] if x.get("question")]
-        sheets.append({"sheet": r["sheet"], "href": href, "outcome": sec["outcome"], "counts": sec["counts"],
-                       "cells": cells, "asks": asks, "name": sec.get("name"), "source": sec.get("source")})
+        sheets.append(
+            {
+                "sheet": r["sheet"],
+                "href": href,
+                "outcome": sec["outcome"],
+                "counts": sec["counts"],
+                "cells": cells,
+                "asks": asks,
+                "name": sec.get("name"),
+                "source": sec.get("source"),
+            }
+        )
     if not sheets:
         return None
     # Systems first (a switch or NIC sheet, to which most requirements do not apply, after them), then those that
@@ -170,14 +235,20 @@ def compliance_matrix(rows: list[dict], systems) -> dict | None:
         x["label"] = short_name((contracts.get(x["sheet"]) or {}).get("source") or {}, x["sheet"])
     first = contracts[sheets[0]["sheet"]]["requirements"]["results"]
     from ..requirements import spec
-    return {"name": sheets[0]["name"], "source": sheets[0]["source"], "sheets": sheets, "words": spec()["results"],
-            "requirements": [(x["key"], x["requirement"], x["wanted"]) for x in first],
-            "verdict": requirements_verdict(sheets),
-            # on paper the matrix is split across pages by columns, each part with the requirements down its side
-            "parts": [sheets[i:i + PRINT_COLUMNS] for i in range(0, len(sheets), PRINT_COLUMNS)]}
+
+    return {
+        "name": sheets[0]["name"],
+        "source": sheets[0]["source"],
+        "sheets": sheets,
+        "words": spec()["results"],
+        "requirements": [(x["key"], x["requirement"], x["wanted"]) for x in first],
+        "verdict": requirements_verdict(sheets),
+        # on paper the matrix is split across pages by columns, each part with the requirements down its side
+        "parts": [sheets[i : i + PRINT_COLUMNS] for i in range(0, len(sheets), PRINT_COLUMNS)],
+    }
 
 
-PRINT_COLUMNS = 9     # sheets in one printed part of the matrix: legible at 7 pt on landscape A4 or Letter
+PRINT_COLUMNS = 9  # sheets in one printed part of the matrix: legible at 7 pt on landscape A4 or Letter
 
 
 def short_name(source: dict, sheet: str, most: int = 30) -> str:
@@ -187,12 +258,12 @@ def short_name(source: dict, sheet: str, most: int = 30) -> str:
     "Rack specifications", "Table 1. System specifications")."""
     import re
 
-    name = (source.get("product") or "").strip()       # sheetaudit.naming's: a name even with no model number
+    name = (source.get("product") or "").strip()  # sheetaudit.naming's: a name even with no model number
     if not name:
         name = re.split(r"\s+[—–|:]\s+|\s+-\s+", source.get("title") or "")[0].strip()
         if not re.search(r"(?=\S*[A-Za-z])\S*\d", re.sub(r"^(?:Table|Figure)\s+\d+\W*", "", name)):
             name = PurePosixPath(sheet).stem
-    return name if len(name) <= most else name[:most - 1].rstrip() + "…"
+    return name if len(name) <= most else name[: most - 1].rstrip() + "…"
 
 
 COMPONENT_KINDS = {"switch": "switch or NIC", "nic": "switch or NIC", "accelerator": "accelerator"}
@@ -217,14 +288,18 @@ def requirements_verdict(sheets: list[dict]) -> str:
     parts = []
     if systems:
         n = {o: sum(1 for x in systems if x["outcome"] == o) for o in OUTCOME_ORDER}
-        parts.append(f"{n['meets']} of {len(systems)} system sheet{'s' if len(systems) != 1 else ''} meet every "
-                     f"requirement, {n['open']} need answers from the vendor, {n['falls-short']} fall short")
+        parts.append(
+            f"{n['meets']} of {len(systems)} system sheet{'s' if len(systems) != 1 else ''} meet every "
+            f"requirement, {n['open']} need answers from the vendor, {n['falls-short']} fall short"
+        )
     for what in dict.fromkeys(COMPONENT_KINDS.values()):
         comps = [x for x in sheets if x["component"] and COMPONENT_KINDS.get(x.get("kind"), "switch or NIC") == what]
         if comps:
             short = sum(1 for x in comps if x["outcome"] == "falls-short")
-            parts.append(f"{len(comps)} {what} sheet{'s' if len(comps) != 1 else ''} (most requirements do not "
-                         f"apply): {len(comps) - short} without a shortfall, {short} falling short")
+            parts.append(
+                f"{len(comps)} {what} sheet{'s' if len(comps) != 1 else ''} (most requirements do not "
+                f"apply): {len(comps) - short} without a shortfall, {short} falling short"
+            )
     return "; ".join(parts) + "."
 
 
@@ -239,8 +314,10 @@ def render_index(ctx: dict) -> str:
         if c.get("inferred"):
             cls += " inferred"
             title = f"{title} (rests on an inferred figure: {c['inferred']}; not charted)"
-        return Markup(f'<td class="{cls}" data-sort="{escape(c["value"])}" title="{escape(title)}">'
-                      f'{escape(fmt_num(c["value"]))}{escape(unit)}</td>')
+        return Markup(
+            f'<td class="{cls}" data-sort="{escape(c["value"])}" title="{escape(title)}">'
+            f"{escape(fmt_num(c['value']))}{escape(unit)}</td>"
+        )
 
     rows = []
     for r in ctx["rows"]:
@@ -248,9 +325,24 @@ def render_index(ctx: dict) -> str:
         r.setdefault("html_error", None)
         r["report_href"] = report_href(r["report"]) if r.get("report") else None
         rows.append(r)
-    facility = next((c["facility"]["text"] for _, c in ctx.get("systems", ()) if (c.get("facility") or {}).get("text")),
-                    "")
-    return template_env().get_template("index.html.j2").render(
-        **{**ctx, "rows": rows}, facility_text=facility, matrix=compliance_matrix(rows, ctx.get("systems", ())), cell=cell, charts=index_charts(rows, ctx.get("systems", ())), fmt_ratio=fmt_ratio,
-        fmt_num=fmt_num, bases=BASES, status_text=STATUS_TEXT, status_order=STATUS_ORDER, script=SORT_JS,
-        script_hash=script_hash())
+    facility = next(
+        (c["facility"]["text"] for _, c in ctx.get("systems", ()) if (c.get("facility") or {}).get("text")), ""
+    )
+    return (
+        template_env()
+        .get_template("index.html.j2")
+        .render(
+            **{**ctx, "rows": rows},
+            facility_text=facility,
+            matrix=compliance_matrix(rows, ctx.get("systems", ())),
+            cell=cell,
+            charts=index_charts(rows, ctx.get("systems", ())),
+            fmt_ratio=fmt_ratio,
+            fmt_num=fmt_num,
+            bases=BASES,
+            status_text=STATUS_TEXT,
+            status_order=STATUS_ORDER,
+            script=SORT_JS,
+            script_hash=script_hash(),
+        )
+    )

@@ -10,6 +10,7 @@ is what a second Ctrl-C in quick succession used to do.
         pool.run(tasks, should_stop=stop.requested)
         write_outputs(...)            # a Ctrl-C here is only counted
 """
+
 from __future__ import annotations
 
 import signal

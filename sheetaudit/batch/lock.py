@@ -6,6 +6,7 @@ when the run ends however it ends (kill -9 included), so a stale lock never bloc
 knows any temporary file of ours in OUTDIR (sheetaudit.fileio.atomic_write names them `.NAME.XXXXXXXX.tmp`)
 belongs to a run that died mid-write, and removes it.
 """
+
 from __future__ import annotations
 
 import errno
@@ -19,7 +20,7 @@ from ..errors import UsageError, describe_path
 from ..fileio import NOFOLLOW
 
 LOCK_NAME = ".sheetaudit.lock"
-_LEFTOVER = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")      # tempfile.mkstemp(prefix=".NAME.", suffix=".tmp")
+_LEFTOVER = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")  # tempfile.mkstemp(prefix=".NAME.", suffix=".tmp")
 
 
 class OutdirBusy(UsageError):
@@ -30,6 +31,7 @@ class OutdirBusy(UsageError):
 def outdir_lock(outdir: str | Path):
     """Hold OUTDIR for this run; OutdirBusy (exit 2) when another run holds it."""
     import fcntl
+
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CREAT | NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666)
@@ -41,8 +43,10 @@ def outdir_lock(outdir: str | Path):
                 raise
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
             who = f" (process {holder})" if holder.isdigit() else ""
-            raise OutdirBusy(f"output folder {describe_path(outdir)} is in use by another sheetaudit run{who}; "
-                             "wait for it to end or choose another folder") from None
+            raise OutdirBusy(
+                f"output folder {describe_path(outdir)} is in use by another sheetaudit run{who}; "
+                "wait for it to end or choose another folder"
+            ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield

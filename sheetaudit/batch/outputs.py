@@ -2,6 +2,7 @@
 findings.csv, comparison.csv, compliance.csv (with --require), audit.sqlite (the same tables), run.json, audit.xlsx
 (where openpyxl is installed) and index.html, each written
 atomically. A manifest of what was written lets a re-run of an unchanged folder keep them as they are."""
+
 from __future__ import annotations
 
 import hashlib
@@ -22,6 +23,7 @@ def write_outputs(res, opts, warn=None) -> None:
     """Write every table and index.html for a finished (or interrupted) BatchResult."""
     from . import tables
     from .index import render_index
+
     out = res.outdir
     out.mkdir(parents=True, exist_ok=True)
     items = []
@@ -42,21 +44,30 @@ def write_outputs(res, opts, warn=None) -> None:
         res.written = [n for n in OUTPUT_NAMES if (n != "audit.xlsx" or xlsx) and (out / n).is_file()]
         atomic_write(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
         return
-    training = judge_on_job(res, opts)      # before the tables: the requirements on the job are judged on it
-    write_json_list_if_changed(out / "audit.json", records(res))   # streamed: by far the largest output
+    training = judge_on_job(res, opts)  # before the tables: the requirements on the job are judged on it
+    write_json_list_if_changed(out / "audit.json", records(res))  # streamed: by far the largest output
     res.written.append("audit.json")
     pairs = [(s["sheet"], s["contract"]) for s in res.ok]
     compliance = compliance_rows(res.ok)
-    tables_ = [(tables.COMPARISON, tables.comparison_rows(res.sheets)), (tables.FIGURES, tables.figure_rows(pairs)),
-               (tables.FINDINGS, tables.finding_rows(pairs, res.comparison))]
+    tables_ = [
+        (tables.COMPARISON, tables.comparison_rows(res.sheets)),
+        (tables.FIGURES, tables.figure_rows(pairs)),
+        (tables.FINDINGS, tables.finding_rows(pairs, res.comparison)),
+    ]
     if compliance is not None:
         tables_.append((tables.COMPLIANCE, compliance))
-    else:       # a run without --require after one with it: an old matrix must not pass for this run's
+    else:  # a run without --require after one with it: an old matrix must not pass for this run's
         (out / "compliance.csv").unlink(missing_ok=True)
     # Each output is built, written and let go before the next: the parent holds one of them at a time.
     files = {
-        "comparison.json": lambda: json.dumps({"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok],
-                                               "findings": res.comparison}, ensure_ascii=False, indent=1) + "\n",
+        "comparison.json": lambda: (
+            json.dumps(
+                {"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok], "findings": res.comparison},
+                ensure_ascii=False,
+                indent=1,
+            )
+            + "\n"
+        ),
         **{f"{t.name}.csv": (lambda t=t, rows=rows: tables.csv_text(t, rows)) for t, rows in tables_},
         "audit.sqlite": lambda: tables.sqlite_bytes(tables_),
         "run.json": lambda: json.dumps(run_stats(res), indent=1) + "\n",
@@ -77,23 +88,44 @@ def write_outputs(res, opts, warn=None) -> None:
         del data
     rows = sorted((s["row"] for s in res.ok), key=lambda r: r["sheet"])
     not_run = [s for s in res.sheets if s["status"] == NOT_RUN]
-    ctx = {"total": len(res.sheets), "audited": len(res.ok), "failed": len(res.failed) + len(not_run),
-           "skipped": len(res.skipped), "severity": res.severity_counts(), "comparison": res.comparison,
-           "errors": [{"sheet": s["sheet"], "error": s.get("error")} for s in res.sheets if s["status"] != OK],
-           "rows": rows, "skipped_files": res.skipped, "interrupted": res.interrupted, "not_run": len(not_run),
-           "version": __version__, "rules_hash": res.rules_hash, "root": safe_text(str(res.root)), "xlsx": xlsx,
-           "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-           "verdict": verdict(res), "systems": [(s["sheet"], s["contract"]) for s in sorted(res.ok, key=lambda s: s["sheet"])],
-           "statuses": {st: sum(1 for r in rows if r.get("status") == st) for st in ("fail", "incomplete", "review", "pass")},
-           "training": _training_html(training)}
+    ctx = {
+        "total": len(res.sheets),
+        "audited": len(res.ok),
+        "failed": len(res.failed) + len(not_run),
+        "skipped": len(res.skipped),
+        "severity": res.severity_counts(),
+        "comparison": res.comparison,
+        "errors": [{"sheet": s["sheet"], "error": s.get("error")} for s in res.sheets if s["status"] != OK],
+        "rows": rows,
+        "skipped_files": res.skipped,
+        "interrupted": res.interrupted,
+        "not_run": len(not_run),
+        "version": __version__,
+        "rules_hash": res.rules_hash,
+        "root": safe_text(str(res.root)),
+        "xlsx": xlsx,
+        "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "verdict": verdict(res),
+        "systems": [(s["sheet"], s["contract"]) for s in sorted(res.ok, key=lambda s: s["sheet"])],
+        "statuses": {
+            st: sum(1 for r in rows if r.get("status") == st) for st in ("fail", "incomplete", "review", "pass")
+        },
+        "training": _training_html(training),
+    }
     write_if_changed(out / "index.html", render_index(ctx))
     res.written.append("index.html")
     reports = {s["report"]: s.get("sha256") for s in res.ok if s.get("report")}
-    hashes = {name: file_digest(out / name) for name in [n for n in res.written if n != "run.json"] + list(reports)
-              if (out / name).is_file()}
+    hashes = {
+        name: file_digest(out / name)
+        for name in [n for n in res.written if n != "run.json"] + list(reports)
+        if (out / name).is_file()
+    }
     rendered = {name: sha for name, sha in reports.items() if name in hashes and sha}
-    atomic_write(manifest, json.dumps({"key": key, "files": hashes, "base": res.cache_base, "rendered": rendered},
-                                      ensure_ascii=False) + "\n")
+    atomic_write(
+        manifest,
+        json.dumps({"key": key, "files": hashes, "base": res.cache_base, "rendered": rendered}, ensure_ascii=False)
+        + "\n",
+    )
 
 
 def rendered_reports(out: Path, base: str) -> dict[str, tuple[str, str]]:
@@ -114,6 +146,7 @@ def records(res):
     """What audit.json holds, one item at a time: each sheet's contract, or an error record for a file that could
     not be audited."""
     from ..output.json_out import error_record
+
     for s in res.sheets:
         if s["status"] == OK:
             yield s["contract"]
@@ -130,6 +163,7 @@ def judge_on_job(res, opts) -> dict | None:
     if job is None:
         return None
     from .training import judge_requirements, training_doc
+
     training = training_doc(res.ok, job)
     judge_requirements(res.ok, training, opts.audit.requirements)
     return training
@@ -138,18 +172,30 @@ def judge_on_job(res, opts) -> dict | None:
 def compliance_rows(ok: list[dict]) -> list[dict] | None:
     """compliance.csv: one row per sheet and requirement, sheets in path order; None without --require."""
     from .tables import compliance_rows as rows
+
     if not any("requirements" in s["contract"] for s in ok):
         return None
     return rows((s["sheet"], s["contract"]) for s in sorted(ok, key=lambda s: s["sheet"]))
 
 
 MANIFEST = ".sheetaudit-outputs.json"
-OUTPUT_NAMES = ("audit.json", "comparison.json", "figures.csv", "findings.csv", "comparison.csv", "compliance.csv",
-                "audit.sqlite", "run.json", "audit.xlsx", "index.html")
+OUTPUT_NAMES = (
+    "audit.json",
+    "comparison.json",
+    "figures.csv",
+    "findings.csv",
+    "comparison.csv",
+    "compliance.csv",
+    "audit.sqlite",
+    "run.json",
+    "audit.xlsx",
+    "index.html",
+)
 
 
 def tables_xlsx_available() -> bool:
     from .tables import xlsx_available
+
     return xlsx_available()
 
 
@@ -158,16 +204,25 @@ def _training_html(doc: dict | None):
     if doc is None:
         return None
     from ..output.train_out import section_html
+
     return section_html(doc, "h2")
 
 
 def _outputs_key(res, xlsx: bool, job=None) -> str:
     """Everything the outputs depend on: when it equals the last run's (and the files are as written), a re-run
     of an unchanged folder reuses them instead of rebuilding every table."""
-    state = {"base": res.cache_base, "xlsx": xlsx, "root": str(res.root), "interrupted": res.interrupted,
-             "skipped": res.skipped, "job": repr(job) if job is not None else None,
-             "sheets": [(s["sheet"], s["path"], s["status"], s.get("sha256"), s.get("error"), s.get("html_error"),
-                         s.get("report")) for s in res.sheets]}
+    state = {
+        "base": res.cache_base,
+        "xlsx": xlsx,
+        "root": str(res.root),
+        "interrupted": res.interrupted,
+        "skipped": res.skipped,
+        "job": repr(job) if job is not None else None,
+        "sheets": [
+            (s["sheet"], s["path"], s["status"], s.get("sha256"), s.get("error"), s.get("html_error"), s.get("report"))
+            for s in res.sheets
+        ],
+    }
     return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
 
 
@@ -181,12 +236,22 @@ def _outputs_current(out: Path, manifest: Path, key: str) -> bool:
 
 def run_stats(res) -> dict:
     """How the run went (for scripts and benchmarks): counts, cache, time, workers' peak memory."""
-    return {"schema": "sheetaudit-run/1", "tool": __version__, "rules_hash": res.rules_hash,
-            "files": len(res.sheets), "audited": len(res.ok), "failed": len(res.failed),
-            "skipped": len(res.skipped), "from_cache": sum(1 for s in res.sheets if s.get("cached")),
-            "cache_corrupt": res.cache_corrupt, "interrupted": res.interrupted, "jobs": res.jobs,
-            "audit_seconds": round(res.elapsed, 3), "worker_restarts": res.restarts,
-            "worker_peak_rss_mb": [round(kb / 1024, 1) for kb in res.peak_rss_kb]}
+    return {
+        "schema": "sheetaudit-run/1",
+        "tool": __version__,
+        "rules_hash": res.rules_hash,
+        "files": len(res.sheets),
+        "audited": len(res.ok),
+        "failed": len(res.failed),
+        "skipped": len(res.skipped),
+        "from_cache": sum(1 for s in res.sheets if s.get("cached")),
+        "cache_corrupt": res.cache_corrupt,
+        "interrupted": res.interrupted,
+        "jobs": res.jobs,
+        "audit_seconds": round(res.elapsed, 3),
+        "worker_restarts": res.restarts,
+        "worker_peak_rss_mb": [round(kb / 1024, 1) for kb in res.peak_rss_kb],
+    }
 
 
 def verdict(res) -> str:
@@ -198,12 +263,17 @@ def verdict(res) -> str:
         parts.append(f"{len(res.failed)} of {len(res.sheets)} files could not be audited (listed first)")
     # the range from the sheets' own figures: a value the audit derived (divided from a total, read through a
     # ratio) is shown in the table, in italics, but never heads the page
-    ups = [(s["row"]["scale_up"]["value"], s["sheet"]) for s in ok
-           if s.get("row") and s["row"]["scale_up"] and s["row"]["scale_up"].get("how") == "stated"]
+    ups = [
+        (s["row"]["scale_up"]["value"], s["sheet"])
+        for s in ok
+        if s.get("row") and s["row"]["scale_up"] and s["row"]["scale_up"].get("how") == "stated"
+    ]
     if len(ups) >= 2:
         hi, lo = max(ups), min(ups)
-        parts.append(f"per accelerator and per direction, scale-up bandwidth as stated ranges from {fmt_num(lo[0])} "
-                     f"GB/s ({lo[1]}) to {fmt_num(hi[0])} GB/s ({hi[1]})")
+        parts.append(
+            f"per accelerator and per direction, scale-up bandwidth as stated ranges from {fmt_num(lo[0])} "
+            f"GB/s ({lo[1]}) to {fmt_num(hi[0])} GB/s ({hi[1]})"
+        )
     if res.comparison:
         parts.append(f"{len(res.comparison)} thing(s) a side-by-side reading would get wrong (see below)")
     if not parts:

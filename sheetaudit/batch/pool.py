@@ -4,6 +4,7 @@ Unlike concurrent.futures, a worker that dies (segfault, OOM kill) or overruns -
 held: that file gets an error row, the process is killed and a fresh one takes the next file. Workers are forked
 (on Linux) from a parent that has already imported the audit engine, so a replacement starts in milliseconds.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -30,13 +31,18 @@ def _context():
     running threads, or macOS)."""
     import sys
     import threading
-    safe = ("fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
-            and sys.platform.startswith("linux"))
+
+    safe = (
+        "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and sys.platform.startswith("linux")
+    )
     return multiprocessing.get_context("fork" if safe else "spawn")
 
 
 def describe_exit(code: int | None) -> str:
     from ..failures import process_ended
+
     return process_ended(code, OUT_OF_MEMORY_EXIT)
 
 
@@ -45,7 +51,7 @@ class _Slot:
         self.index = index
         self.proc = None
         self.conn = None
-        self.task = None          # (task_id, path)
+        self.task = None  # (task_id, path)
         self.deadline = 0.0
         self.peak_rss_kb = 0
         self.pids: list[int] = []
@@ -73,9 +79,12 @@ class Pool:
         inherited = ()
         if self.ctx.get_start_method() == "fork":
             inherited = (parent.fileno(), *(s.conn.fileno() for s in self.slots if s.conn is not None))
-        proc = self.ctx.Process(target=worker_main,
-                                args=(child, self.max_memory_mb, self.options, os.getpid(), inherited),
-                                name=f"sheetaudit-worker-{slot.index}", daemon=True)
+        proc = self.ctx.Process(
+            target=worker_main,
+            args=(child, self.max_memory_mb, self.options, os.getpid(), inherited),
+            name=f"sheetaudit-worker-{slot.index}",
+            daemon=True,
+        )
         proc.start()
         child.close()
         slot.proc, slot.conn = proc, parent
@@ -107,8 +116,9 @@ class Pool:
         return [s.peak_rss_kb for s in self.slots if s.pids]
 
     # -- scheduling ----------------------------------------------------------------------------------------
-    def run(self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, should_stop=None,
-            tick: float = 0.25) -> None:
+    def run(
+        self, tasks, on_start=None, on_done=None, on_tick=None, on_drained=None, should_stop=None, tick: float = 0.25
+    ) -> None:
         """Run (task_id, path, ...) tasks; on_done(task_id, result) is called as each finishes, on_drained() once
         when about two rounds of tasks are left (the parent's chance to prepare the outputs while the last files
         are audited, rather than after them). When should_stop() turns true (checked every tick), or on a
@@ -139,12 +149,15 @@ class Pool:
                     elif self.timeout and time.monotonic() >= slot.deadline:
                         self._stop(slot, kill=True)
                         self.restarts += 1
-                        result = {"status": "error", "kind": "timeout",
-                                  "error": f"timed out after {self.timeout:g} s (--timeout); the worker was stopped"}
+                        result = {
+                            "status": "error",
+                            "kind": "timeout",
+                            "error": f"timed out after {self.timeout:g} s (--timeout); the worker was stopped",
+                        }
                     if result is not None:
                         finished.append((slot.task[0], result))
                         slot.task = None
-                        if pending:                 # keep the worker busy while the parent files the result
+                        if pending:  # keep the worker busy while the parent files the result
                             self._dispatch(slot, pending.popleft(), on_start)
                 while finished:
                     task_id, result = finished.pop(0)
@@ -153,12 +166,12 @@ class Pool:
                 if on_tick:
                     on_tick()
         except BaseException:
-            with contextlib.suppress(BaseException):   # results already sitting in the pipes are kept too
+            with contextlib.suppress(BaseException):  # results already sitting in the pipes are kept too
                 for slot in self.slots:
                     if slot.busy and slot.conn is not None and slot.conn.poll(0):
                         finished.append((slot.task[0], slot.conn.recv()[1]))
             self.close(kill=True)
-            for task_id, result in finished:      # received before the interruption: still delivered
+            for task_id, result in finished:  # received before the interruption: still delivered
                 if on_done:
                     on_done(task_id, result)
             raise
@@ -184,8 +197,11 @@ class Pool:
             aborted = slot.proc.exitcode == -signal.SIGABRT
             self._stop(slot, kill=True)
             self.restarts += 1
-            return {"status": "error", "kind": "memory" if aborted else "crash",
-                    "error": f"the worker process crashed while auditing this file ({how})"}
+            return {
+                "status": "error",
+                "kind": "memory" if aborted else "crash",
+                "error": f"the worker process crashed while auditing this file ({how})",
+            }
         slot.peak_rss_kb = max(slot.peak_rss_kb, int(result.pop("rss_kb", 0) or 0))
         if result.pop("recycle", False):
             self._stop(slot, kill=False)

@@ -1,4 +1,5 @@
 """Progress on stderr: one line rewritten in place, only when stderr is a terminal and --quiet is not given."""
+
 from __future__ import annotations
 
 import re
@@ -56,11 +57,14 @@ class Progress:
             return
         self._last = now
         width = shutil.get_terminal_size((100, 20)).columns
-        head = (f"[{self.done}/{self.total}] {_clock(now - self.start)}  errors {self.errors}"
-                + (f"  cached {self.cached}" if self.cached else "") + "  ")
+        head = (
+            f"[{self.done}/{self.total}] {_clock(now - self.start)}  errors {self.errors}"
+            + (f"  cached {self.cached}" if self.cached else "")
+            + "  "
+        )
         room = max(0, width - len(head) - 1)
-        cur = self.current if len(self.current) <= room else "…" + self.current[-(room - 1):] if room > 1 else ""
-        self.stream.write("\r" + (head + cur)[:width - 1].ljust(width - 1))
+        cur = self.current if len(self.current) <= room else "…" + self.current[-(room - 1) :] if room > 1 else ""
+        self.stream.write("\r" + (head + cur)[: width - 1].ljust(width - 1))
         self.stream.flush()
         self._shown = True
 

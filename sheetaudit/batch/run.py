@@ -7,6 +7,7 @@ run holds OUTDIR: batch.lock); the click command only
 parses options, prints and maps the result to an exit code. Ctrl-C or SIGTERM, once or any number of times, stops
 the workers, and the files finished so far are still written out (and were cached as they finished).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -28,28 +29,29 @@ from .progress import Progress
 from .walk import check_cache_dir, check_outdir, walk
 
 from ..severity import reaches, zero_counts
+
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
 
 
 @dataclass
 class BatchOptions:
-    jobs: int | None = None               # None: one per core
-    timeout: float | None = 120.0         # seconds per file; None or 0: no limit
-    max_memory_mb: int | None = 2048      # address-space cap per worker; None or 0: none
+    jobs: int | None = None  # None: one per core
+    timeout: float | None = 120.0  # seconds per file; None or 0: no limit
+    max_memory_mb: int | None = 2048  # address-space cap per worker; None or 0: none
     use_cache: bool = True
-    cache_dir: str | None = None          # default $SHEETAUDIT_CACHE_DIR or OUTDIR/.cache
-    audit: AuditOptions = field(default_factory=AuditOptions)   # what decides each sheet's audit (and cache key)
-    job: object = None                    # a training job (atscale.job.Job): the index ranks the systems on it
+    cache_dir: str | None = None  # default $SHEETAUDIT_CACHE_DIR or OUTDIR/.cache
+    audit: AuditOptions = field(default_factory=AuditOptions)  # what decides each sheet's audit (and cache key)
+    job: object = None  # a training job (atscale.job.Job): the index ranks the systems on it
     quiet: bool = False
-    progress: bool | None = None          # None: only when stderr is a terminal (and not quiet)
-    xlsx: bool = True                     # write audit.xlsx when openpyxl is importable
+    progress: bool | None = None  # None: only when stderr is a terminal (and not quiet)
+    xlsx: bool = True  # write audit.xlsx when openpyxl is importable
 
 
 @dataclass
 class BatchResult:
     root: Path
-    outdir: Path | None                                     # None: results only, nothing written
-    sheets: list[dict] = field(default_factory=list)       # one per file found, in path order
+    outdir: Path | None  # None: results only, nothing written
+    sheets: list[dict] = field(default_factory=list)  # one per file found, in path order
     skipped: list[tuple[str, str]] = field(default_factory=list)
     comparison: list[dict] = field(default_factory=list)
     interrupted: bool = False
@@ -57,13 +59,13 @@ class BatchResult:
     jobs: int = 1
     cache_hits: int = 0
     cache_corrupt: int = 0
-    peak_rss_kb: list[int] = field(default_factory=list)   # per worker slot, as reported by the workers
-    restarts: int = 0                                       # workers replaced after a crash, hang or memory error
+    peak_rss_kb: list[int] = field(default_factory=list)  # per worker slot, as reported by the workers
+    restarts: int = 0  # workers replaced after a crash, hang or memory error
     written: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     rules_hash: str = ""
-    cache_base: str = ""                                    # rules + code + options part of every cache key
-    outputs_reused: bool = False                            # nothing changed: the previous outputs stand
+    cache_base: str = ""  # rules + code + options part of every cache key
+    outputs_reused: bool = False  # nothing changed: the previous outputs stand
 
     @property
     def ok(self) -> list[dict]:
@@ -86,8 +88,11 @@ class BatchResult:
         if self.failed:
             return 2
         if fail_on == "requirement":
-            return 1 if any((s["contract"].get("requirements") or {}).get("outcome") == "falls-short"
-                            for s in self.ok) else 0
+            return (
+                1
+                if any((s["contract"].get("requirements") or {}).get("outcome") == "falls-short" for s in self.ok)
+                else 0
+            )
         findings = [f for s in self.ok for f in s["contract"].get("findings", [])] + self.comparison
         return 1 if any(reaches(f.get("severity"), fail_on) for f in findings) else 0
 
@@ -100,6 +105,7 @@ def _fresh_rules() -> str:
     """Validate the rules (a broken rule file stops the batch before any work) and hash them afresh: a long-lived
     process that edited its rules must not key the cache on an old hash."""
     from ..rules import load_rules, rules_hash
+
     for fn in (load_rules, rules_hash):
         getattr(fn, "cache_clear", lambda: None)()
     load_rules()
@@ -113,13 +119,15 @@ def _warm() -> None:
         from .. import pipeline  # noqa: F401
         from ..read import pdf  # noqa: F401
         from ..units import registry
+
         registry()
     except Exception:  # noqa: BLE001 - warming is an optimisation; the worker reports any real failure
         pass
 
 
-def run_batch(root: str | Path, outdir: str | Path | None, options: BatchOptions | None = None,
-              warn=None) -> BatchResult:
+def run_batch(
+    root: str | Path, outdir: str | Path | None, options: BatchOptions | None = None, warn=None
+) -> BatchResult:
     """Audit every sheet under `root` into `outdir`. Raises UsageError (overlapping folders), RulesError or
     OutputNotWritable before any work; per-file problems are error rows. `warn(message)` is called for each warning
     (corrupt cache, ...). Interrupts (SIGINT, SIGTERM) stop the audit; the finished sheets are still written.
@@ -137,11 +145,13 @@ def records(res: BatchResult) -> list:
     import json
 
     from .outputs import records as items
+
     return json.loads(json.dumps(list(items(res)), ensure_ascii=False))
 
 
 def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> BatchResult:
     from .lock import outdir_lock, remove_leftovers
+
     check_outdir(root, outdir)
     check_writable(outdir)
     with outdir_lock(outdir):
@@ -151,9 +161,11 @@ def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> Batc
 
 def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> BatchResult:
     from .pool import default_jobs
+
     found = walk(root)
-    res = BatchResult(root=found.root, outdir=Path(outdir) if outdir is not None else None,
-                      skipped=safe_data(found.skipped))
+    res = BatchResult(
+        root=found.root, outdir=Path(outdir) if outdir is not None else None, skipped=safe_data(found.skipped)
+    )
     res.jobs = max(1, opts.jobs or default_jobs())
     started = time.monotonic()
 
@@ -175,8 +187,14 @@ def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) 
         # A name that is not UTF-8 is opened as it is (the task holds the real path) and shown with its bad bytes
         # as \xe9 in every output, which UTF-8 could not otherwise hold.
         rel = found.rel(path)
-        res.sheets.append({"sheet": safe_text(rel), "path": safe_text(os.path.join(str(root), rel)),
-                           "status": NOT_RUN, "cached": False})
+        res.sheets.append(
+            {
+                "sheet": safe_text(rel),
+                "path": safe_text(os.path.join(str(root), rel)),
+                "status": NOT_RUN,
+                "cached": False,
+            }
+        )
     tasks = _lookup(found.files, res, cache, progress, interrupts)
     if tasks and not res.interrupted:
         _audit(tasks, res, opts, cache, progress, interrupts)
@@ -186,13 +204,14 @@ def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) 
     for s in res.sheets:
         if s["status"] == NOT_RUN:
             s["error"] = "not audited: the batch was interrupted"
-        elif s["status"] == ERROR and res.outdir is not None:   # an earlier run's report would read as this audit
+        elif s["status"] == ERROR and res.outdir is not None:  # an earlier run's report would read as this audit
             with contextlib.suppress(OSError):
                 (res.outdir / report_path(s["sheet"])).unlink()
     res.elapsed = time.monotonic() - started
     if res.outdir is None:
         from .outputs import judge_on_job
-        judge_on_job(res, opts)             # audit.json's contracts hold the requirements judged on the job
+
+        judge_on_job(res, opts)  # audit.json's contracts hold the requirements judged on the job
         if not res.interrupted:
             cache.prune()
         return res
@@ -207,11 +226,13 @@ def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) 
     return res
 
 
-def _lookup(files: list[Path], res: BatchResult, cache: Cache, progress: Progress,
-            interrupts: Interrupts) -> list[tuple[int, str, dict]]:
+def _lookup(
+    files: list[Path], res: BatchResult, cache: Cache, progress: Progress, interrupts: Interrupts
+) -> list[tuple[int, str, dict]]:
     """Hash every file and take what the cache holds; return the (index, path, files) tasks left, largest first so
     the pool's workers finish together."""
     from .outputs import rendered_reports
+
     tasks = []
     rendered = rendered_reports(res.outdir, cache.base) if cache.dir is not None and res.outdir else {}
     for i, path in enumerate(files):
@@ -259,8 +280,9 @@ def _report_in_place(hit: dict, s: dict, outdir: Path, rendered: dict) -> bool:
     return True
 
 
-def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress,
-           interrupts: Interrupts) -> None:
+def _audit(
+    tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: Progress, interrupts: Interrupts
+) -> None:
     """Audit the tasks in the pool; each result is filed (cache, report) as it arrives."""
     from .pool import Pool
 
@@ -270,14 +292,15 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
     def on_done(i, result):
         # The worker has already written the sheet's report and its cache entry (that work runs in parallel).
         s = res.sheets[i]
-        result = safe_data(result)          # an error row may quote the file's (non-UTF-8) name
+        result = safe_data(result)  # an error row may quote the file's (non-UTF-8) name
         read = result.get("sha256")
         if read and s.get("sha256") and read != s["sha256"]:
             # The file changed between the parent's hash and the worker's read: the result (and its cache entry)
             # belongs to the bytes the worker read, and says so.
             result.setdefault("warnings", []).append(
                 f"the file changed while the batch ran; audited as read ({result.get('size', '?')} bytes, "
-                f"sha256 {read[:12]}...)")
+                f"sha256 {read[:12]}...)"
+            )
             s["sha256"] = read
         _apply(s, result, cached=False)
         if result.get("report_written"):
@@ -289,15 +312,27 @@ def _audit(tasks, res: BatchResult, opts: BatchOptions, cache: Cache, progress: 
     _warm()
     remove_orphaned_snapshots()
     snapshots = tempfile.mkdtemp(prefix=f"{SNAPSHOTS_PREFIX}{os.getpid()}-")
-    worker_opts = {"audit": opts.audit, "report": res.outdir is not None, "timeout": opts.timeout,
-                   "snapshots": snapshots, "cache_dir": str(cache.dir) if cache.dir else None,
-                   "cache_base": cache.base, "cache_secret": cache.secret}
+    worker_opts = {
+        "audit": opts.audit,
+        "report": res.outdir is not None,
+        "timeout": opts.timeout,
+        "snapshots": snapshots,
+        "cache_dir": str(cache.dir) if cache.dir else None,
+        "cache_base": cache.base,
+        "cache_secret": cache.secret,
+    }
     hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
     pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)
     drained = (lambda: _import_output_libraries(opts)) if res.outdir is not None else (lambda: None)
     try:
-        pool.run(tasks, on_start=on_start, on_done=on_done, on_tick=progress.draw,
-                 on_drained=drained, should_stop=interrupts.requested)
+        pool.run(
+            tasks,
+            on_start=on_start,
+            on_done=on_done,
+            on_tick=progress.draw,
+            on_drained=drained,
+            should_stop=interrupts.requested,
+        )
     except KeyboardInterrupt:
         res.interrupted = True
     finally:
@@ -312,6 +347,7 @@ def remove_orphaned_snapshots(folder: str | None = None) -> int:
     """Remove the snapshot folders of batches that were killed (kill -9 leaves its folder behind): those of this
     user whose process (the pid in the name) no longer runs. Returns how many were removed."""
     import re
+
     folder = folder or tempfile.gettempdir()
     pattern = re.compile(re.escape(SNAPSHOTS_PREFIX) + r"(\d+)-")
     removed = 0
@@ -339,7 +375,7 @@ def _running(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:                 # another user's process of that number: not ours to judge
+    except OSError:  # another user's process of that number: not ours to judge
         return True
     return True
 
@@ -360,6 +396,7 @@ def _import_output_libraries(opts: BatchOptions) -> None:
     outputs needs (jinja2's templates) now rather than after the last result."""
     try:
         from .index import template_env
+
         template_env()
     except Exception:  # noqa: BLE001 - only a head start; write_outputs reports real problems
         pass
@@ -376,7 +413,7 @@ def _apply(s: dict, result: dict, cached: bool) -> None:
         _set_error(s, result.get("kind", "error"), result.get("error") or "unknown error")
 
 
-
 def summary_lines(res: BatchResult, fail_on: str) -> list[str]:
     from .summary import summary_lines as lines
+
     return lines(res, fail_on)

@@ -6,6 +6,7 @@ a unit, never a value), and status, severity and result words are the contract's
 
 Sheet text is untrusted: in a CSV or a worksheet a cell that starts with = + - @ (or a tab / carriage return) is
 prefixed with ' so a spreadsheet shows it as text instead of running it as a formula (CSV / formula injection)."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -21,8 +22,8 @@ TEXT, REAL, INT, BOOL = "text", "real", "int", "bool"
 
 @dataclass(frozen=True)
 class Table:
-    name: str                               # the SQLite table; its worksheet is the name capitalised
-    columns: tuple[tuple[str, str], ...]    # (column, TEXT | REAL | INT | BOOL)
+    name: str  # the SQLite table; its worksheet is the name capitalised
+    columns: tuple[tuple[str, str], ...]  # (column, TEXT | REAL | INT | BOOL)
 
     @property
     def names(self) -> list[str]:
@@ -39,32 +40,66 @@ def _cols(spec: str, kinds: dict[str, str]) -> tuple[tuple[str, str], ...]:
 
 # value and unit are the normalised ones (bandwidth GB/s per direction, latency ns, power kW, domain_size
 # accelerators); a cooling figure's value is empty and its unit the method; printed_value/printed_unit as printed
-FIGURES = Table("figures", _cols(
-    "sheet product model figure quantity value unit tier direction scope basis certainty certainty_reason "
-    "as_printed printed_value printed_unit page technology label context",
-    {"value": REAL, "printed_value": REAL, "page": INT}))
+FIGURES = Table(
+    "figures",
+    _cols(
+        "sheet product model figure quantity value unit tier direction scope basis certainty certainty_reason "
+        "as_printed printed_value printed_unit page technology label context",
+        {"value": REAL, "printed_value": REAL, "page": INT},
+    ),
+)
 # source: sheet (the sheet's own audit) or comparison (what a side-by-side reading gets wrong; sheet names them all)
-FINDINGS = Table("findings", _cols(
-    "sheet product source check step severity title message figures pages models certainty question why fix",
-    {"step": INT}))
+FINDINGS = Table(
+    "findings",
+    _cols(
+        "sheet product source check step severity title message figures pages models certainty question why fix",
+        {"step": INT},
+    ),
+)
 # status: the sheet's fail | review | pass | incomplete, or error when it could not be audited. Bandwidths are GB/s
 # per direction; the switch columns are a switch sheet's own (capacity, counted ports and their speed, power).
-COMPARISON = Table("comparison", _cols(
-    "sheet product status kind scale_up_gbs_per_acc scale_out_gbs_per_acc scale_out_to_up_ratio scale_out_port_gbs "
-    "scale_up_domain_size switch_capacity_gbs switch_ports switch_port_gbs switch_power_kw latency_hardware_ns "
-    "latency_end_to_end_ns latency_unspecified_ns accelerator_power_kw node_power_kw rack_power_kw "
-    "rack_power_derived cooling errors warnings infos figures report error implausible",
-    {**{c: REAL for c in ("scale_up_gbs_per_acc", "scale_out_gbs_per_acc", "scale_out_to_up_ratio",
-                          "scale_out_port_gbs", "scale_up_domain_size", "switch_capacity_gbs", "switch_port_gbs",
-                          "switch_power_kw", "latency_hardware_ns", "latency_end_to_end_ns", "latency_unspecified_ns",
-                          "accelerator_power_kw", "node_power_kw", "rack_power_kw")},
-     **{c: INT for c in ("switch_ports", "errors", "warnings", "infos", "figures")}, "rack_power_derived": BOOL}))
+COMPARISON = Table(
+    "comparison",
+    _cols(
+        "sheet product status kind scale_up_gbs_per_acc scale_out_gbs_per_acc scale_out_to_up_ratio scale_out_port_gbs "
+        "scale_up_domain_size switch_capacity_gbs switch_ports switch_port_gbs switch_power_kw latency_hardware_ns "
+        "latency_end_to_end_ns latency_unspecified_ns accelerator_power_kw node_power_kw rack_power_kw "
+        "rack_power_derived cooling errors warnings infos figures report error implausible",
+        {
+            **{
+                c: REAL
+                for c in (
+                    "scale_up_gbs_per_acc",
+                    "scale_out_gbs_per_acc",
+                    "scale_out_to_up_ratio",
+                    "scale_out_port_gbs",
+                    "scale_up_domain_size",
+                    "switch_capacity_gbs",
+                    "switch_port_gbs",
+                    "switch_power_kw",
+                    "latency_hardware_ns",
+                    "latency_end_to_end_ns",
+                    "latency_unspecified_ns",
+                    "accelerator_power_kw",
+                    "node_power_kw",
+                    "rack_power_kw",
+                )
+            },
+            **{c: INT for c in ("switch_ports", "errors", "warnings", "infos", "figures")},
+            "rack_power_derived": BOOL,
+        },
+    ),
+)
 # low/high: the value, or the range of readings the sheet allows (450 and 900 for a bandwidth of no stated
 # direction); value_text: as the report shows it (a transport, a cooling method, '450–900'); basis: sheet,
 # assumption or model
-COMPLIANCE = Table("compliance", _cols(
-    "sheet product requirement wanted low high unit value_text result basis page question",
-    {"low": REAL, "high": REAL, "page": INT}))
+COMPLIANCE = Table(
+    "compliance",
+    _cols(
+        "sheet product requirement wanted low high unit value_text result basis page question",
+        {"low": REAL, "high": REAL, "page": INT},
+    ),
+)
 TABLES = (FIGURES, FINDINGS, COMPARISON, COMPLIANCE)
 
 # the names the batch's tests and older callers use
@@ -89,16 +124,30 @@ def figure_rows(pairs) -> list[dict]:
             n = f.get("normalized") or {}
             value = _number(n.get("value"))
             method = n.get("value") if isinstance(n.get("value"), str) else None
-            rows.append({"sheet": sheet, "product": name, "model": f.get("model"), "figure": f.get("id"),
-                         "quantity": f.get("quantity"), "value": value,
-                         "unit": n.get("unit") if value is not None else method,
-                         "tier": f.get("tier"), "direction": f.get("direction"), "scope": f.get("scope"),
-                         "basis": f.get("basis"), "certainty": f.get("certainty"),
-                         "certainty_reason": f.get("certainty_reason"), "as_printed": f.get("text"),
-                         "printed_value": _number(f.get("value")),
-                         "printed_unit": f.get("unit") if _number(f.get("value")) is not None else None,
-                         "page": f.get("page"), "technology": f.get("technology"), "label": f.get("label"),
-                         "context": f.get("context")})
+            rows.append(
+                {
+                    "sheet": sheet,
+                    "product": name,
+                    "model": f.get("model"),
+                    "figure": f.get("id"),
+                    "quantity": f.get("quantity"),
+                    "value": value,
+                    "unit": n.get("unit") if value is not None else method,
+                    "tier": f.get("tier"),
+                    "direction": f.get("direction"),
+                    "scope": f.get("scope"),
+                    "basis": f.get("basis"),
+                    "certainty": f.get("certainty"),
+                    "certainty_reason": f.get("certainty_reason"),
+                    "as_printed": f.get("text"),
+                    "printed_value": _number(f.get("value")),
+                    "printed_unit": f.get("unit") if _number(f.get("value")) is not None else None,
+                    "page": f.get("page"),
+                    "technology": f.get("technology"),
+                    "label": f.get("label"),
+                    "context": f.get("context"),
+                }
+            )
     return rows
 
 
@@ -109,23 +158,49 @@ def finding_rows(pairs, comparison: list[dict] = (), products: dict | None = Non
     for sheet, c in pairs:
         names[sheet] = name = product(c)
         for f in c.get("findings") or []:
-            rows.append({"sheet": sheet, "product": name, "source": "sheet", "check": f.get("check"),
-                         "step": f.get("step"), "severity": f.get("severity"), "title": f.get("title"),
-                         "message": f.get("message"), "figures": " ".join(f.get("figures") or []),
-                         "pages": ", ".join(str(p) for p in f.get("pages") or []),
-                         "models": ", ".join(f.get("models") or []), "certainty": f.get("certainty", "stated"),
-                         "question": f.get("question"), "why": f.get("why"), "fix": f.get("fix")})
+            rows.append(
+                {
+                    "sheet": sheet,
+                    "product": name,
+                    "source": "sheet",
+                    "check": f.get("check"),
+                    "step": f.get("step"),
+                    "severity": f.get("severity"),
+                    "title": f.get("title"),
+                    "message": f.get("message"),
+                    "figures": " ".join(f.get("figures") or []),
+                    "pages": ", ".join(str(p) for p in f.get("pages") or []),
+                    "models": ", ".join(f.get("models") or []),
+                    "certainty": f.get("certainty", "stated"),
+                    "question": f.get("question"),
+                    "why": f.get("why"),
+                    "fix": f.get("fix"),
+                }
+            )
     for f in comparison:
-        rows.append({"sheet": " ".join(f["sheets"]), "product": "; ".join(names.get(s, "") for s in f["sheets"]),
-                     "source": "comparison", "check": f["check"], "step": f["step"], "severity": f["severity"],
-                     "title": f.get("title"), "message": f["message"], "certainty": "stated",
-                     "question": f.get("question") or None, "why": f["why"], "fix": f["fix"]})
+        rows.append(
+            {
+                "sheet": " ".join(f["sheets"]),
+                "product": "; ".join(names.get(s, "") for s in f["sheets"]),
+                "source": "comparison",
+                "check": f["check"],
+                "step": f["step"],
+                "severity": f["severity"],
+                "title": f.get("title"),
+                "message": f["message"],
+                "certainty": "stated",
+                "question": f.get("question") or None,
+                "why": f["why"],
+                "fix": f["fix"],
+            }
+        )
     return rows
 
 
 def comparison_rows(sheets: list[dict]) -> list[dict]:
     """One row per sheet: SHEETS are {"sheet", "row": the batch's comparison row (batch.compare.sheet_row) or
     None, "error": why it could not be audited, "contract": optional}."""
+
     def v(cell):
         return cell["value"] if cell else None
 
@@ -137,21 +212,38 @@ def comparison_rows(sheets: list[dict]) -> list[dict]:
             continue
         lat = r["latency"]
         sw = r.get("switch") or {}
-        out.append({"sheet": r["sheet"], "product": r.get("title", ""), "status": r.get("status"),
-                    "kind": r["kind"], "scale_up_gbs_per_acc": v(r["scale_up"]),
-                    "scale_out_gbs_per_acc": v(r["scale_out"]), "scale_out_to_up_ratio": v(r["ratio"]),
-                    "scale_out_port_gbs": v(r["port"]), "scale_up_domain_size": v(r["domain"]),
-                    "switch_capacity_gbs": sw.get("capacity_gbs"), "switch_ports": sw.get("ports"),
-                    "switch_port_gbs": sw.get("port_gbs"), "switch_power_kw": sw.get("power_kw"),
-                    "latency_hardware_ns": (lat.get("hardware") or {}).get("value"),
-                    "latency_end_to_end_ns": (lat.get("end-to-end") or {}).get("value"),
-                    "latency_unspecified_ns": (lat.get("unspecified") or {}).get("value"),
-                    "accelerator_power_kw": v(r.get("accelerator_power")), "node_power_kw": v(r["node_power"]),
-                    "rack_power_kw": v(r["rack_power"]),
-                    "rack_power_derived": bool(r["rack_power"] and r["rack_power"]["how"] == "derived"),
-                    "cooling": " ".join(r["cooling"]), "errors": r["findings"]["error"],
-                    "warnings": r["findings"]["warning"], "infos": r["findings"]["info"], "figures": r["figures"],
-                    "report": r["report"], "error": None, "implausible": implausible(r) or None})
+        out.append(
+            {
+                "sheet": r["sheet"],
+                "product": r.get("title", ""),
+                "status": r.get("status"),
+                "kind": r["kind"],
+                "scale_up_gbs_per_acc": v(r["scale_up"]),
+                "scale_out_gbs_per_acc": v(r["scale_out"]),
+                "scale_out_to_up_ratio": v(r["ratio"]),
+                "scale_out_port_gbs": v(r["port"]),
+                "scale_up_domain_size": v(r["domain"]),
+                "switch_capacity_gbs": sw.get("capacity_gbs"),
+                "switch_ports": sw.get("ports"),
+                "switch_port_gbs": sw.get("port_gbs"),
+                "switch_power_kw": sw.get("power_kw"),
+                "latency_hardware_ns": (lat.get("hardware") or {}).get("value"),
+                "latency_end_to_end_ns": (lat.get("end-to-end") or {}).get("value"),
+                "latency_unspecified_ns": (lat.get("unspecified") or {}).get("value"),
+                "accelerator_power_kw": v(r.get("accelerator_power")),
+                "node_power_kw": v(r["node_power"]),
+                "rack_power_kw": v(r["rack_power"]),
+                "rack_power_derived": bool(r["rack_power"] and r["rack_power"]["how"] == "derived"),
+                "cooling": " ".join(r["cooling"]),
+                "errors": r["findings"]["error"],
+                "warnings": r["findings"]["warning"],
+                "infos": r["findings"]["info"],
+                "figures": r["figures"],
+                "report": r["report"],
+                "error": None,
+                "implausible": implausible(r) or None,
+            }
+        )
     return out
 
 
@@ -164,11 +256,22 @@ def compliance_rows(pairs) -> list[dict]:
             readings = [x for x in (r.get("readings") or []) if _number(x) is not None]
             one = _number(r.get("value"))
             low, high = (min(readings), max(readings)) if readings else (one, one)
-            rows.append({"sheet": sheet, "product": name, "requirement": r["key"], "wanted": r.get("wanted"),
-                         "low": low, "high": high, "unit": r.get("unit"),
-                         "value_text": r.get("value_text") or (None if r.get("value") is None else str(r["value"])),
-                         "result": r.get("result"), "basis": r.get("basis"), "page": r.get("page"),
-                         "question": r.get("question") or None})
+            rows.append(
+                {
+                    "sheet": sheet,
+                    "product": name,
+                    "requirement": r["key"],
+                    "wanted": r.get("wanted"),
+                    "low": low,
+                    "high": high,
+                    "unit": r.get("unit"),
+                    "value_text": r.get("value_text") or (None if r.get("value") is None else str(r["value"])),
+                    "result": r.get("result"),
+                    "basis": r.get("basis"),
+                    "page": r.get("page"),
+                    "question": r.get("question") or None,
+                }
+            )
     return rows
 
 
@@ -178,6 +281,7 @@ def implausible(row: dict) -> str:
     and is kept off the shared scale of the index."""
     from ..numfmt import num
     from ..technologies import load
+
     top = load().max_per_accelerator()
     if not top:
         return ""
@@ -186,8 +290,10 @@ def implausible(row: dict) -> str:
     for key, tier in (("scale_up", "scale-up"), ("scale_out", "scale-out")):
         cell = row.get(key)
         if cell and isinstance(cell.get("value"), (int, float)) and cell["value"] > ceiling:
-            why.append(f"{tier} {num(cell['value'])} GB/s per accelerator per direction is above any technology's "
-                       f"ceiling ({g.label}: {num(ceiling)} GB/s)")
+            why.append(
+                f"{tier} {num(cell['value'])} GB/s per accelerator per direction is above any technology's "
+                f"ceiling ({g.label}: {num(ceiling)} GB/s)"
+            )
     return "; ".join(why)
 
 
@@ -197,6 +303,7 @@ _DTYPES = {TEXT: "string", REAL: "float64", INT: "Int64", BOOL: "boolean"}
 def frame(table: Table, rows: list[dict]):
     """ROWS as a DataFrame of TABLE's columns and types (text as pandas strings, numbers as float64 or Int64)."""
     import pandas as pd
+
     df = pd.DataFrame(rows, columns=table.names)
     return df.astype({c: _DTYPES[k] for c, k in table.columns})
 
@@ -250,14 +357,15 @@ def _csv_cell(v) -> str:
     if v is None:
         return ""
     if isinstance(v, float):
-        return repr(v)          # pandas' float64 text: the shortest repr ('1e+16', '0.1', '123.0')
-    return str(v)               # an int, True/False, or text
+        return repr(v)  # pandas' float64 text: the shortest repr ('1e+16', '0.1', '123.0')
+    return str(v)  # an int, True/False, or text
 
 
 def csv_text(table: Table, rows: list[dict]) -> str:
     # RFC 4180's CRLF rows: Python's csv quotes a field only for the characters of its line terminator, so with "\n"
     # alone a carriage return in a file name was written bare and split the row in two.
     import csv
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(table.names)
@@ -273,13 +381,17 @@ def xlsx_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
     """One worksheet per table: header frozen, an autofilter over every column, widths that fit the longest
     cell (within reason), numbers stored as numbers (batch.xlsx writes the parts)."""
     from .xlsx import filter_range, sheet_xml, workbook_bytes
+
     sheets = []
     for table, rows in tables:
         cells = _cells(table, rows, clean=xlsx_safe)
-        widths = [min(60, max(8, max([len(col) + 3] + [len(_shown(r[i])) for r in cells[:2000]]) + 1))
-                  for i, col in enumerate(table.names)]      # + 3: the filter button
-        sheets.append((table.sheet[:31], sheet_xml(table.names, cells, widths),
-                       filter_range(len(table.columns), len(cells))))
+        widths = [
+            min(60, max(8, max([len(col) + 3] + [len(_shown(r[i])) for r in cells[:2000]]) + 1))
+            for i, col in enumerate(table.names)
+        ]  # + 3: the filter button
+        sheets.append(
+            (table.sheet[:31], sheet_xml(table.names, cells, widths), filter_range(len(table.columns), len(cells)))
+        )
     return workbook_bytes(sheets)
 
 
@@ -299,6 +411,7 @@ def sqlite_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
     a spreadsheet), which pandas, sqlite-utils or Datasette open as it is."""
     import sqlite3
     import tempfile
+
     with tempfile.TemporaryDirectory(prefix="sheetaudit-sqlite-") as tmp:
         path = Path(tmp) / "audit.sqlite"
         con = sqlite3.connect(path)

@@ -1,5 +1,6 @@
 """Find the spec sheets in a folder: recursive, sorted, every symlinked folder visited once (no loops), other files
 skipped with a note. Nothing under the folder is opened for writing."""
+
 from __future__ import annotations
 
 import os
@@ -13,8 +14,8 @@ from ..read import READABLE_SUFFIXES
 @dataclass
 class Walk:
     root: Path
-    files: list[Path] = field(default_factory=list)                 # sheets to audit, absolute, sorted
-    skipped: list[tuple[str, str]] = field(default_factory=list)    # (path relative to root, why)
+    files: list[Path] = field(default_factory=list)  # sheets to audit, absolute, sorted
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path relative to root, why)
 
     def rel(self, path: Path) -> str:
         try:

@@ -5,6 +5,7 @@ error row.
 
 The worker reads each file once, hashes those bytes and audits a private copy of them, so the result, its report
 and its cache key all describe the same content even when the file is rewritten while the batch runs."""
+
 from __future__ import annotations
 
 import hashlib
@@ -42,12 +43,12 @@ class _Collect(logging.Handler):
 
 
 def _quiet_process() -> _Collect:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)      # the parent handles Ctrl-C (and a hang-up) and stops the
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)      # workers
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)     # (not the parent's handler, inherited through fork)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (and a hang-up) and stops the
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not the parent's handler, inherited through fork)
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)                               # stdout belongs to the parent; C libraries' chatter goes
-    os.dup2(devnull, 2)                               # nowhere rather than through the progress line
+    os.dup2(devnull, 1)  # stdout belongs to the parent; C libraries' chatter goes
+    os.dup2(devnull, 2)  # nowhere rather than through the progress line
     os.close(devnull)
     handler = _Collect()
     root = logging.getLogger()
@@ -57,12 +58,13 @@ def _quiet_process() -> _Collect:
     return handler
 
 
-OUT_OF_MEMORY_EXIT = 3     # the parent reads this exit code as "ran out of memory"
+OUT_OF_MEMORY_EXIT = 3  # the parent reads this exit code as "ran out of memory"
 BATCH_DEBUG_HINT = "audit it alone with 'sheetaudit --debug check FILE' for the traceback, and report it"
 
 
-def worker_main(conn, max_memory_mb: int | None, options: dict, parent_pid: int | None = None,
-                inherited: tuple = ()) -> None:
+def worker_main(
+    conn, max_memory_mb: int | None, options: dict, parent_pid: int | None = None, inherited: tuple = ()
+) -> None:
     die_with_parent(parent_pid, inherited)
     try:
         _loop(conn, max_memory_mb, options)
@@ -86,11 +88,12 @@ def die_with_parent(parent_pid: int | None, inherited: tuple = ()) -> None:
         return
     try:
         import ctypes
+
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)          # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):                    # not Linux: the closed pipe ends the loop instead
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the closed pipe ends the loop instead
         pass
-    if os.getppid() != parent_pid:                       # the parent died before the line above: go now
+    if os.getppid() != parent_pid:  # the parent died before the line above: go now
         os._exit(0)
 
 
@@ -113,7 +116,7 @@ def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
         result["pid"] = os.getpid()
         try:
             conn.send((task_id, result))
-        except MemoryError:                  # pickling the result needed more than --max-memory allows
+        except MemoryError:  # pickling the result needed more than --max-memory allows
             os._exit(OUT_OF_MEMORY_EXIT)
         except (OSError, ValueError):
             return
@@ -127,12 +130,13 @@ def audit_as_read(path: str, options: dict, max_memory_mb: int | None = None) ->
     from ..errors import UnreadableInput
     from ..failures import explain
     from ..read import read_bytes
+
     folder = options.get("snapshots")
     if not folder:
         return run_one(path, options, max_memory_mb)
     try:
         data = read_bytes(path)
-    except UnreadableInput as exc:          # missing, vanished or unreadable now: not about any content, not cached
+    except UnreadableInput as exc:  # missing, vanished or unreadable now: not about any content, not cached
         return {**explain(exc).as_row(), "cacheable": False}
     except MemoryError:
         return out_of_memory(max_memory_mb)
@@ -141,7 +145,7 @@ def audit_as_read(path: str, options: dict, max_memory_mb: int | None = None) ->
     try:
         copy.parent.mkdir(exist_ok=True)
         copy.write_bytes(data)
-    except OSError:                         # no room for the copy: audit the file itself, and cache nothing
+    except OSError:  # no room for the copy: audit the file itself, and cache nothing
         return {**run_one(path, options, max_memory_mb), "cacheable": False, **read}
     del data
     try:
@@ -157,6 +161,7 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
     from ..result_cache import entry_path, write_entry
     from ..failures import report_not_written
     from ..fileio import atomic_write
+
     html = result.pop("html", None)
     if result.get("status") == "ok" and html and files.get("report"):
         raw = html.encode("utf-8")
@@ -167,8 +172,13 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
             result.update(html_error=report_not_written(exc), cacheable=False)
     read = result.get("sha256")
     same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == read
-    if (options.get("cache_dir") and options.get("cache_secret") and read and result.get("cacheable")
-            and (result.get("status") == "error" or same_file)):
+    if (
+        options.get("cache_dir")
+        and options.get("cache_secret")
+        and read
+        and result.get("cacheable")
+        and (result.get("status") == "error" or same_file)
+    ):
         key, where = entry_path(options["cache_dir"], options["cache_base"], read, files["name"])
         try:
             write_entry(where, key, result, options["cache_secret"])
@@ -186,6 +196,7 @@ def limited(contract: dict) -> bool:
 
 def out_of_memory(max_memory_mb: int | None) -> dict:
     from ..failures import explain
+
     return explain(MemoryError(), max_memory_mb=max_memory_mb).as_row()
 
 
@@ -196,6 +207,7 @@ def _time_limit(seconds):
         from ..limits import time_limit
     except ImportError:
         import contextlib
+
         return contextlib.nullcontext()
     return time_limit(seconds)
 
@@ -207,6 +219,7 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
     from ..failures import explain, report_not_written
     from ..output.json_out import contract as contract_of
     from ..pipeline import audit
+
     try:
         with _time_limit(options.get("timeout")):
             a = audit(path, options.get("audit"))
@@ -218,6 +231,7 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
         return out
     try:
         from ..output.html_out import render
+
         out["html"] = render(a)
     except MemoryError:
         out.update(html=None, html_error=report_not_written(MemoryError()), cacheable=False, recycle=True)

@@ -6,6 +6,7 @@ batch of fifty sheets spent writing every table.
 
 The caller passes plain Python values (None for an empty cell) whose text holds no character XML cannot carry
 (batch.tables.xlsx_safe)."""
+
 from __future__ import annotations
 
 import io
@@ -19,13 +20,15 @@ _MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 _CT = "application/vnd.openxmlformats-officedocument."
-_STYLES = (f'<styleSheet xmlns="{_MAIN}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/>'
-           '<family val="2"/></font></fonts><fills count="2"><fill><patternFill/></fill><fill>'
-           '<patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/>'
-           '<bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" '
-           'borderId="0"/></cellStyleXfs><cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" '
-           'xfId="0"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/>'
-           '</cellStyles></styleSheet>')
+_STYLES = (
+    f'<styleSheet xmlns="{_MAIN}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/>'
+    '<family val="2"/></font></fonts><fills count="2"><fill><patternFill/></fill><fill>'
+    '<patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/>'
+    '<bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" '
+    'borderId="0"/></cellStyleXfs><cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" '
+    'xfId="0"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/>'
+    "</cellStyles></styleSheet>"
+)
 
 
 def column_letter(n: int) -> str:
@@ -59,10 +62,12 @@ def sheet_xml(header: list[str], rows: list[list], widths: list[int]) -> str:
     """One worksheet: HEADER frozen above ROWS, an autofilter over them, each column WIDTHS wide."""
     letters = [column_letter(i + 1) for i in range(len(header))]
     cols = "".join(f'<col min="{i}" max="{i}" width="{w}" customWidth="1"/>' for i, w in enumerate(widths, 1))
-    out = [f'<worksheet xmlns="{_MAIN}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" '
-           'topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A1" '
-           f'sqref="A1"/></sheetView></sheetViews><sheetFormatPr baseColWidth="8" defaultRowHeight="15"/>'
-           f'<cols>{cols}</cols><sheetData>']
+    out = [
+        f'<worksheet xmlns="{_MAIN}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" '
+        'topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A1" '
+        f'sqref="A1"/></sheetView></sheetViews><sheetFormatPr baseColWidth="8" defaultRowHeight="15"/>'
+        f"<cols>{cols}</cols><sheetData>"
+    ]
     for r, row in enumerate([header] + rows, 1):
         out.append(f'<row r="{r}">' + "".join(_cell(f"{c}{r}", v) for c, v in zip(letters, row)) + "</row>")
     out.append(f'</sheetData><autoFilter ref="{filter_range(len(header), len(rows))}"/></worksheet>')
@@ -76,10 +81,15 @@ def filter_range(columns: int, rows: int) -> str:
 def workbook_bytes(sheets: list[tuple[str, str, str]]) -> bytes:
     """The .xlsx of SHEETS: (title, worksheet XML, autofilter range) each, in order."""
     n = len(sheets)
-    names = "".join(f'<sheet name="{escape(t, {chr(34): "&quot;"})}" sheetId="{i}" r:id="rId{i}"/>'
-                    for i, (t, _, _) in enumerate(sheets, 1))
-    filters = "".join(f'<definedName name="_xlnm._FilterDatabase" localSheetId="{i}" hidden="1">'
-                      f"{escape(_quoted(t))}!{_absolute(ref)}</definedName>" for i, (t, _, ref) in enumerate(sheets))
+    names = "".join(
+        f'<sheet name="{escape(t, {chr(34): "&quot;"})}" sheetId="{i}" r:id="rId{i}"/>'
+        for i, (t, _, _) in enumerate(sheets, 1)
+    )
+    filters = "".join(
+        f'<definedName name="_xlnm._FilterDatabase" localSheetId="{i}" hidden="1">'
+        f"{escape(_quoted(t))}!{_absolute(ref)}</definedName>"
+        for i, (t, _, ref) in enumerate(sheets)
+    )
     parts = {
         "[Content_Types].xml": (
             '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
@@ -90,24 +100,36 @@ def workbook_bytes(sheets: list[tuple[str, str, str]]) -> bytes:
             '<Override PartName="/docProps/core.xml" '
             'ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>'
             f'<Override PartName="/docProps/app.xml" ContentType="{_CT}extended-properties+xml"/>'
-            + "".join(f'<Override PartName="/xl/worksheets/sheet{i}.xml" '
-                      f'ContentType="{_CT}spreadsheetml.worksheet+xml"/>' for i in range(1, n + 1)) + "</Types>"),
+            + "".join(
+                f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="{_CT}spreadsheetml.worksheet+xml"/>'
+                for i in range(1, n + 1)
+            )
+            + "</Types>"
+        ),
         "_rels/.rels": (
             f'<Relationships xmlns="{_PKG_REL}"><Relationship Id="rId1" Type="{_REL}/officeDocument" '
             'Target="xl/workbook.xml"/><Relationship Id="rId2" '
             f'Type="{_PKG_REL}/metadata/core-properties" Target="docProps/core.xml"/>'
-            f'<Relationship Id="rId3" Type="{_REL}/extended-properties" Target="docProps/app.xml"/></Relationships>'),
-        "docProps/app.xml": ('<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/'
-                             'extended-properties"><Application>sheetaudit</Application></Properties>'),
+            f'<Relationship Id="rId3" Type="{_REL}/extended-properties" Target="docProps/app.xml"/></Relationships>'
+        ),
+        "docProps/app.xml": (
+            '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/'
+            'extended-properties"><Application>sheetaudit</Application></Properties>'
+        ),
         "docProps/core.xml": _core(),
-        "xl/workbook.xml": (f'<workbook xmlns="{_MAIN}" xmlns:r="{_REL}"><bookViews><workbookView activeTab="0"/>'
-                            f'</bookViews><sheets>{names}</sheets><definedNames>{filters}</definedNames>'
-                            '<calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>'),
+        "xl/workbook.xml": (
+            f'<workbook xmlns="{_MAIN}" xmlns:r="{_REL}"><bookViews><workbookView activeTab="0"/>'
+            f"</bookViews><sheets>{names}</sheets><definedNames>{filters}</definedNames>"
+            '<calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>'
+        ),
         "xl/_rels/workbook.xml.rels": (
             f'<Relationships xmlns="{_PKG_REL}">'
-            + "".join(f'<Relationship Id="rId{i}" Type="{_REL}/worksheet" Target="worksheets/sheet{i}.xml"/>'
-                      for i in range(1, n + 1))
-            + f'<Relationship Id="rId{n + 1}" Type="{_REL}/styles" Target="styles.xml"/></Relationships>'),
+            + "".join(
+                f'<Relationship Id="rId{i}" Type="{_REL}/worksheet" Target="worksheets/sheet{i}.xml"/>'
+                for i in range(1, n + 1)
+            )
+            + f'<Relationship Id="rId{n + 1}" Type="{_REL}/styles" Target="styles.xml"/></Relationships>'
+        ),
         "xl/styles.xml": _STYLES,
         **{f"xl/worksheets/sheet{i}.xml": xml for i, (_, xml, _) in enumerate(sheets, 1)},
     }
@@ -120,11 +142,13 @@ def workbook_bytes(sheets: list[tuple[str, str, str]]) -> bytes:
 
 def _core() -> str:
     now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    return ('<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
-            'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" '
-            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:creator>sheetaudit</dc:creator>'
-            f'<dcterms:created xsi:type="dcterms:W3CDTF">{now}</dcterms:created>'
-            f'<dcterms:modified xsi:type="dcterms:W3CDTF">{now}</dcterms:modified></cp:coreProperties>')
+    return (
+        '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" '
+        'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" '
+        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:creator>sheetaudit</dc:creator>'
+        f'<dcterms:created xsi:type="dcterms:W3CDTF">{now}</dcterms:created>'
+        f'<dcterms:modified xsi:type="dcterms:W3CDTF">{now}</dcterms:modified></cp:coreProperties>'
+    )
 
 
 def _quoted(title: str) -> str:
@@ -134,4 +158,5 @@ def _quoted(title: str) -> str:
 def _absolute(ref: str) -> str:
     """A1:T162 -> $A$1:$T$162."""
     import re
+
     return re.sub(r"([A-Z]+)(\d+)", r"$\1$\2", ref)

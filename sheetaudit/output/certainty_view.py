@@ -1,4 +1,5 @@
 """How sure the audit is of a figure's reading, in words for the report (stages/s6_certainty.py decides it)."""
+
 from __future__ import annotations
 
 from ..model import Figure

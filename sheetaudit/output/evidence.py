@@ -5,6 +5,7 @@ at a modest resolution, the figure located among the page's words, pages closed 
 an indexed PNG with zlib, without an imaging library. Text, Markdown and HTML inputs, figures without a position,
 encrypted or changed files simply get no image: the report then quotes the sentence only.
 """
+
 from __future__ import annotations
 
 import base64
@@ -18,33 +19,34 @@ from typing import Iterable, Optional
 
 BBox = tuple[float, float, float, float]
 
-PAD_X, PAD_Y = 10.0, 6.0         # points around the segment
-MAX_CROP_HEIGHT = 150.0          # a taller segment is cropped around the highlighted words
-HIGHLIGHT_FILL = (255, 214, 0, 110)    # RGB and opacity (of 255) laid over the page under a located figure
+PAD_X, PAD_Y = 10.0, 6.0  # points around the segment
+MAX_CROP_HEIGHT = 150.0  # a taller segment is cropped around the highlighted words
+HIGHLIGHT_FILL = (255, 214, 0, 110)  # RGB and opacity (of 255) laid over the page under a located figure
 HIGHLIGHT_EDGE = (176, 60, 0)
-EDGE_WIDTH = 2                          # pixels
-GREYS = 16                              # grey levels kept: anti-aliased text stays smooth, the PNG stays small
+EDGE_WIDTH = 2  # pixels
+GREYS = 16  # grey levels kept: anti-aliased text stays smooth, the PNG stays small
 
 
 @dataclass(frozen=True)
 class Request:
     """One image to make: a page region (the segment's bbox) and the figure texts to highlight in it."""
+
     key: str
-    page: int                         # 1-based
+    page: int  # 1-based
     bbox: BBox
     texts: tuple[str, ...]
-    kind: str = "sentence"            # the segment kind
-    label: str = ""                   # row header of a table cell / key-value line: shown beside the value
+    kind: str = "sentence"  # the segment kind
+    label: str = ""  # row header of a table cell / key-value line: shown beside the value
 
 
 @dataclass
 class Evidence:
     key: str
     page: int
-    uri: str                          # data:image/png;base64,...
-    width: int                        # CSS pixels at 1x
+    uri: str  # data:image/png;base64,...
+    width: int  # CSS pixels at 1x
     height: int
-    found: list[str] = field(default_factory=list)   # figure texts located and highlighted
+    found: list[str] = field(default_factory=list)  # figure texts located and highlighted
 
     @property
     def located(self) -> bool:
@@ -68,8 +70,9 @@ def unavailable_reason(path: str, kind: str, sha256: str = "") -> Optional[str]:
     return None
 
 
-def render(path: str, requests: Iterable[Request], resolution: int = 100,
-           password: str | None = None) -> dict[str, Evidence]:
+def render(
+    path: str, requests: Iterable[Request], resolution: int = 100, password: str | None = None
+) -> dict[str, Evidence]:
     """Make the images of `requests` from the PDF at `path`; any failure leaves a request without an image."""
     by_page: dict[int, list[Request]] = {}
     for r in requests:
@@ -78,6 +81,7 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
     if not by_page:
         return out
     from ..read.pdfium_page import open_pdf
+
     try:
         pdf = open_pdf(path, password)
         n = len(pdf)
@@ -108,6 +112,7 @@ def render(path: str, requests: Iterable[Request], resolution: int = 100,
 def _skipped(*args) -> None:
     """Log why images are missing; logging is imported only then (~3 ms of every HTML report otherwise)."""
     import logging
+
     logging.getLogger(__name__).info(*args)
 
 
@@ -134,13 +139,14 @@ def _render_page(page, requests: list[Request], resolution: int) -> dict[str, Ev
         if r.label:
             band = [w for w in words if _same_band(w, region)]
             label_boxes = _locate(r.label, band, chars_of)
-            if label_boxes:   # the nearest occurrence of the row header on the same line
+            if label_boxes:  # the nearest occurrence of the row header on the same line
                 near = min(label_boxes, key=lambda b: abs(b[0] - region[0]))
                 region = _union(region, [{"x0": near[0], "top": near[1], "x1": near[2], "bottom": near[3]}])
         boxes, found = [], []
         for t in dict.fromkeys(r.texts):
-            hits = (_locate(t, touching, chars_of)
-                    or _locate(t, [w for w in words if _touches(w, _row(region, words))], chars_of))
+            hits = _locate(t, touching, chars_of) or _locate(
+                t, [w for w in words if _touches(w, _row(region, words))], chars_of
+            )
             if hits:
                 found.append(t)
                 boxes.extend(hits)
@@ -165,10 +171,16 @@ def _render_page(page, requests: list[Request], resolution: int) -> dict[str, Ev
             bx1, by1 = px(b[2] + 1.5, b[3] + 1.5)
             rects.append((bx0 - box[0], by0 - box[1], bx1 - box[0], by1 - box[1]))
         w, h = box[2] - box[0], box[3] - box[1]
-        grey = [pixels[y * stride + box[0]:y * stride + box[2]] for y in range(box[1], box[3])]
+        grey = [pixels[y * stride + box[0] : y * stride + box[2]] for y in range(box[1], box[3])]
         uri = "data:image/png;base64," + base64.b64encode(_png(_highlighted(grey, rects), w, h)).decode("ascii")
-        out[r.key] = Evidence(key=r.key, page=r.page, uri=uri, width=int(round(w / scale * 96 / 72)),
-                              height=int(round(h / scale * 96 / 72)), found=found)
+        out[r.key] = Evidence(
+            key=r.key,
+            page=r.page,
+            uri=uri,
+            width=int(round(w / scale * 96 / 72)),
+            height=int(round(h / scale * 96 / 72)),
+            found=found,
+        )
     return out
 
 
@@ -207,20 +219,26 @@ def _highlighted(grey: list[bytes], rects: list[tuple]) -> list[bytearray]:
                 row[x0:x1] = edge
             else:
                 row[x0:x1] = grey[y][x0:x1].translate(_LIT)
-                row[x0:x0 + EDGE_WIDTH] = edge[:EDGE_WIDTH]
-                row[max(x0, x1 - EDGE_WIDTH):x1] = edge[:EDGE_WIDTH]
+                row[x0 : x0 + EDGE_WIDTH] = edge[:EDGE_WIDTH]
+                row[max(x0, x1 - EDGE_WIDTH) : x1] = edge[:EDGE_WIDTH]
     return rows
 
 
 def _png(rows: list[bytearray], width: int, height: int) -> bytes:
     """An 8-bit indexed PNG of palette rows (no filter: indices of a few greys compress best as they are).
     zlib's default level: level 9 makes the PNGs 3% smaller at ten times the time."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     raw = b"".join(b"\x00" + bytes(r) for r in rows)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
-            + chunk(b"PLTE", _PALETTE) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
+        + chunk(b"PLTE", _PALETTE)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def _clamp(b: BBox, bounds: BBox) -> Optional[BBox]:
@@ -246,8 +264,12 @@ def _touches(w: dict, b: BBox) -> bool:
 def _union(b: BBox, ws: list[dict]) -> BBox:
     if not ws:
         return b
-    return (min([b[0]] + [w["x0"] for w in ws]), min([b[1]] + [w["top"] for w in ws]),
-            max([b[2]] + [w["x1"] for w in ws]), max([b[3]] + [w["bottom"] for w in ws]))
+    return (
+        min([b[0]] + [w["x0"] for w in ws]),
+        min([b[1]] + [w["top"] for w in ws]),
+        max([b[2]] + [w["x1"] for w in ws]),
+        max([b[3]] + [w["bottom"] for w in ws]),
+    )
 
 
 def _same_band(w: dict, b: BBox) -> bool:
@@ -296,7 +318,7 @@ def _locate(text: str, words: list, chars_of=lambda w: w["chars"]) -> list[BBox]
     start = s.find(target)
     while start >= 0:
         seen, span = set(), []
-        for c in chars[start:start + len(target)]:
+        for c in chars[start : start + len(target)]:
             if id(c) not in seen:
                 seen.add(id(c))
                 span.append(c)
@@ -312,5 +334,7 @@ def _line_boxes(cs: list[dict]) -> list[BBox]:
             lines[-1].append(c)
         else:
             lines.append([c])
-    return [(min(c["x0"] for c in ln), min(c["top"] for c in ln), max(c["x1"] for c in ln),
-             max(c["bottom"] for c in ln)) for ln in lines]
+    return [
+        (min(c["x0"] for c in ln), min(c["top"] for c in ln), max(c["x1"] for c in ln), max(c["bottom"] for c in ln))
+        for ln in lines
+    ]

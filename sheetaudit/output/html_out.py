@@ -9,6 +9,7 @@ Content-Security-Policy forbids any request, so the file opens offline and nothi
 Sheet text is untrusted: the template autoescapes everything, quotes are split into (text, highlighted)
 pieces rather than marked up as strings, and the only script that can run is ours (CSP hash).
 """
+
 from __future__ import annotations
 
 import base64
@@ -31,17 +32,27 @@ from .verdict import STATUS_TEXT, counts, facility_json, status, unread, vendor_
 from ..severity import RANK as SEVERITY_RANK, SEVERITIES
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-MARKS = {"error": ("✖", "Error", "errors"), "warning": ("▲", "Warning", "warnings"),
-         "info": ("●", "Note", "notes"), "pass": ("✔", "Passed", "passed")}
+MARKS = {
+    "error": ("✖", "Error", "errors"),
+    "warning": ("▲", "Warning", "warnings"),
+    "info": ("●", "Note", "notes"),
+    "pass": ("✔", "Passed", "passed"),
+}
 # Text colours and their backgrounds; tests assert WCAG AA (4.5:1) for every pair.
 PALETTE = {
-    "ink": ("#1a1a1a", "#ffffff"), "muted": ("#525252", "#ffffff"), "link": ("#0b57d0", "#ffffff"),
-    "error": ("#b3261e", "#fdecea"), "warning": ("#7a4100", "#fff3dc"), "info": ("#1d5799", "#e8f0fb"),
-    "pass": ("#1b6e3a", "#e6f4ea"), "mark": ("#1a1a1a", "#ffe066"), "code": ("#1a1a1a", "#f1f1f1"),
+    "ink": ("#1a1a1a", "#ffffff"),
+    "muted": ("#525252", "#ffffff"),
+    "link": ("#0b57d0", "#ffffff"),
+    "error": ("#b3261e", "#fdecea"),
+    "warning": ("#7a4100", "#fff3dc"),
+    "info": ("#1d5799", "#e8f0fb"),
+    "pass": ("#1b6e3a", "#e6f4ea"),
+    "mark": ("#1a1a1a", "#ffe066"),
+    "code": ("#1a1a1a", "#f1f1f1"),
 }
-MAX_IMAGES = 24           # evidence images in one report (each a few KB at 100 dpi)
+MAX_IMAGES = 24  # evidence images in one report (each a few KB at 100 dpi)
 MAX_IMAGES_PER_FINDING = 3
-SHOWN_PLACES = 4          # evidence blocks shown open per finding; the rest collapsed
+SHOWN_PLACES = 4  # evidence blocks shown open per finding; the rest collapsed
 CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
@@ -69,7 +80,7 @@ def _bytecode_cache():
         def dump_bytecode(self, bucket) -> None:
             try:
                 atomic_write(self.folder / f"{bucket.key}.cache", bucket.bytecode_to_string(), durable=False)
-            except OSError:     # a read-only home compiles the templates each run
+            except OSError:  # a read-only home compiles the templates each run
                 pass
 
     return Cache()
@@ -78,10 +89,15 @@ def _bytecode_cache():
 @lru_cache(maxsize=1)
 def _env():
     import jinja2
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                             autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
-                             bytecode_cache=_bytecode_cache())
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        bytecode_cache=_bytecode_cache(),
+    )
     env.filters["num"] = num
     env.filters["ratio"] = ratio
     return env
@@ -99,10 +115,52 @@ def csp_hash(script: str) -> str:
 
 # Words that are lower case inside a Title Case product name ("Series A and B", "Server for AI") and function words
 # that open a tagline ("The AI factory in a rack.", "One rack, one domain ...").
-_NAME_JOINERS = {"and", "or", "of", "for", "with", "to", "in", "on", "by", "vs", "vs.", "the", "a", "an", "&", "-", "--",
-                 "|", "/", "x"}
-_TAGLINE_OPENERS = {"The", "A", "An", "One", "Two", "Three", "Four", "Our", "Your", "Built", "Designed", "Made",
-                    "Meet", "Introducing", "Powering", "From", "Where", "When", "Why", "How", "What", "Now"}
+_NAME_JOINERS = {
+    "and",
+    "or",
+    "of",
+    "for",
+    "with",
+    "to",
+    "in",
+    "on",
+    "by",
+    "vs",
+    "vs.",
+    "the",
+    "a",
+    "an",
+    "&",
+    "-",
+    "--",
+    "|",
+    "/",
+    "x",
+}
+_TAGLINE_OPENERS = {
+    "The",
+    "A",
+    "An",
+    "One",
+    "Two",
+    "Three",
+    "Four",
+    "Our",
+    "Your",
+    "Built",
+    "Designed",
+    "Made",
+    "Meet",
+    "Introducing",
+    "Powering",
+    "From",
+    "Where",
+    "When",
+    "Why",
+    "How",
+    "What",
+    "Now",
+}
 
 
 def title_parts(title: str) -> tuple[str, str]:
@@ -137,7 +195,7 @@ def marked(text: str, needles) -> list[tuple[str, bool]]:
     out, pos = [], 0
     for m in pattern.finditer(text):
         if m.start() > pos:
-            out.append((text[pos:m.start()], False))
+            out.append((text[pos : m.start()], False))
         out.append((m.group(0), True))
         pos = m.end()
     if pos < len(text):
@@ -162,8 +220,11 @@ def value_line(f: Figure) -> str:
         return f"{v} cooling"
     if f.quantity == "compute":
         at = f" {f.precision.upper()}" if f.precision else ""
-        return (f"{num(v)} {unit} dense per accelerator{at}" if v is not None else
-                f"{f.text}{at}, the whole {(f.scope or 'system').replace('per-', '')}'s (its accelerators not counted)")
+        return (
+            f"{num(v)} {unit} dense per accelerator{at}"
+            if v is not None
+            else f"{f.text}{at}, the whole {(f.scope or 'system').replace('per-', '')}'s (its accelerators not counted)"
+        )
     if f.quantity == "memory":
         return f"{num(v)} {unit} accelerator memory" + (f" ({f.scope})" if f.scope else "")
     return f"{num(v)} {unit}".strip()
@@ -178,6 +239,7 @@ def facts(f: Figure) -> list[tuple[str, str]]:
 @dataclass
 class Place:
     """One quoted place in the sheet (a sentence, a table row) with the figures of a finding in it."""
+
     key: str
     page: int
     quote: list[tuple[str, bool]]
@@ -188,7 +250,7 @@ class Place:
     bbox: Optional[tuple] = None
     kind: str = "sentence"
     image: object = None
-    paged: bool = True               # a PDF page number means something; a text file's "page 1" does not
+    paged: bool = True  # a PDF page number means something; a text file's "page 1" does not
 
 
 @dataclass
@@ -210,13 +272,14 @@ INCOMPLETE_CHECKS = ("sheet.no-text", "sheet.no-figures")
 @dataclass
 class Question:
     """One thing to ask the vendor, in the vendor's words, with the findings that raise it (most severe first)."""
+
     severity: str
     mark: tuple
     title: str
     fix: str
     views: list[FindingView] = field(default_factory=list)
-    text: str = ""                   # the question as the vendor reads it (with the page)
-    doubt: str = ""                  # why the audit is not certain (an inferred reading), when it is not
+    text: str = ""  # the question as the vendor reads it (with the page)
+    doubt: str = ""  # why the audit is not certain (an inferred reading), when it is not
 
 
 def ask_list(views: list[FindingView]) -> list[Question]:
@@ -225,9 +288,17 @@ def ask_list(views: list[FindingView]) -> list[Question]:
     out = []
     for text, asking in vendor_questions([v.f for v in views]).items():
         first = view[id(asking[0])]
-        out.append(Question(first.f.severity, first.mark, first.title, first.f.fix, text=text,
-                            doubt=first.f.certainty_reason if first.f.certainty == "inferred" else "",
-                            views=[view[id(f)] for f in asking]))
+        out.append(
+            Question(
+                first.f.severity,
+                first.mark,
+                first.title,
+                first.f.fix,
+                text=text,
+                doubt=first.f.certainty_reason if first.f.certainty == "inferred" else "",
+                views=[view[id(f)] for f in asking],
+            )
+        )
     return out
 
 
@@ -235,7 +306,7 @@ def buyer_list(views: list[FindingView]) -> list[tuple[str, FindingView]]:
     """What the buyer checks themselves (the hall's power and cooling, pages not read): not for the vendor."""
     out: dict[str, FindingView] = {}
     for v in sorted(views, key=lambda v: SEVERITY_RANK[v.f.severity]):
-        if v.f.buyer:           # an info finding too: "check that your hall can feed 135 kW per rack"
+        if v.f.buyer:  # an info finding too: "check that your hall can feed 135 kW per rack"
             out.setdefault(v.f.buyer, v)
     return list(out.items())
 
@@ -243,13 +314,22 @@ def buyer_list(views: list[FindingView]) -> list[tuple[str, FindingView]]:
 def questions_text(questions: list[Question], product: str = "", filename: str = "") -> str:
     """The list as an email to the vendor, ready to paste: a greeting, the numbered questions, thanks."""
     about = f"{product} ({filename})" if product and filename and product != filename else (product or filename)
-    lines = ["Hello,", "",
-             f"We are evaluating {about or 'your product'} from your specification sheet and would be grateful for "
-             "answers to the following questions:", ""]
+    lines = [
+        "Hello,",
+        "",
+        f"We are evaluating {about or 'your product'} from your specification sheet and would be grateful for "
+        "answers to the following questions:",
+        "",
+    ]
     for i, q in enumerate(questions, 1):
         lines.append(f"{i}. {q.text}")
-    lines += ["", "If another document of yours answers them, a pointer to it is just as welcome.", "",
-              "Thank you,", ""]
+    lines += [
+        "",
+        "If another document of yours answers them, a pointer to it is just as welcome.",
+        "",
+        "Thank you,",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -264,9 +344,18 @@ def _places(finding: Finding, by_id: dict[str, Figure], paged: bool = True) -> l
         p = places.get(k)
         if p is None:
             seg = fig.segment
-            p = places[k] = Place(key="", page=fig.page, quote=[], lang=lang_of(fig.context), label=fig.label,
-                                  heading=fig.heading, figures=[], bbox=fig.bbox,
-                                  kind=seg.kind if seg else "sentence", paged=paged)
+            p = places[k] = Place(
+                key="",
+                page=fig.page,
+                quote=[],
+                lang=lang_of(fig.context),
+                label=fig.label,
+                heading=fig.heading,
+                figures=[],
+                bbox=fig.bbox,
+                kind=seg.kind if seg else "sentence",
+                paged=paged,
+            )
         if all(fig.text != x.text or fig.normalized != x.normalized for x in p.figures):
             p.figures.append(fig)
     for i, ((page, bbox, context), p) in enumerate(places.items()):
@@ -275,10 +364,12 @@ def _places(finding: Finding, by_id: dict[str, Figure], paged: bool = True) -> l
     return list(places.values())
 
 
-def _attach_images(a: Audit, views: list[FindingView], resolution: int, max_images: int,
-                   password: Optional[str]) -> Optional[str]:
+def _attach_images(
+    a: Audit, views: list[FindingView], resolution: int, max_images: int, password: Optional[str]
+) -> Optional[str]:
     """Render evidence images for the most severe findings first; returns why there are none, if so."""
     from . import evidence
+
     reason = evidence.unavailable_reason(a.document.path, a.document.kind, a.document.sha256)
     if reason:
         return reason
@@ -293,8 +384,9 @@ def _attach_images(a: Audit, views: list[FindingView], resolution: int, max_imag
             if p.key not in wanted:
                 if len(wanted) >= max_images:
                     break
-                wanted[p.key] = evidence.Request(p.key, p.page, p.bbox, tuple(x.text for x in p.figures), p.kind,
-                                                 p.label)
+                wanted[p.key] = evidence.Request(
+                    p.key, p.page, p.bbox, tuple(x.text for x in p.figures), p.kind, p.label
+                )
             n += 1
     if not wanted:
         return None
@@ -305,87 +397,170 @@ def _attach_images(a: Audit, views: list[FindingView], resolution: int, max_imag
     return None if images else "the PDF pages could not be rendered"
 
 
-def context(a: Audit, *, images: bool = True, resolution: int = 100, max_images: int = MAX_IMAGES,
-            password: Optional[str] = None, back_href: Optional[str] = None, all_figures: bool = False) -> dict:
+def context(
+    a: Audit,
+    *,
+    images: bool = True,
+    resolution: int = 100,
+    max_images: int = MAX_IMAGES,
+    password: Optional[str] = None,
+    back_href: Optional[str] = None,
+    all_figures: bool = False,
+) -> dict:
     """Everything the sheet template needs; the batch pages reuse it."""
     from ..rules import load_rules
+
     rules = load_rules()
     doc = contract(a)
     by_id = {f.id: f for f in a.figures}
     views = []
     for i, f in enumerate(sorted(a.findings, key=lambda x: (SEVERITY_RANK[x.severity],))):
         c = rules.checks.get(f.check, {})
-        views.append(FindingView(f=f, title=f.title or c.get("title", f.check), mark=MARKS[f.severity],
-                                 places=_places(f, by_id, a.document.kind == "pdf"), anchor=f"finding-{i + 1}"))
+        views.append(
+            FindingView(
+                f=f,
+                title=f.title or c.get("title", f.check),
+                mark=MARKS[f.severity],
+                places=_places(f, by_id, a.document.kind == "pdf"),
+                anchor=f"finding-{i + 1}",
+            )
+        )
     image_note = _attach_images(a, views, resolution, max_images, password) if images else "images were turned off"
     steps = []
     for step, meta in sorted(rules.steps.items(), key=lambda kv: int(kv[0])):
         step = int(step)
         found = [v for v in views if (v.f.step if isinstance(v.f.step, int) else 0) == step]
-        passed = [(code, rules.checks[code]) for code in a.passed
-                  if code in rules.checks and int(rules.checks[code]["step"]) == step]
+        passed = [
+            (code, rules.checks[code])
+            for code in a.passed
+            if code in rules.checks and int(rules.checks[code]["step"]) == step
+        ]
         if step == 0 and not found:
             continue
         worst = min((SEVERITY_RANK[v.f.severity] for v in found), default=None)
         titles = [c["title"] for c in rules.checks.values() if int(c.get("step", -1)) == step]
-        what = meta.get("what") or ("looks for " + "; ".join(t[0].lower() + t[1:] for t in titles) + "." if titles else "")
-        steps.append({"n": step, "title": meta.get("title", ""), "why": meta.get("why", ""), "findings": found,
-                      "what": what, "passed": passed, "anchor": f"step-{step}",
-                      "counts": {s: sum(1 for v in found if v.f.severity == s) for s in SEVERITIES},
-                      "worst": SEVERITIES[worst] if worst is not None else "pass"})
+        what = meta.get("what") or (
+            "looks for " + "; ".join(t[0].lower() + t[1:] for t in titles) + "." if titles else ""
+        )
+        steps.append(
+            {
+                "n": step,
+                "title": meta.get("title", ""),
+                "why": meta.get("why", ""),
+                "findings": found,
+                "what": what,
+                "passed": passed,
+                "anchor": f"step-{step}",
+                "counts": {s: sum(1 for v in found if v.f.severity == s) for s in SEVERITIES},
+                "worst": SEVERITIES[worst] if worst is not None else "pass",
+            }
+        )
     try:
         limit = rules.threshold("air_cooling_limit_kw")
     except Exception:
         limit = 40.0
-    chart_doc = dict(doc, figures=[dict(d, heading=f.heading, column=f.segment.column if f.segment else "")
-                                   for d, f in zip(doc["figures"], a.figures)])
+    chart_doc = dict(
+        doc,
+        figures=[
+            dict(d, heading=f.heading, column=f.segment.column if f.segment else "")
+            for d, f in zip(doc["figures"], a.figures)
+        ],
+    )
     chart_list = []
-    power_how = (f"A rack above about {num(limit)} kW cannot be cooled by air; it needs liquid cooling and matching "
-                 "power distribution." + (" A hatched bar is derived from node power and a typical number of nodes "
-                                          "per rack, not stated by the vendor."
-                                          if any(b.kind == "rack-derived" for b in charts.power_bars(chart_doc)) else ""))
+    power_how = (
+        f"A rack above about {num(limit)} kW cannot be cooled by air; it needs liquid cooling and matching "
+        "power distribution."
+        + (
+            " A hatched bar is derived from node power and a typical number of nodes "
+            "per rack, not stated by the vendor."
+            if any(b.kind == "rack-derived" for b in charts.power_bars(chart_doc))
+            else ""
+        )
+    )
     for cid, title, draw, how in (
-            ("chart-bandwidth", "Bandwidth per accelerator, per direction", charts.bandwidth_chart,
-             "Both tiers on one basis: bytes per second, one direction, for one accelerator. Scale-up joins the "
-             "accelerators of one domain; scale-out is the network between domains. The ratio decides how "
-             "training is split across domains."),
-            ("chart-latency", "Latencies, grouped by what they measure", charts.latency_chart,
-             "One logarithmic scale. A hardware latency (switch chip, port to port) and an end-to-end latency "
-             "(host to host through the software stack) measure different paths: compare within a group only."),
-            ("chart-power", "Rack power against the air-cooling limit" + (" and your facility" if (
-                a.facility or {}).get("rack_power_kw") is not None else ""),
-             lambda doc, compact=False: charts.power_chart(doc, limit, a.facility, compact=compact), power_how)):
+        (
+            "chart-bandwidth",
+            "Bandwidth per accelerator, per direction",
+            charts.bandwidth_chart,
+            "Both tiers on one basis: bytes per second, one direction, for one accelerator. Scale-up joins the "
+            "accelerators of one domain; scale-out is the network between domains. The ratio decides how "
+            "training is split across domains.",
+        ),
+        (
+            "chart-latency",
+            "Latencies, grouped by what they measure",
+            charts.latency_chart,
+            "One logarithmic scale. A hardware latency (switch chip, port to port) and an end-to-end latency "
+            "(host to host through the software stack) measure different paths: compare within a group only.",
+        ),
+        (
+            "chart-power",
+            "Rack power against the air-cooling limit"
+            + (" and your facility" if (a.facility or {}).get("rack_power_kw") is not None else ""),
+            lambda doc, compact=False: charts.power_chart(doc, limit, a.facility, compact=compact),
+            power_how,
+        ),
+    ):
         svg = draw(chart_doc)
         if svg is not None:
-            chart_list.append({"id": cid, "title": title, "svg": svg, "how": how,
-                               "compact": draw(chart_doc, compact=True)})
+            chart_list.append(
+                {"id": cid, "title": title, "svg": svg, "how": how, "compact": draw(chart_doc, compact=True)}
+            )
     questions = ask_list(views)
     st = status(a)
     name, tagline = title_parts(a.document.title or Path(a.document.path).name or "spec sheet")
-    if a.document.product:       # the product's name (sheetaudit.naming); the sheet's own title line under it
+    if a.document.product:  # the product's name (sheetaudit.naming); the sheet's own title line under it
         name, title = a.document.product, (a.document.title or "").strip()
-        rest = title[len(name):] if title.lower().startswith(name.lower()) else title
+        rest = title[len(name) :] if title.lower().startswith(name.lower()) else title
         tagline = rest.strip(" :-–—|") if rest.strip(" :-–—|").lower() != name.lower() else ""
     from .certainty_view import certainty_note
     from ..atscale.whatif import for_report
     from .scale_out import section_html
+
     scale_doc = for_report([(Path(a.document.path).name, doc)])
     script = asset("report.js")
     n_images = sum(1 for v in views for p in v.places if p.image)
     return {
-        "doc": doc, "audit": a, "verdict": verdict(a), "counts": counts(a), "marks": MARKS, "steps": steps,
-        "findings": views, "charts": chart_list, "questions": questions, "figures": a.figures,
-        "questions_text": questions_text(questions, name, Path(a.document.path).name), "buyer": buyer_list(views),
-        "certainty_note": certainty_note, "status": st, "status_text": STATUS_TEXT[st],
-        "unread": unread(a), "incomplete_findings": [v for v in views if v.f.check in INCOMPLETE_CHECKS],
-        "split_list": split_list, "value_line": value_line, "facts": facts, "lang_of": lang_of, "title": name,
-        "tagline": tagline, "filename": Path(a.document.path).name,
-        "quantities": sorted({f.quantity for f in a.figures}), "css": Markup(asset("report.css")), "script": Markup(script),
-        "script_hash": csp_hash(script), "image_note": image_note, "n_images": n_images, "resolution": resolution,
-        "steps_by_n": {s["n"]: s for s in steps}, "facility": a.facility, "air_limit": limit,
+        "doc": doc,
+        "audit": a,
+        "verdict": verdict(a),
+        "counts": counts(a),
+        "marks": MARKS,
+        "steps": steps,
+        "findings": views,
+        "charts": chart_list,
+        "questions": questions,
+        "figures": a.figures,
+        "questions_text": questions_text(questions, name, Path(a.document.path).name),
+        "buyer": buyer_list(views),
+        "certainty_note": certainty_note,
+        "status": st,
+        "status_text": STATUS_TEXT[st],
+        "unread": unread(a),
+        "incomplete_findings": [v for v in views if v.f.check in INCOMPLETE_CHECKS],
+        "split_list": split_list,
+        "value_line": value_line,
+        "facts": facts,
+        "lang_of": lang_of,
+        "title": name,
+        "tagline": tagline,
+        "filename": Path(a.document.path).name,
+        "quantities": sorted({f.quantity for f in a.figures}),
+        "css": Markup(asset("report.css")),
+        "script": Markup(script),
+        "script_hash": csp_hash(script),
+        "image_note": image_note,
+        "n_images": n_images,
+        "resolution": resolution,
+        "steps_by_n": {s["n"]: s for s in steps},
+        "facility": a.facility,
+        "air_limit": limit,
         "facility_text": (facility_json(a.facility) or {}).get("text", ""),
-        "scale": section_html(scale_doc) if scale_doc else None, "back_href": back_href, "passed_total": len(a.passed),
-        "requirements": a.requirements, "req_words": _requirement_words() if a.requirements else None,
+        "scale": section_html(scale_doc) if scale_doc else None,
+        "back_href": back_href,
+        "passed_total": len(a.passed),
+        "requirements": a.requirements,
+        "req_words": _requirement_words() if a.requirements else None,
         # what the printed appendix lists: the figures the questions and requirements rest on (an info finding's
         # figures are the sheet's port speeds read by convention, a hundred on a long switch sheet)
         "cited": _cited(a),
@@ -398,7 +573,8 @@ def _cited(a: Audit) -> set[str]:
     a figure printed again with the same reading once (an info finding's figures are the sheet's port speeds read by
     convention, a hundred on a long switch sheet; the same port speed recurs on every page)."""
     wanted = {i for f in a.findings if f.severity != "info" for i in f.figures} | {
-        i for r in (a.requirements or {}).get("results", []) for i in r.get("figures") or []}
+        i for r in (a.requirements or {}).get("results", []) for i in r.get("figures") or []
+    }
     seen, out = set(), set()
     for f in a.figures:
         key = (f.quantity, f.text, f.tier, f.scope, f.direction, str((f.normalized or {}).get("value")))
@@ -410,13 +586,30 @@ def _cited(a: Audit) -> set[str]:
 
 def _requirement_words() -> dict:
     from ..requirements import spec
+
     return spec()["results"]
 
 
-def render(a: Audit, *, images: bool = True, resolution: int = 100, max_images: int = MAX_IMAGES,
-           password: Optional[str] = None, back_href: Optional[str] = None, all_figures: bool = False) -> str:
+def render(
+    a: Audit,
+    *,
+    images: bool = True,
+    resolution: int = 100,
+    max_images: int = MAX_IMAGES,
+    password: Optional[str] = None,
+    back_href: Optional[str] = None,
+    all_figures: bool = False,
+) -> str:
     """The report; printed, it lists the figures the questions rest on, every figure with all_figures."""
-    ctx = context(a, images=images, resolution=resolution, max_images=max_images, password=password,
-                  back_href=back_href, all_figures=all_figures)
+    ctx = context(
+        a,
+        images=images,
+        resolution=resolution,
+        max_images=max_images,
+        password=password,
+        back_href=back_href,
+        all_figures=all_figures,
+    )
     from ..textsafe import safe_text
-    return safe_text(_env().get_template("sheet.html.j2").render(**ctx))   # a damaged text layer's lone surrogate
+
+    return safe_text(_env().get_template("sheet.html.j2").render(**ctx))  # a damaged text layer's lone surrogate

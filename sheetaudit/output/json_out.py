@@ -1,5 +1,6 @@
 """The JSON contract, schema sheetaudit/1 (its JSON Schema ships as sheetaudit/schema/sheetaudit-1.json, and the tests
 validate this module's output against it): stable key order, figures in reading order."""
+
 from __future__ import annotations
 
 import json
@@ -27,9 +28,18 @@ def to_contract(a: Audit) -> dict:
     out = {
         "schema": SCHEMA,
         "tool": {"name": "sheetaudit", "version": __version__},
-        "source": {"path": doc.path, "sha256": doc.sha256, "pages": doc.pages, "kind": doc.kind,
-                   "title": doc.title, "product": doc.product, "no_text_pages": doc.no_text_pages, "ocr_pages": doc.ocr_pages,
-                   "notes": doc.notes, "limited": doc.limited},
+        "source": {
+            "path": doc.path,
+            "sha256": doc.sha256,
+            "pages": doc.pages,
+            "kind": doc.kind,
+            "title": doc.title,
+            "product": doc.product,
+            "no_text_pages": doc.no_text_pages,
+            "ocr_pages": doc.ocr_pages,
+            "notes": doc.notes,
+            "limited": doc.limited,
+        },
         "status": status(a),
         "sheet_kind": a.sheet_kind,
         "sheet_kind_reason": a.sheet_kind_reason,
@@ -56,5 +66,11 @@ def dumps(a: Audit) -> str:
 
 def error_record(path: str | Path, message: str) -> dict:
     """What a batch records for a file it could not read: the contract's shape with an error."""
-    return {"schema": SCHEMA, "source": {"path": str(path)}, "status": "incomplete", "error": message, "figures": [],
-            "findings": []}
+    return {
+        "schema": SCHEMA,
+        "source": {"path": str(path)},
+        "status": "incomplete",
+        "error": message,
+        "figures": [],
+        "findings": [],
+    }

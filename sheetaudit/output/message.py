@@ -1,5 +1,6 @@
 """A finding's message as its parts: a lead sentence, one item per figure where it lists figures ("A (p1) read
 as ...; B (p2) read as ..."), and any closing sentence, so every format can show a list as a list."""
+
 from __future__ import annotations
 
 import re
@@ -38,9 +39,9 @@ def split_list(message: str) -> Parts:
     first = parts[0]
     at = _FIGURE_REF.search(first).start()
     cut = max(first.rfind(". ", 0, at), first.rfind(": ", 0, at))
-    lead, items = (first[:cut + 1], [first[cut + 2:]] + parts[1:]) if cut >= 0 else ("", parts)
+    lead, items = (first[: cut + 1], [first[cut + 2 :]] + parts[1:]) if cut >= 0 else ("", parts)
     tail = ""
     m = _CLOSING.search(items[-1])
-    if m and not _FIGURE_REF.search(items[-1][m.end():]):
-        items[-1], tail = items[-1][:m.start()], items[-1][m.end():]
+    if m and not _FIGURE_REF.search(items[-1][m.end() :]):
+        items[-1], tail = items[-1][: m.start()], items[-1][m.end() :]
     return Parts(lead, [i.strip().rstrip(".") for i in items], tail)

@@ -5,6 +5,7 @@ between CJK characters, which have no spaces between words.
 The standard library's unicodedata has the width table; that is all wcwidth adds for the text a sheet holds
 (no emoji sequences, no zero-width joiners), so no dependency is needed.
 """
+
 from __future__ import annotations
 
 import re
@@ -58,7 +59,7 @@ def wrap(text: str, cols: int, first: str = "", rest: str = "") -> list[str]:
         if used + len(space) + w > cols and line.strip():
             lines.append(line.rstrip())
             line, used, space = rest, width(rest), ""
-        while used + w > cols and w > 1:        # a token longer than the line: split it by characters
+        while used + w > cols and w > 1:  # a token longer than the line: split it by characters
             room = cols - used - len(space)
             head = clip(tok, room + 1)[:-1] if room > 0 else ""
             if not head:
@@ -66,7 +67,7 @@ def wrap(text: str, cols: int, first: str = "", rest: str = "") -> list[str]:
                 line, used, space = rest, width(rest), ""
                 continue
             lines.append(line + space + head)
-            tok = tok[len(head):]
+            tok = tok[len(head) :]
             w = width(tok)
             line, used, space = rest, width(rest), ""
         line += space + tok

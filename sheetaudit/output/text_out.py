@@ -1,5 +1,6 @@
 """Terminal summary: the status word first, the verdict, the questions to ask the vendor, findings most severe first (wrapped to the terminal,
 figures one per line), what was not read, and a table of normalised figures with page numbers."""
+
 from __future__ import annotations
 
 from ..model import Audit
@@ -10,8 +11,15 @@ from .verdict import SEVERITY_RANK, STATUS_TEXT, counts, facility_json, status, 
 
 MARK = {"error": "✖ error", "warning": "▲ warning", "info": "● info"}
 # (header, columns) of the figure table; the last column takes what the terminal has left
-TABLE = (("id", 5), ("quantity", 11), ("tier", 10), ("as printed", 24), ("normalised", 14), ("scope/basis", 16),
-         ("page", 6))
+TABLE = (
+    ("id", 5),
+    ("quantity", 11),
+    ("tier", 10),
+    ("as printed", 24),
+    ("normalised", 14),
+    ("scope/basis", 16),
+    ("page", 6),
+)
 
 
 def _figure_rows(a: Audit, figures=None) -> list[tuple]:
@@ -30,7 +38,7 @@ def _figure_rows(a: Audit, figures=None) -> list[tuple]:
     return [(*r[:-1], ",".join(r[-1])) for r in rows.values()]
 
 
-SHRINK = ((3, 8), (5, 9), (1, 8), (4, 11), (2, 9))   # (column, narrowest) in the order a narrow terminal takes them
+SHRINK = ((3, 8), (5, 9), (1, 8), (4, 11), (2, 9))  # (column, narrowest) in the order a narrow terminal takes them
 
 
 def _table(rows: list[tuple], cols: int) -> list[str]:
@@ -47,12 +55,14 @@ def _table(rows: list[tuple], cols: int) -> list[str]:
 
     def line(cells):
         return " ".join(pad(str(c), w) for c, w in zip(cells, widths)).rstrip()
+
     return [line([h for h, _ in TABLE])] + [line(r) for r in rows]
 
 
 def requirement_lines(sec: dict, cols: int) -> list[str]:
     """The block 'Against your requirements': one line per requirement, its question under it."""
     from ..requirements import spec
+
     words = spec()["results"]
     c = sec["counts"]
     head = ", ".join(f"{n} {words[r]['counted']}" for r, n in c.items() if n)
@@ -62,8 +72,12 @@ def requirement_lines(sec: dict, cols: int) -> list[str]:
         value = f"{r['value_text']}{' ' + r['unit'] if r.get('unit') else ''}" if r.get("value_text") else ""
         at = f" (p{r['page']})" if r.get("page") else ""
         got = f": {value}{at}" if value else ""
-        lines += wrap(f"{words[r['result']]['word']}: {r['requirement']} {r['wanted']}{got}", cols,
-                      first=f"  {words[r['result']]['mark'] or ' '} ", rest=hang)
+        lines += wrap(
+            f"{words[r['result']]['word']}: {r['requirement']} {r['wanted']}{got}",
+            cols,
+            first=f"  {words[r['result']]['mark'] or ' '} ",
+            rest=hang,
+        )
         if r.get("question"):
             lines += wrap(f"Ask: {r['question']}", cols, first=hang, rest=hang + "  ")
     return lines + [""]
@@ -95,9 +109,12 @@ def render(a: Audit, cols: int | None = None, all_figures: bool = False) -> str:
     pages = a.document.pages
     lines = wrap(f"{meaning}.", cols, first=f"{word}: ", rest=" " * (len(word) + 2))
     product = f"{a.document.product}: " if a.document.product else ""
-    lines += wrap(f"{product}{a.document.path}  ({a.sheet_kind} sheet, {_n(pages, 'page')}, "
-                  f"{_n(len(a.figures), 'figure')}; {_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, "
-                  f"{c['info']} info)", cols)
+    lines += wrap(
+        f"{product}{a.document.path}  ({a.sheet_kind} sheet, {_n(pages, 'page')}, "
+        f"{_n(len(a.figures), 'figure')}; {_n(c['error'], 'error')}, {_n(c['warning'], 'warning')}, "
+        f"{c['info']} info)",
+        cols,
+    )
     lines.append("")
     lines += wrap(verdict(a), cols)
     if a.facility:
@@ -118,15 +135,19 @@ def render(a: Audit, cols: int | None = None, all_figures: bool = False) -> str:
             lines += wrap(tail, cols, first=hang, rest=hang)
     if a.findings:
         lines.append("")
-    cited = {i for f in a.findings for i in f.figures} | {i for r in (a.requirements or {}).get("results", [])
-                                                          for i in r.get("figures") or []}
+    cited = {i for f in a.findings for i in f.figures} | {
+        i for r in (a.requirements or {}).get("results", []) for i in r.get("figures") or []
+    }
     shown = a.figures if all_figures else [f for f in a.figures if f.id in cited]
     if shown:
         lines += _table(_figure_rows(a, shown), cols)
     if len(shown) < len(a.figures):
         rest = len(a.figures) - len(shown)
-        lines += wrap(f"{'These are the figures the findings rest on; ' if shown else ''}{_n(rest, 'other figure')} "
-                      f"read {'are' if rest != 1 else 'is'} not listed: --all-figures lists every one.", cols)
+        lines += wrap(
+            f"{'These are the figures the findings rest on; ' if shown else ''}{_n(rest, 'other figure')} "
+            f"read {'are' if rest != 1 else 'is'} not listed: --all-figures lists every one.",
+            cols,
+        )
     for note in a.document.notes:
         lines += wrap(f"note: {note}", cols, rest="  ")
     return "\n".join(lines) + "\n"

@@ -4,18 +4,20 @@ It leads with what decides a purchase (the facility it needs, how fast traffic l
 then names the most serious problem the sentence has not covered. Nothing in it is new: every number comes
 from a figure or a derived value the report shows with its evidence.
 """
+
 from __future__ import annotations
 
 from ..model import Audit
 from ..numfmt import num, ratio
 from ..severity import RANK, zero_counts
 
-SEVERITY_RANK = RANK    # noqa: F401  (text_out imports it from here)
+SEVERITY_RANK = RANK  # noqa: F401  (text_out imports it from here)
 
 
 def covered() -> set[str]:
     """The checks whose substance the sentence already states (rules/checks.yaml `verdict_clause`)."""
     from ..rules import load_rules
+
     return {code for code, c in load_rules().checks.items() if c.get("verdict_clause")}
 
 
@@ -35,7 +37,9 @@ def facility_json(fac: dict | None) -> dict | None:
     air + liquid cooling")."""
     if not fac:
         return None
-    out = {k: fac[k] for k in ("source", "name", "rack_power_kw", "cooling", "floor_load_kg_m2") if fac.get(k) is not None}
+    out = {
+        k: fac[k] for k in ("source", "name", "rack_power_kw", "cooling", "floor_load_kg_m2") if fac.get(k) is not None
+    }
     if isinstance(out.get("cooling"), str):
         out["cooling"] = [out["cooling"]]
     if "name" in out:
@@ -61,9 +65,12 @@ def unread(a: Audit) -> list[str]:
     pages = [p for p in doc.no_text_pages if p not in doc.ocr_pages]
     if pages:
         whole = len(pages) == doc.pages
-        out.append("the whole file has no text layer" if whole else
-                   f"page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))} "
-                   f"ha{'ve' if len(pages) > 1 else 's'} no text layer and w{'ere' if len(pages) > 1 else 'as'} not read by OCR")
+        out.append(
+            "the whole file has no text layer"
+            if whole
+            else f"page{'s' if len(pages) > 1 else ''} {', '.join(map(str, pages))} "
+            f"ha{'ve' if len(pages) > 1 else 's'} no text layer and w{'ere' if len(pages) > 1 else 'as'} not read by OCR"
+        )
     if doc.pages_read is not None:
         out.append(f"read the first {doc.pages_read} of {doc.pages} pages (--max-pages {doc.pages_read})")
     out.extend(f"page {p} could not be read ({why})" for p, why in sorted(doc.unread_pages.items()))
@@ -101,16 +108,25 @@ def _ratio_clause(a: Audit) -> str:
 
 def _power_clause(a: Audit, limit: float) -> str:
     codes = {f.check for f in a.findings}
-    rack = [f for f in a.figures if f.quantity == "power" and f.scope == "per-rack"
-            and isinstance((f.normalized or {}).get("value"), (int, float))]
+    rack = [
+        f
+        for f in a.figures
+        if f.quantity == "power"
+        and f.scope == "per-rack"
+        and isinstance((f.normalized or {}).get("value"), (int, float))
+    ]
     cooling = {f.normalized["value"] for f in a.figures if f.quantity == "cooling" and f.normalized}
     liquid = bool(cooling & {"liquid", "immersion"}) or "power.liquid-cooling-required" in codes
     derived = next((d for d in a.derived if d.name.startswith("rack power")), None)
     facility = ""
     if "power.facility-exceeded" in codes:
         fac = a.facility or {}
-        what = [f"{num(float(fac['rack_power_kw']))} kW per rack" if isinstance(fac.get("rack_power_kw"), (int, float))
-                else "", f"{fac['cooling']} cooling" if isinstance(fac.get("cooling"), str) else ""]
+        what = [
+            f"{num(float(fac['rack_power_kw']))} kW per rack"
+            if isinstance(fac.get("rack_power_kw"), (int, float))
+            else "",
+            f"{fac['cooling']} cooling" if isinstance(fac.get("cooling"), str) else "",
+        ]
         what = ", ".join(w for w in what if w)
         facility = f"; it exceeds {fac.get('name') or 'your facility'}" + (f" ({what})" if what else "")
     if not facility and a.facility and (a.facility.get("rack_power_kw") or a.facility.get("cooling")):
@@ -118,16 +134,18 @@ def _power_clause(a: Audit, limit: float) -> str:
     if rack:
         kw = max(f.normalized["value"] for f in rack)
         need = "needs liquid cooling" if (liquid or kw > limit) else "can be air-cooled"
-        density = sorted((f for f in a.findings if f.check == "power.rack-density"),
-                         key=lambda f: SEVERITY_RANK[f.severity])
+        density = sorted(
+            (f for f in a.findings if f.check == "power.rack-density"), key=lambda f: SEVERITY_RANK[f.severity]
+        )
         if density:
             need = _says(density[0]) or need
         return f"the rack draws up to {num(kw)} kW and {need}{facility}"
     if derived:
         over = f", above the {num(limit)} kW air-cooling limit" if derived.value > limit else ""
         liq = ", and it needs liquid cooling" if liquid else ""
-        return (f"a rack of typical density would draw about {num(derived.value)} kW (from node power)"
-                f"{over}{liq}{facility}")
+        return (
+            f"a rack of typical density would draw about {num(derived.value)} kW (from node power){over}{liq}{facility}"
+        )
     if liquid:
         return f"it needs liquid cooling{facility}"
     if "power.missing" in codes:
@@ -139,12 +157,14 @@ def _says(f) -> str:
     """What the finding means for the purchase, in a few words: its check's (or its case's) `verdict` in
     rules/checks.yaml, else its title."""
     from ..stages.s8_checks.ask import entry
+
     said = entry(f.check, (f.data or {}).get("case", "")).get("verdict") or ""
     return said
 
 
 def verdict(a: Audit) -> str:
     from ..rules import load_rules
+
     try:
         limit = load_rules().threshold("air_cooling_limit_kw")
     except Exception:
@@ -155,8 +175,10 @@ def verdict(a: Audit) -> str:
     if "sheet.no-figures" in codes:
         return "No bandwidth, latency or power figure could be read from this sheet, so nothing in it was checked."
     parts = [p for p in (_ratio_clause(a), _power_clause(a, limit)) if p]
-    rest = sorted((f for f in a.findings if f.check not in covered() and f.severity != "info"),
-                  key=lambda f: SEVERITY_RANK[f.severity])
+    rest = sorted(
+        (f for f in a.findings if f.check not in covered() and f.severity != "info"),
+        key=lambda f: SEVERITY_RANK[f.severity],
+    )
     if rest and (rest[0].severity == "error" or len(parts) < 2):
         top = rest[0]
         title = _says(top) or top.title or load_rules().checks.get(top.check, {}).get("title", top.check)
@@ -165,14 +187,18 @@ def verdict(a: Audit) -> str:
         lead = "the main problem" if top.severity == "error" else "the main caveat"
         parts.append(f"{lead}: {title[0].lower() + title[1:]}{more}")
     if "sheet.no-text" in codes:
-        pages = sorted({p for f in a.findings if f.check == "sheet.no-text" for p in f.pages}
-                       or a.document.no_text_pages)
+        pages = sorted(
+            {p for f in a.findings if f.check == "sheet.no-text" for p in f.pages} or a.document.no_text_pages
+        )
         where = f"page {', '.join(map(str, pages))}" if pages else "part of the file"
         parts.append(f"{where} has no text layer and was not checked")
     if not parts:
         n = len(a.findings)
-        parts.append(f"no problem found in {len(a.figures)} figure(s) read" if not n else
-                     f"{len(a.figures)} figure(s) read, {n} note(s)")
+        parts.append(
+            f"no problem found in {len(a.figures)} figure(s) read"
+            if not n
+            else f"{len(a.figures)} figure(s) read, {n} note(s)"
+        )
     s = "; ".join(parts)
     return s[0].upper() + s[1:] + "."
 
@@ -185,7 +211,7 @@ def vendor_questions(findings) -> dict[str, list]:
     for f in ordered:
         if f.severity in ("error", "warning") and not f.asked_in:
             out.setdefault(f.question or f.fix, []).append(f)
-    for f in ordered:       # a doubt another check's question asks (one question per figure): listed under that one
+    for f in ordered:  # a doubt another check's question asks (one question per figure): listed under that one
         if f.severity in ("error", "warning") and f.asked_in:
             into = next((fs for fs in out.values() if any(g.check == f.asked_in for g in fs)), None)
             if into is not None:

@@ -7,6 +7,7 @@ Every file is untrusted: whatever is wrong with it (missing, unreadable, a direc
 not what its name says, damaged, encrypted) ends as one UnreadableInput with a one-line reason, never as
 another exception.
 """
+
 from __future__ import annotations
 
 import errno
@@ -20,20 +21,36 @@ from .. import regex_cache
 from ..errors import UnreadableInput
 from ..model import Document
 
-TEXT_SUFFIXES = {".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown",
-                 ".html": "html", ".htm": "html"}
+TEXT_SUFFIXES = {
+    ".txt": "text",
+    ".text": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+}
 READABLE_SUFFIXES = {".pdf", *TEXT_SUFFIXES}
-MAX_FILE_BYTES = 512 * 1024 * 1024      # a spec sheet is a few MB; anything this big is not one
+MAX_FILE_BYTES = 512 * 1024 * 1024  # a spec sheet is a few MB; anything this big is not one
 # C0/C1 control characters (not tab or newline) in extracted text: they mean nothing in a spec sheet and an
 # escape sequence printed to a terminal is an attack on the reader's screen.
 _CONTROL = regex_cache.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
-_SIGNATURES = [(b"\x89PNG", "PNG image"), (b"\xff\xd8\xff", "JPEG image"), (b"PK\x03\x04", "ZIP archive"),
-               (b"PK\x05\x06", "ZIP archive"), (b"GIF8", "GIF image"), (b"\xd0\xcf\x11\xe0", "OLE/Office document"),
-               (b"II*\x00", "TIFF image"), (b"MM\x00*", "TIFF image"), (b"\x1f\x8b", "gzip archive"),
-               (b"7z\xbc\xaf", "7-Zip archive"), (b"Rar!", "RAR archive"), (b"\x7fELF", "program (ELF)"),
-               (b"{\\rtf", "RTF document"),
-               (b"%!PS", "PostScript file")]
+_SIGNATURES = [
+    (b"\x89PNG", "PNG image"),
+    (b"\xff\xd8\xff", "JPEG image"),
+    (b"PK\x03\x04", "ZIP archive"),
+    (b"PK\x05\x06", "ZIP archive"),
+    (b"GIF8", "GIF image"),
+    (b"\xd0\xcf\x11\xe0", "OLE/Office document"),
+    (b"II*\x00", "TIFF image"),
+    (b"MM\x00*", "TIFF image"),
+    (b"\x1f\x8b", "gzip archive"),
+    (b"7z\xbc\xaf", "7-Zip archive"),
+    (b"Rar!", "RAR archive"),
+    (b"\x7fELF", "program (ELF)"),
+    (b"{\\rtf", "RTF document"),
+    (b"%!PS", "PostScript file"),
+]
 
 
 def sniff(data: bytes, suffix: str) -> str:
@@ -43,7 +60,7 @@ def sniff(data: bytes, suffix: str) -> str:
     html = _looks_like_html(head)
     if head.lstrip(b"\xef\xbb\xbf \t\r\n\x00").startswith(b"%PDF-"):
         return "pdf"
-    if b"%PDF-" in head and not html and suffix not in TEXT_SUFFIXES:     # junk before the header is allowed
+    if b"%PDF-" in head and not html and suffix not in TEXT_SUFFIXES:  # junk before the header is allowed
         return "pdf"
     binary = _known_binary(data)
     if suffix == ".pdf":
@@ -58,8 +75,10 @@ def sniff(data: bytes, suffix: str) -> str:
         return TEXT_SUFFIXES[suffix]
     if html:
         return "html"
-    raise UnreadableInput(f"unsupported file type {suffix or '(no extension)'}"
-                          f"{f' ({binary})' if binary else ''}: expected .pdf, .txt, .md or .html")
+    raise UnreadableInput(
+        f"unsupported file type {suffix or '(no extension)'}"
+        f"{f' ({binary})' if binary else ''}: expected .pdf, .txt, .md or .html"
+    )
 
 
 def _looks_like_html(head: bytes) -> bool:
@@ -77,6 +96,7 @@ def _known_binary(data: bytes) -> str:
 def ocr_hint() -> str:
     """How to have pages without a text layer read: rerun with --ocr, or first install what OCR needs."""
     from . import ocr
+
     ok, _ = ocr.status()
     if ok:
         return "Rerun with --ocr to read them by OCR (tesseract is installed)"
@@ -111,12 +131,20 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     if stat.S_ISDIR(st.st_mode):
         raise UnreadableInput("is a directory")
     if not stat.S_ISREG(st.st_mode):
-        what = ("a FIFO" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
-                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "special")
+        what = (
+            "a FIFO"
+            if stat.S_ISFIFO(st.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(st.st_mode)
+            else "a device"
+            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "special"
+        )
         raise UnreadableInput(f"not a regular file ({what})")
     if st.st_size > max_bytes:
-        raise UnreadableInput(f"file too large ({st.st_size / 2**20:,.0f} MB; the limit is "
-                              f"{max_bytes / 2**20:,.0f} MB)")
+        raise UnreadableInput(
+            f"file too large ({st.st_size / 2**20:,.0f} MB; the limit is {max_bytes / 2**20:,.0f} MB)"
+        )
     try:
         with open(p, "rb") as fh:
             # Read in chunks: fh.read(max_bytes + 1) would reserve the whole limit up front and fail under a
@@ -140,9 +168,14 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     return data
 
 
-def read_document(path: str | Path, password: str | None = None, max_pages: int | None = None,
-                  pages: set[int] | None = None, ocr: bool = False,
-                  needs_layout: Callable[[str], bool] | None = None) -> Document:
+def read_document(
+    path: str | Path,
+    password: str | None = None,
+    max_pages: int | None = None,
+    pages: set[int] | None = None,
+    ocr: bool = False,
+    needs_layout: Callable[[str], bool] | None = None,
+) -> Document:
     """Read one file. Raises UnreadableInput (or a subclass) with a one-line reason.
 
     ocr: read image-only pages by OCR when the OCR extra is installed.
@@ -157,11 +190,14 @@ def read_document(path: str | Path, password: str | None = None, max_pages: int 
     kind = sniff(data, p.suffix.lower())
     if kind == "pdf":
         from .pdf import read_pdf
-        doc = read_pdf(p, data, password=password, max_pages=max_pages, only_pages=pages, ocr=ocr,
-                       needs_layout=needs_layout)
+
+        doc = read_pdf(
+            p, data, password=password, max_pages=max_pages, only_pages=pages, ocr=ocr, needs_layout=needs_layout
+        )
     else:
         from .text import read_text
-        if data.startswith((b"\xff\xfe", b"\xfe\xff")):      # UTF-16 with a byte-order mark
+
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte-order mark
             try:
                 data = data.decode("utf-16").encode("utf-8")
             except UnicodeDecodeError:

@@ -11,14 +11,15 @@ wide, as the sheet's author aligned it), and every row below is cut at those pla
 whose label column is blank continues the row above; a row with a single value spanning the columns ("same for
 all models") keeps it as one cell. The table is handed on as a pipe table (read.text's one table model).
 """
+
 from __future__ import annotations
 
 import unicodedata
 
 from ..regex_cache import cached as compiled
 
-MIN_COLUMNS = 3          # a label and at least two value columns; two columns are read as "label   value" lines
-CELL = compiled(r"\S+(?: \S+)*")       # a cell: runs of non-spaces joined by single spaces
+MIN_COLUMNS = 3  # a label and at least two value columns; two columns are read as "label   value" lines
+CELL = compiled(r"\S+(?: \S+)*")  # a cell: runs of non-spaces joined by single spaces
 RULE = compiled(r"^\s*[-=─━]{10,}\s*$")
 
 
@@ -49,7 +50,7 @@ def find(lines: list[str], i: int) -> tuple[list[list[str]], int] | None:
     """The table whose header is lines[i], as rows of cells (the header first), and the index after it; None
     when lines[i] does not start one: a header of MIN_COLUMNS cells followed by a rule or by a row of as many."""
     if "|" in lines[i]:
-        return None          # a pipe or grid table: read.text reads those by their bars
+        return None  # a pipe or grid table: read.text reads those by their bars
     head = _cells(lines[i])
     if len(head) < MIN_COLUMNS or any(len(t) > 40 for _, t in head):
         return None
@@ -63,11 +64,11 @@ def find(lines: list[str], i: int) -> tuple[list[list[str]], int] | None:
     while j < len(lines) and lines[j].strip() and not RULE.match(lines[j]) and "|" not in lines[j]:
         cells = _cells(lines[j])
         if len(cells) == 1 and cells[0][0] < starts[1] - 1:
-            break            # a line of prose from the left margin: the table has ended
-        if cells[0][0] >= starts[1] - 1 and len(rows) > 1:     # the label column blank: continues
+            break  # a line of prose from the left margin: the table has ended
+        if cells[0][0] >= starts[1] - 1 and len(rows) > 1:  # the label column blank: continues
             more = _cut(lines[j], starts)
             rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], more)]
-        elif len(cells) == 2:          # one value for every column ("三款相同", "same for all models")
+        elif len(cells) == 2:  # one value for every column ("三款相同", "same for all models")
             rows.append([cells[0][1]] + [cells[1][1]] * (len(starts) - 1))
         else:
             rows.append(_cut(lines[j], starts))

@@ -18,6 +18,7 @@ draws the picture, and pictures (/Subtype /Image) are skipped: reading text neve
 the one place that draws a page, by its pictures' pixel count). Streams this scan cannot decode (encryption,
 damage) are left to pdfium as before.
 """
+
 from __future__ import annotations
 
 import base64
@@ -28,28 +29,38 @@ import zlib
 from ..errors import InputTooLarge
 from ..limits import MAX_INFLATED_BYTES, MAX_STREAM_BYTES
 
-DEFLATE_RATIO = 1032     # the most one byte of deflate data inflates to
+DEFLATE_RATIO = 1032  # the most one byte of deflate data inflates to
 # The most one input byte of each filter decodes to: LZW's 12-bit code stands for at most 4,096 bytes; a run-length
 # pair of 2 bytes for 128; ASCII85's 'z' for 4; two hexadecimal digits for one.
 RATIO = {"flate": DEFLATE_RATIO, "lzw": 2731, "rl": 64, "a85": 4, "ahx": 1}
-FILTERS = {b"FlateDecode": "flate", b"Fl": "flate", b"LZWDecode": "lzw", b"LZW": "lzw", b"RunLengthDecode": "rl",
-           b"RL": "rl", b"ASCII85Decode": "a85", b"A85": "a85", b"ASCIIHexDecode": "ahx", b"AHx": "ahx"}
+FILTERS = {
+    b"FlateDecode": "flate",
+    b"Fl": "flate",
+    b"LZWDecode": "lzw",
+    b"LZW": "lzw",
+    b"RunLengthDecode": "rl",
+    b"RL": "rl",
+    b"ASCII85Decode": "a85",
+    b"A85": "a85",
+    b"ASCIIHexDecode": "ahx",
+    b"AHx": "ahx",
+}
 _IMAGE = re.compile(rb"/Subtype\s*/Image\b")
 _FILTER = re.compile(rb"/Filter\s*(\[[^\]]*\]|/[^\s/\[\]<>()]+)")
 _NAME = re.compile(rb"/([^\s/\[\]<>()]+)")
 _LENGTH = re.compile(rb"/Length\s+(\d{1,12})(\s+\d+\s+R)?")
-_HEAD = 4096             # how far before 'stream' its dictionary is looked for
-_IN = 1 << 14            # compressed bytes fed at a time
-_OUT = 1 << 22           # decoded bytes taken at a time (and discarded)
+_HEAD = 4096  # how far before 'stream' its dictionary is looked for
+_IN = 1 << 14  # compressed bytes fed at a time
+_OUT = 1 << 22  # decoded bytes taken at a time (and discarded)
 
 
 def check_streams(data: bytes, stream_limit: int = MAX_STREAM_BYTES, total_limit: int = MAX_INFLATED_BYTES) -> int:
     """At most how many bytes DATA's filtered streams (pictures aside) decode to; InputTooLarge past a limit."""
     view = memoryview(data)
-    total, bounded = 0, []      # bounded: (data offset, keyword offset, chain, ratio x extent) not decoded
+    total, bounded = 0, []  # bounded: (data offset, keyword offset, chain, ratio x extent) not decoded
     for at, body in _streams(data):
-        head = data[max(0, at - _HEAD):at]
-        head = head[head.rfind(b"obj") + 1:]      # from this object's 'N 0 obj' (endobj comes before it)
+        head = data[max(0, at - _HEAD) : at]
+        head = head[head.rfind(b"obj") + 1 :]  # from this object's 'N 0 obj' (endobj comes before it)
         chain = chain_of(head)
         if not chain or _IMAGE.search(head):
             continue
@@ -61,7 +72,7 @@ def check_streams(data: bytes, stream_limit: int = MAX_STREAM_BYTES, total_limit
             bounded.append((body, at, chain, extent * ratio))
             continue
         total = _count(view, body, at, chain, total, stream_limit, total_limit)
-    if total + sum(b[3] for b in bounded) > total_limit:      # the bounds alone do not settle it: decode them
+    if total + sum(b[3] for b in bounded) > total_limit:  # the bounds alone do not settle it: decode them
         for body, at, chain, _ in bounded:
             total = _count(view, body, at, chain, total, stream_limit, total_limit)
     else:
@@ -84,12 +95,16 @@ def chain_of(head: bytes) -> list[str]:
 def _count(view, body: int, at: int, chain: list[str], total: int, stream_limit: int, total_limit: int) -> int:
     size = decoded_size(view, body, chain, stream_limit + 1)
     if size > stream_limit:
-        raise InputTooLarge(f"a stream of this PDF decompresses to more than {stream_limit // 2**20} MiB "
-                            f"(at byte {at}), over sheetaudit's limit for one stream: not read")
+        raise InputTooLarge(
+            f"a stream of this PDF decompresses to more than {stream_limit // 2**20} MiB "
+            f"(at byte {at}), over sheetaudit's limit for one stream: not read"
+        )
     total += size
     if total > total_limit:
-        raise InputTooLarge(f"this PDF's streams decompress to more than {total_limit // 2**20} MiB in all, "
-                            "over sheetaudit's limit: not read")
+        raise InputTooLarge(
+            f"this PDF's streams decompress to more than {total_limit // 2**20} MiB in all, "
+            "over sheetaudit's limit: not read"
+        )
     return total
 
 
@@ -109,8 +124,8 @@ def _streams(data: bytes):
     at = data.find(b"stream")
     while at >= 0:
         end = at + 6
-        if data[at - 3:at] != b"end" and data[end:end + 1] in (b"\r", b"\n"):
-            yield at, end + (2 if data[end:end + 2] == b"\r\n" else 1)
+        if data[at - 3 : at] != b"end" and data[end : end + 1] in (b"\r", b"\n"):
+            yield at, end + (2 if data[end : end + 2] == b"\r\n" else 1)
         at = data.find(b"stream", end)
 
 
@@ -121,7 +136,7 @@ def decoded_size(view: memoryview, start: int, chain: list[str], limit: int) -> 
     if chain[0] != "flate":
         stop = view.obj.find(b"endstream", start)
         end = stop if stop >= 0 else end
-    chunks = (view[pos:min(pos + _IN, end)] for pos in range(start, end, _IN))
+    chunks = (view[pos : min(pos + _IN, end)] for pos in range(start, end, _IN))
     for f in chain:
         chunks = _DECODERS[f](chunks)
     out = 0
@@ -151,8 +166,8 @@ def _ahx(chunks):
         text = bytes(chunk)
         done = b">" in text
         digits = odd + re.sub(rb"[^0-9A-Fa-f]", b"", text.split(b">", 1)[0])
-        odd = digits[len(digits) & ~1:]
-        yield binascii.unhexlify(digits[:len(digits) & ~1])
+        odd = digits[len(digits) & ~1 :]
+        yield binascii.unhexlify(digits[: len(digits) & ~1])
         if done:
             break
     if odd:
@@ -199,12 +214,12 @@ def _rl(chunks):
             if n < 128:
                 if i + 1 + n + 1 > len(data):
                     break
-                out += data[i + 1:i + 2 + n]
+                out += data[i + 1 : i + 2 + n]
                 i += n + 2
             else:
                 if i + 1 >= len(data):
                     break
-                out += data[i + 1:i + 2] * (257 - n)
+                out += data[i + 1 : i + 2] * (257 - n)
                 i += 2
         pending = data[i:]
         yield bytes(out)

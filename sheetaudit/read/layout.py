@@ -8,6 +8,7 @@ label/value list, and each value is given its row label. Spec boxes whose labels
 found before the cut, by their geometry (read.specbox), and cut as one block: a page whose box sits beside running
 text, over a footer as wide as the page, has no gutter that runs its height, and its rows would be sliced apart.
 """
+
 from __future__ import annotations
 
 import re
@@ -25,7 +26,7 @@ BULLETS = "•▪●◦■►–—-"
 # it is too common inside a note's text)
 _NOTES = compiled(r"[¹²³⁴⁵⁶⁷⁸⁹*†‡§].*?(?=\s[¹²³⁴⁵⁶⁷⁸⁹†‡§]\s|$)", re.S)
 SENTENCE_END = compiled(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
-ODD_SPACE = compiled(r"\s\s|[^\S ]")      # what re.sub(r"\s+", " ") would change
+ODD_SPACE = compiled(r"\s\s|[^\S ]")  # what re.sub(r"\s+", " ") would change
 _BY_TOP = attrgetter("top", "x0")
 # A variant's name: a short product code with a digit in it ("7050SDX4-48D8", "H100 NVL"), not a bullet
 MODEL_NAME = compiled(r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9][\w.+/-]*(?: [\w.+/()-]+){0,3}$")
@@ -37,6 +38,7 @@ _X0, _TOP, _X1, _BOTTOM = attrgetter("x0"), attrgetter("top"), attrgetter("x1"),
 @dataclass(slots=True)
 class Item:
     """A word, or a whole ruled table, placed on the page."""
+
     x0: float
     top: float
     x1: float
@@ -44,7 +46,7 @@ class Item:
     text: str = ""
     size: float = 9.0
     bold: bool = False
-    table: Optional[list] = None      # rows of cells: [(text, bbox)] when the item is a table
+    table: Optional[list] = None  # rows of cells: [(text, bbox)] when the item is a table
 
     @property
     def is_table(self) -> bool:
@@ -55,6 +57,7 @@ class Item:
 class Box(Item):
     """A spec box found by its geometry (read.specbox): its label words and its value words, laid out as one block
     (its table is empty: an opaque item, as a ruled table is)."""
+
     labels: list = field(default_factory=list)
     values: list = field(default_factory=list)
 
@@ -62,6 +65,7 @@ class Box(Item):
 @dataclass
 class Leaf:
     """A region the XY-cut leaves whole: its items, and its label and value columns where it is a list."""
+
     items: list[Item]
     kv: Optional[tuple[list[Item], list[Item]]] = None
     _lines: Optional[list[list[Item]]] = field(default=None, repr=False, compare=False)
@@ -76,9 +80,10 @@ class Leaf:
 @dataclass
 class PageText:
     """One page's segments and footnotes, and its title in the largest type."""
+
     segments: list[Segment] = field(default_factory=list)
     footnotes: dict[str, str] = field(default_factory=dict)
-    title: str = ""           # the page's heading in its largest type (a product's name over a "PRODUCT BRIEF" tag)
+    title: str = ""  # the page's heading in its largest type (a product's name over a "PRODUCT BRIEF" tag)
     title_size: float = 0.0
 
 
@@ -124,8 +129,8 @@ def _line_starts(words: list[Item], most: int | None = None) -> tuple[list[int],
     looks at a region's first lines need not cluster all of it)."""
     starts: list[int] = []
     tops: list[float] = []
-    ref_top = ref_bottom = 0.0          # the extent of the last line, kept as it grows
-    for k, w in enumerate(words):       # (comparisons written out: min() and max() calls were a third of a page's layout)
+    ref_top = ref_bottom = 0.0  # the extent of the last line, kept as it grows
+    for k, w in enumerate(words):  # (comparisons written out: min() and max() calls were a third of a page's layout)
         top, bottom = w.top, w.bottom
         if starts:
             overlap = (ref_bottom if ref_bottom < bottom else bottom) - (ref_top if ref_top > top else top)
@@ -161,7 +166,7 @@ def display_lines(items: list[Item], least: float = 1.1, few: int = 40) -> list[
 
 def _line_text(line: list[Item]) -> str:
     plain = " ".join([i.text for i in line])
-    if plain.isascii():     # no CJK characters to set without spaces
+    if plain.isascii():  # no CJK characters to set without spaces
         return plain
     out = ""
     for a, b in zip(line, line[1:] + [None]):
@@ -184,14 +189,14 @@ def _is_kv(left: list[Item], right: list[Item]) -> bool:
     if (lx1 - lx0) > 0.42 * (rx1 - lx0):
         return False
     llines, rlines = _lines(left), _lines(right)
-    if sum(len(ln) for ln in llines) > 5 * len(llines):      # more than five words a line on average
+    if sum(len(ln) for ln in llines) > 5 * len(llines):  # more than five words a line on average
         return False
     if _body_size(left) > 1.15 * _body_size(right):
-        return False   # a title beside a small running header is not a label and its value
+        return False  # a title beside a small running header is not a label and its value
     if _is_prose(rlines):
-        return False   # a sidebar beside running text: the text does not hold the sidebar's values
+        return False  # a sidebar beside running text: the text does not hold the sidebar's values
     if sum(1 for ln in llines if ln[0].text[:1] in BULLETS) >= 0.3 * len(llines):
-        return False   # a bulleted list in the first of several columns: labels are not bullets
+        return False  # a bulleted list in the first of several columns: labels are not bullets
     rtops = [min(i.top for i in ln) for ln in rlines]
     aligned = sum(1 for ln in llines if any(abs(min(i.top for i in ln) - t) < 0.6 * ln[0].size for t in rtops))
     return aligned >= max(1, 0.5 * len(llines))
@@ -287,7 +292,7 @@ def _under_caption(items: list[Item], size: float) -> tuple[list[Item], list[Ite
     for k in (1, 2):
         if len(starts) < k + 3:
             break
-        if _gaps([(i.x0, i.x1) for i in words[starts[k]:]], max(7.0, 0.8 * size)):
+        if _gaps([(i.x0, i.x1) for i in words[starts[k] :]], max(7.0, 0.8 * size)):
             lines = _lines(items)
             return [i for ln in lines[:k] for i in ln], [i for ln in lines[k:] for i in ln]
     return None
@@ -330,9 +335,18 @@ class PageBuilder:
         text = (compiled(r"\s+").sub(" ", text) if ODD_SPACE.search(text) else text).strip()
         if not text:
             return
-        self.out.segments.append(Segment(text=text, page=self.page_no, kind=kind, label=label, column=column,
-                                         heading=self.heading, block=self.block if block is None else block,
-                                         bbox=_bbox(items) if items else None))
+        self.out.segments.append(
+            Segment(
+                text=text,
+                page=self.page_no,
+                kind=kind,
+                label=label,
+                column=column,
+                heading=self.heading,
+                block=self.block if block is None else block,
+                bbox=_bbox(items) if items else None,
+            )
+        )
 
     def prose(self, lines: list[list[Item]], body: float):
         """lines: as _lines gives them (the page builder has them already: clustering again gives the same)."""
@@ -358,7 +372,7 @@ class PageBuilder:
             notes = [m.group(0) for m in _NOTES.finditer(text)] if first in FOOTNOTE_MARKERS else [text]
             for note in notes:
                 marker = note[0] if first in FOOTNOTE_MARKERS else note.split()[0]
-                self.out.footnotes[marker] = note[len(marker):].strip()
+                self.out.footnotes[marker] = note[len(marker) :].strip()
                 self.block += 1
                 self._seg(note, "footnote", items)
             return
@@ -367,7 +381,7 @@ class PageBuilder:
         pos = 0
         for sentence in split_sentences(text):
             n = len(sentence.split())
-            self._seg(sentence, "sentence", items[pos:pos + n] or items)
+            self._seg(sentence, "sentence", items[pos : pos + n] or items)
             pos += n
 
     def kv(self, left: list[Item], right: list[Item]):
@@ -379,9 +393,9 @@ class PageBuilder:
         rows: list[tuple[list[list[Item]], float]] = []  # label lines, row top
         blocks = _value_blocks(rlines)
         rbases = [max(map(_BOTTOM, r)) for r in rlines]
-        rtops = [min(map(_TOP, r)) for r in rlines]     # once, not once per label line
+        rtops = [min(map(_TOP, r)) for r in rlines]  # once, not once per label line
         label_size = _body_size(left)
-        sections: set[int] = set()        # rows of a label line alone, set apart: a heading inside the list
+        sections: set[int] = set()  # rows of a label line alone, set apart: a heading inside the list
         prev = None
         row_gap = _row_gap(llines, rlines)
         for ln in llines:
@@ -395,9 +409,11 @@ class PageBuilder:
                 aligned = any(abs(b - base) <= 0.15 * ln[0].size for b in rbases)
             if aligned or not rows or _new_block(ln, rows[-1][0], blocks):
                 rows.append(([ln], top))
-            elif (prev is not None and (gap >= max(0.5 * ln[0].size, 0.9 * row_gap)
-                                        or max(i.size for i in ln) >= 1.15 * label_size)
-                  and not _faces(ln, blocks)):
+            elif (
+                prev is not None
+                and (gap >= max(0.5 * ln[0].size, 0.9 * row_gap) or max(i.size for i in ln) >= 1.15 * label_size)
+                and not _faces(ln, blocks)
+            ):
                 sections.add(len(rows))
                 rows.append(([ln], top))
             else:
@@ -409,7 +425,7 @@ class PageBuilder:
         owner = _block_rows(blocks, rows)
         # the variants' names: set over the values ("H100 SXM  H100 NVL"), or in the list's first row ("Model")
         models = _heads([(col, _text_of(col)) for col in _subcolumns(header_words)]) if header_words else []
-        parent, parent_x = "", float("inf")    # a row without values over indented rows: "GPU Memory" over models
+        parent, parent_x = "", float("inf")  # a row without values over indented rows: "GPU Memory" over models
         row_words = _RowWords(right, owner)
         for n, (label_lines, top) in enumerate(rows):
             nxt = rows[n + 1][1] if n + 1 < len(rows) else float("inf")
@@ -431,7 +447,7 @@ class PageBuilder:
                 continue
             cols = [(col, _text_of(col)) for col in _subcolumns(words)]
             if n == 0 and not models:
-                models = _heads(cols)      # "Model | 7050SDX4 | 7050SPX4 | ...": the row heads the columns below
+                models = _heads(cols)  # "Model | 7050SDX4 | 7050SPX4 | ...": the row heads the columns below
             for col, text in cols:
                 self._seg(text, "cell", col, label=label, column=_under(models, col) or header)
 
@@ -446,11 +462,13 @@ class PageBuilder:
         if ncols >= 3 and len(rows) > 1 and not any(FIGURE_LIKE.search(c or "") for c, _ in rows[0]):
             header = [c or "" for c, _ in rows[0]]
             body_rows = rows[1:]
-        generic = compiled(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|name|参数|项目|规格|指标)?$", re.I)
+        generic = compiled(
+            r"^(?:feature|item|spec(?:ification)?s?|parameter|property|name|参数|项目|规格|指标)?$", re.I
+        )
         for r in body_rows:
             label = (r[0][0] or "").strip() if len(r) > 1 else ""
             if header and label and not generic.match(header[0].strip()):
-                label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
+                label = f"{label} {header[0].strip()}"  # "Compute" under "Network": the compute network
             cells = r[1:] if len(r) > 1 else r
             for k, (text, bbox) in enumerate(cells, start=1 if len(r) > 1 else 0):
                 if not text:
@@ -509,8 +527,11 @@ def _row_gap(llines: list[list[Item]], rlines: list[list[Item]]) -> float:
     """The usual space between a list's rows: the median gap over each label line that shares its top with a value
     line, from the line above it."""
     tops = [min(map(_TOP, r)) for r in rlines]
-    gaps = [min(map(_TOP, b)) - max(map(_BOTTOM, a)) for a, b in zip(llines, llines[1:])
-            if any(abs(min(map(_TOP, b)) - t) < 0.6 * b[0].size for t in tops)]
+    gaps = [
+        min(map(_TOP, b)) - max(map(_BOTTOM, a))
+        for a, b in zip(llines, llines[1:])
+        if any(abs(min(map(_TOP, b)) - t) < 0.6 * b[0].size for t in tops)
+    ]
     return _median(gaps) if gaps else 0.0
 
 
@@ -542,8 +563,8 @@ class _RowWords:
         for k, i in enumerate(right):
             if id(i) in owner:
                 self.owned.setdefault(owner[id(i)], []).append(k)
-            elif i.top + 0.6 * i.size == i.top + 0.6 * i.size:     # a NaN key would disorder the sort (and
-                free.append((i.top + 0.6 * i.size, k))            # its word fits no band)
+            elif i.top + 0.6 * i.size == i.top + 0.6 * i.size:  # a NaN key would disorder the sort (and
+                free.append((i.top + 0.6 * i.size, k))  # its word fits no band)
         free.sort()
         self.keys = [key for key, _ in free]
         self.free = [k for _, k in free]
@@ -552,8 +573,9 @@ class _RowWords:
         right = self.right
         lo = bisect_left(self.keys, top - self.SLACK)
         hi = bisect_right(self.keys, nxt + self.SLACK)
-        picked = self.owned.get(n, []) + [k for k in self.free[lo:hi]
-                                          if top - 0.6 * right[k].size <= right[k].top < nxt - 0.6 * right[k].size]
+        picked = self.owned.get(n, []) + [
+            k for k in self.free[lo:hi] if top - 0.6 * right[k].size <= right[k].top < nxt - 0.6 * right[k].size
+        ]
         return [right[k] for k in sorted(picked)]
 
 
@@ -613,7 +635,8 @@ def build_page(items: list[Item], page_no: int, block_start: int, heading: str) 
     if not items:
         return b.out, b.block, b.heading
     body = _body_size(items)
-    from .specbox import find_boxes      # (here: read.specbox builds on this module's Item, Box and _lines)
+    from .specbox import find_boxes  # (here: read.specbox builds on this module's Item, Box and _lines)
+
     leaves = xy_cut(find_boxes(items))
     skip = set()
     for k, leaf in enumerate(leaves):

@@ -7,6 +7,7 @@ Every segment read this way is marked `ocr=True`, and the page is listed in `doc
 report can tell OCR-read figures from printed ones. OCR is opt-in (`sheetaudit check --ocr`): an OCR
 misreading is a wrong figure, and the audit never guesses silently.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,9 +19,10 @@ from ..model import Document
 from .layout import Item, build_page
 
 RESOLUTION = 300
-MIN_CONFIDENCE = 40          # tesseract's word confidence (0-100); below it a "word" is mostly noise
-HOW_TO_ENABLE = ("pip install 'sheetaudit[ocr]' and Debian's tesseract-ocr and tesseract-ocr-chi-sim, "
-                 "then rerun with --ocr")
+MIN_CONFIDENCE = 40  # tesseract's word confidence (0-100); below it a "word" is mostly noise
+HOW_TO_ENABLE = (
+    "pip install 'sheetaudit[ocr]' and Debian's tesseract-ocr and tesseract-ocr-chi-sim, then rerun with --ocr"
+)
 
 
 # tesseract's usual misreadings of spec-sheet words: a lower-case l for the I of PCIe, the letter O in a number.
@@ -60,6 +62,7 @@ def available() -> bool:
 @lru_cache(maxsize=1)
 def languages() -> str:
     import pytesseract
+
     try:
         have = set(pytesseract.get_languages(config=""))
     except Exception:
@@ -68,12 +71,19 @@ def languages() -> str:
     return "+".join(langs) or "eng"
 
 
-def ocr_items(image, x_offset: float = 0.0, y_offset: float = 0.0, scale: float = 72.0 / RESOLUTION,
-              timeout: float | None = None) -> list[Item]:
+def ocr_items(
+    image, x_offset: float = 0.0, y_offset: float = 0.0, scale: float = 72.0 / RESOLUTION, timeout: float | None = None
+) -> list[Item]:
     """Words tesseract reads in a PIL image, as layout Items in PDF points (scale: points per pixel)."""
     import pytesseract
-    data = pytesseract.image_to_data(image.convert("L"), lang=languages(), config="--psm 3",
-                                     output_type=pytesseract.Output.DICT, timeout=timeout or 0)
+
+    data = pytesseract.image_to_data(
+        image.convert("L"),
+        lang=languages(),
+        config="--psm 3",
+        output_type=pytesseract.Output.DICT,
+        timeout=timeout or 0,
+    )
     lines: dict[tuple, list[int]] = {}
     for i, word in enumerate(data["text"]):
         try:
@@ -92,8 +102,16 @@ def ocr_items(image, x_offset: float = 0.0, y_offset: float = 0.0, scale: float 
         for i in idx:
             x0 = x_offset + data["left"][i] * scale
             top = y_offset + data["top"][i] * scale
-            items.append(Item(x0, top, x0 + data["width"][i] * scale, top + data["height"][i] * scale,
-                              text=fix_word(data["text"][i].strip()), size=round(size, 1)))
+            items.append(
+                Item(
+                    x0,
+                    top,
+                    x0 + data["width"][i] * scale,
+                    top + data["height"][i] * scale,
+                    text=fix_word(data["text"][i].strip()),
+                    size=round(size, 1),
+                )
+            )
     return items
 
 
@@ -121,14 +139,20 @@ def read_page(page, page_no: int, doc: Document, text_items: list[Item], block: 
         doc.notes.append(note)
         doc.ocr_problem = doc.ocr_problem or note
         # cut short by this run's memory, or by the time left to the audit (tesseract's own timeout): not the file's
-        doc.limited = doc.limited or isinstance(exc, (MemoryError, TimeoutError)) or (
-            t is not None and "timeout" in str(exc).lower())
+        doc.limited = (
+            doc.limited
+            or isinstance(exc, (MemoryError, TimeoutError))
+            or (t is not None and "timeout" in str(exc).lower())
+        )
         return block, heading
     finally:
         image = None
     boxes = [(i.x0, i.top, i.x1, i.bottom) for i in text_items]
-    items = [i for i in items
-             if not any(b[0] <= (i.x0 + i.x1) / 2 <= b[2] and b[1] <= (i.top + i.bottom) / 2 <= b[3] for b in boxes)]
+    items = [
+        i
+        for i in items
+        if not any(b[0] <= (i.x0 + i.x1) / 2 <= b[2] and b[1] <= (i.top + i.bottom) / 2 <= b[3] for b in boxes)
+    ]
     doc.ocr_pages.append(page_no)
     if not items:
         return block, heading
@@ -139,5 +163,3 @@ def read_page(page, page_no: int, doc: Document, text_items: list[Item], block: 
     for marker, note in text.footnotes.items():
         doc.footnotes.setdefault(marker, note)
     return block, heading
-
-

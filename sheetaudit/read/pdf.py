@@ -15,6 +15,7 @@ asked only while it pays: while fewer than a quarter of the last eight pages ask
 manual with a table on every page), only every eighth page, and the page after one that needed none, is asked
 about: a stretch of pages without figures later in the document is still noticed.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,35 +30,56 @@ from ..model import Document, Segment
 from .layout import Item, build_page, display_lines
 
 BOLD = regex_cache.compile(r"bold|black|heavy|semibold", re.I)
-MOSTLY_IMAGE = 0.35      # a page this much covered by pictures, with little text, may print its table as a picture
-LITTLE_TEXT = 200        # ... "little": fewer characters than this
-PHOTO_DPI = 9            # a page drawn this small still tells a photograph from a document (read._photograph)
-BACKGROUND_SHARE = 0.5   # a picture of a document: two neighbouring tones of sixteen cover at least this share
-_TONE_BAND = bytes(v >> 4 for v in range(256))     # a grey level -> its band of sixteen
-OPENING_PAGES = 3        # pages always laid out (title, first headings, what kind of sheet it is)
-COVER_PAGES = 1          # of those, the first with text gives its display lines (where the product is named)
-ASK_RECENT = 8           # asking pays while, of the last this many pages asked about, ...
-ASK_PAYS = 2             # ... at least this many needed no layout; else only every ASK_RECENT-th page is asked
-_NO_HEADING = "\x00"     # a heading no page prints: tells whether a page set one
+MOSTLY_IMAGE = 0.35  # a page this much covered by pictures, with little text, may print its table as a picture
+LITTLE_TEXT = 200  # ... "little": fewer characters than this
+PHOTO_DPI = 9  # a page drawn this small still tells a photograph from a document (read._photograph)
+BACKGROUND_SHARE = 0.5  # a picture of a document: two neighbouring tones of sixteen cover at least this share
+_TONE_BAND = bytes(v >> 4 for v in range(256))  # a grey level -> its band of sixteen
+OPENING_PAGES = 3  # pages always laid out (title, first headings, what kind of sheet it is)
+COVER_PAGES = 1  # of those, the first with text gives its display lines (where the product is named)
+ASK_RECENT = 8  # asking pays while, of the last this many pages asked about, ...
+ASK_PAYS = 2  # ... at least this many needed no layout; else only every ASK_RECENT-th page is asked
+_NO_HEADING = "\x00"  # a heading no page prints: tells whether a page set one
 # Stream filters are not encryption schemes: the name after /Filter that is neither names the security handler.
-_STREAM_FILTERS = {b"FlateDecode", b"Fl", b"LZWDecode", b"ASCIIHexDecode", b"AHx", b"ASCII85Decode", b"A85",
-                   b"RunLengthDecode", b"DCTDecode", b"JPXDecode", b"CCITTFaxDecode", b"JBIG2Decode", b"Crypt",
-                   b"Standard"}
+_STREAM_FILTERS = {
+    b"FlateDecode",
+    b"Fl",
+    b"LZWDecode",
+    b"ASCIIHexDecode",
+    b"AHx",
+    b"ASCII85Decode",
+    b"A85",
+    b"RunLengthDecode",
+    b"DCTDecode",
+    b"JPXDecode",
+    b"CCITTFaxDecode",
+    b"JBIG2Decode",
+    b"Crypt",
+    b"Standard",
+}
 
 
 def _unreadable(exc: BaseException, data: bytes, password: str | None) -> UnreadableInput:
     """One line that says what is wrong with the file, from pdfium's error code."""
     from . import pdfium_c as R
+
     code = getattr(exc, "err_code", None)
     if code == R.FPDF_ERR_PASSWORD:
         if password:
             return EncryptedInput("encrypted PDF: wrong password")
         return EncryptedInput("encrypted PDF, password needed (use --password)")
     if code == R.FPDF_ERR_SECURITY:
-        handler = next((m.group(1).decode("latin-1") for m in re.finditer(rb"/Filter\s*/([\w.#+-]+)", data)
-                        if m.group(1) not in _STREAM_FILTERS), "")
-        return EncryptedInput("encrypted PDF with an unsupported encryption scheme"
-                              + (f" ({handler})" if handler else ""))
+        handler = next(
+            (
+                m.group(1).decode("latin-1")
+                for m in re.finditer(rb"/Filter\s*/([\w.#+-]+)", data)
+                if m.group(1) not in _STREAM_FILTERS
+            ),
+            "",
+        )
+        return EncryptedInput(
+            "encrypted PDF with an unsupported encryption scheme" + (f" ({handler})" if handler else "")
+        )
     if isinstance(exc, MemoryError):
         return out_of_memory()
     if b"%%EOF" not in data[-4096:]:
@@ -69,12 +91,12 @@ def _unreadable(exc: BaseException, data: bytes, password: str | None) -> Unread
 
 def out_of_memory() -> MemoryLimitExceeded:
     """A limit of this run, not damage: the same file may read in full under a larger --max-memory."""
-    return MemoryLimitExceeded("out of memory while reading the PDF (the memory limit was reached); "
-                               "raise --max-memory")
+    return MemoryLimitExceeded("out of memory while reading the PDF (the memory limit was reached); raise --max-memory")
 
 
 def _open(data: bytes, password: str | None):
     from .pdfium_page import open_pdf
+
     try:
         return open_pdf(data, password)
     except SheetAuditError:
@@ -83,11 +105,18 @@ def _open(data: bytes, password: str | None):
         raise _unreadable(exc, data, password) from None
 
 
-def read_pdf(path: Path, data: bytes, password: str | None = None, max_pages: int | None = None,
-             only_pages: set[int] | None = None, ocr: bool = False,
-             needs_layout: Callable[[str], bool] | None = None) -> Document:
+def read_pdf(
+    path: Path,
+    data: bytes,
+    password: str | None = None,
+    max_pages: int | None = None,
+    only_pages: set[int] | None = None,
+    ocr: bool = False,
+    needs_layout: Callable[[str], bool] | None = None,
+) -> Document:
     from .inflate import check_streams
-    check_streams(data)            # a stream that inflates to gigabytes is refused before pdfium holds it
+
+    check_streams(data)  # a stream that inflates to gigabytes is refused before pdfium holds it
     pdf = _open(data, password)
     try:
         return _read(pdf, path, max_pages, only_pages, ocr, needs_layout)
@@ -105,16 +134,18 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     if n == 0:
         raise UnreadableInput("damaged PDF, not repairable (no pages found)")
     if n > MAX_PDF_PAGES and not max_pages and only_pages is None:
-        raise InputTooLarge(f"the PDF has {n} pages, more than the {MAX_PDF_PAGES} sheetaudit reads whole; "
-                            "audit a part of it with --max-pages N")
+        raise InputTooLarge(
+            f"the PDF has {n} pages, more than the {MAX_PDF_PAGES} sheetaudit reads whole; "
+            "audit a part of it with --max-pages N"
+        )
     limit = min(n, max_pages) if max_pages else n
     block, heading = 0, ""
     ocr_reader = None
     failed: list[int] = []
-    plain_run: list[int] = []      # plain-text pages since the heading in force was last known
-    known = ""                     # ... the heading known before them (heading is _NO_HEADING meanwhile)
-    title = ""                     # the first page's heading in its largest type
-    recent: deque[bool] = deque(maxlen=ASK_RECENT)    # the last pages asked about: was each kept as plain text?
+    plain_run: list[int] = []  # plain-text pages since the heading in force was last known
+    known = ""  # ... the heading known before them (heading is _NO_HEADING meanwhile)
+    title = ""  # the first page's heading in its largest type
+    recent: deque[bool] = deque(maxlen=ASK_RECENT)  # the last pages asked about: was each kept as plain text?
     for page_no in range(1, limit + 1):
         check_deadline()
         if only_pages is not None and page_no not in only_pages:
@@ -125,8 +156,11 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
             content = pdf.page(page_no - 1)
             x0, top, x1, bottom = content.bbox
             doc.page_sizes[page_no] = (x1 - x0, bottom - top)
-            if needs_layout is not None and page_no > OPENING_PAGES and (
-                    len(recent) < ASK_RECENT or sum(recent) >= ASK_PAYS or recent[-1] or page_no % ASK_RECENT == 0):
+            if (
+                needs_layout is not None
+                and page_no > OPENING_PAGES
+                and (len(recent) < ASK_RECENT or sum(recent) >= ASK_PAYS or recent[-1] or page_no % ASK_RECENT == 0)
+            ):
                 plain = _plain_text(content, needs_layout)
                 recent.append(bool(plain))
                 if plain:
@@ -144,9 +178,11 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
                 # Telling draws the page, decoding its pictures: past MAX_PHOTO_PIXELS (a picture that inflates
                 # to gigabytes) it is not drawn, and the page counts as one that may hold its table as a picture;
                 # nor when every picture is black and white by its codec (a fax or JBIG2 scan is no photograph).
-                image_only = (content.image_area / (((x1 - x0) * (bottom - top)) or 1.0) > MOSTLY_IMAGE
-                              and (content.image_pixels > MAX_PHOTO_PIXELS
-                                   or 0 < content.images == content.bilevel_images or not _photograph(content)))
+                image_only = content.image_area / (((x1 - x0) * (bottom - top)) or 1.0) > MOSTLY_IMAGE and (
+                    content.image_pixels > MAX_PHOTO_PIXELS
+                    or 0 < content.images == content.bilevel_images
+                    or not _photograph(content)
+                )
             if image_only:
                 doc.no_text_pages.append(page_no)
             items = _items(content, words)
@@ -164,8 +200,9 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
             if image_only and ocr:
                 if ocr_reader is None:
                     from . import ocr as ocr_reader
-                block, heading = ocr_reader.read_page(content, page_no, doc, items, block,
-                                                      known if heading == _NO_HEADING else heading)
+                block, heading = ocr_reader.read_page(
+                    content, page_no, doc, items, block, known if heading == _NO_HEADING else heading
+                )
         except SheetAuditError:
             raise
         except Exception as exc:
@@ -198,9 +235,9 @@ def _photograph(content) -> bool:
     text that are mostly picture."""
     try:
         (pixels, width, height, stride), _, _ = content.render(PHOTO_DPI, grey=True)
-    except Exception:      # noqa: BLE001 - a page pdfium cannot draw is taken as it was: maybe a document
+    except Exception:  # noqa: BLE001 - a page pdfium cannot draw is taken as it was: maybe a document
         return False
-    tones = b"".join(pixels[r * stride:r * stride + width] for r in range(height)) if stride != width else pixels
+    tones = b"".join(pixels[r * stride : r * stride + width] for r in range(height)) if stride != width else pixels
     tones = tones.translate(_TONE_BAND)
     counts = [tones.count(band) for band in range(16)]
     total = (width * height) or 1
@@ -250,7 +287,7 @@ def _heading_after(pdf, pages: list[int], heading: str) -> str:
                     return last
         except SheetAuditError:
             raise
-        except Exception:      # noqa: BLE001 - a page that cannot be laid out sets no heading we can read
+        except Exception:  # noqa: BLE001 - a page that cannot be laid out sets no heading we can read
             continue
         finally:
             if content is not None:
@@ -261,6 +298,7 @@ def _heading_after(pdf, pages: list[int], heading: str) -> str:
 def _items(content, words) -> list[Item]:
     """The page's ruled tables, and its words outside them, as layout Items."""
     from .pdfium_page import tables
+
     items: list[Item] = []
     boxes = []
     for bbox, rows in tables(content, words):
@@ -269,7 +307,7 @@ def _items(content, words) -> list[Item]:
     if boxes:
         words = _outside(words, boxes)
     bold: dict[str, bool] = {}
-    for w in words:     # the words are the layout's Items (read.pdfium_page.Word): only their bold flag is set
+    for w in words:  # the words are the layout's Items (read.pdfium_page.Word): only their bold flag is set
         font = w.fontname
         b = bold.get(font)
         if b is None:

@@ -7,17 +7,31 @@ it; where it is not there (a build against a system pdfium), pypdfium2_raw's own
 declaration is the binding's (tests/test_pdfium_c.py holds them to pypdfium2_raw's, name for name), so a call
 behaves as through pypdfium2_raw.
 """
+
 from __future__ import annotations
 
 import os
 import sys
-from ctypes import CDLL, POINTER, Structure, c_char, c_double, c_float, c_int, c_size_t, c_uint, c_ulong, c_ushort, \
-    c_void_p
+from ctypes import (
+    CDLL,
+    POINTER,
+    Structure,
+    c_char,
+    c_double,
+    c_float,
+    c_int,
+    c_size_t,
+    c_uint,
+    c_ulong,
+    c_ushort,
+    c_void_p,
+)
 
 
 def _library() -> CDLL:
     from importlib.util import find_spec
-    spec = find_spec("pypdfium2_raw")           # finds the package without importing it
+
+    spec = find_spec("pypdfium2_raw")  # finds the package without importing it
     if sys.platform.startswith(("win32", "cygwin", "msys")):
         name = "pdfium.dll"
     else:
@@ -26,7 +40,8 @@ def _library() -> CDLL:
         path = os.path.join(folder, name)
         if os.path.exists(path):
             return CDLL(path)
-    from pypdfium2_raw.bindings import _libs       # another build: its loader knows where the library is
+    from pypdfium2_raw.bindings import _libs  # another build: its loader knows where the library is
+
     return _libs["pdfium"]
 
 

@@ -20,6 +20,7 @@ pdfminer's characters, so read.layout sees the pages it was written for:
   baseline plus the font's descent up one size, as pdfminer sizes a character;
 - edges are the horizontal and vertical segments of path objects (lines, rectangles, cell borders).
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -27,17 +28,17 @@ import math
 from dataclasses import dataclass
 
 from ..regex_cache import cached as compiled
-from . import pdfium_c as R    # pdfium's C API (pypdfium2's helper layer costs ~20 ms of imports a run)
+from . import pdfium_c as R  # pdfium's C API (pypdfium2's helper layer costs ~20 ms of imports a run)
 from .layout import Item
 
-Y_TOLERANCE = 3.0       # pdfplumber's default line tolerance
+Y_TOLERANCE = 3.0  # pdfplumber's default line tolerance
 # Where a word ends, as a share of the font size: real PDFs set words without a space glyph 0.16 em apart and
 # more (a 16-point 'Data|Sheet' 0.159, a bullet and its text 0.175-0.185); pieces of one word that pdfium
 # parts with a space of its own stand at most 0.12 em apart (a ligature 'confi|g' 0.081, a letter-spaced
 # 6-point date 'J|u' 0.116), measured on every PDF of the corpus.
 WORD_GAP = 0.13
-LONG_RUN = 12            # a run of one text object this long (in characters, less one) is parted by its geometry
-MAX_PATH_SEGMENTS = 50_000   # segments of path objects read for edges on one page (corpus pages: at most 2,219)
+LONG_RUN = 12  # a run of one text object this long (in characters, less one) is parted by its geometry
+MAX_PATH_SEGMENTS = 50_000  # segments of path objects read for edges on one page (corpus pages: at most 2,219)
 _WORD = compiled(r"[^\s\x00\ufffe\uffff]+")
 
 
@@ -45,12 +46,13 @@ _WORD = compiled(r"[^\s\x00\ufffe\uffff]+")
 class Word(Item):
     """A word as read.layout places it (an Item: the page is laid out from the words themselves, with no copy
     per word), with what pdfium tells of it. Its bold flag is set by the reader, which knows bold fonts."""
-    fontname: str = ""
-    first: int = 0          # index of its first character on pdfium's text page
-    last: int = 0           # ... and of its last
-    last_x0: float = 0.0    # where its last character starts
 
-    def __getitem__(self, key):      # pdfplumber-style access: w["x0"] (layout.overlaps, the evidence crops)
+    fontname: str = ""
+    first: int = 0  # index of its first character on pdfium's text page
+    last: int = 0  # ... and of its last
+    last_x0: float = 0.0  # where its last character starts
+
+    def __getitem__(self, key):  # pdfplumber-style access: w["x0"] (layout.overlaps, the evidence crops)
         return getattr(self, key)
 
 
@@ -88,7 +90,7 @@ _segment_closes = _bare(R.FPDFPathSegment_GetClose)
 _image_size = _bare(R.FPDFImageObj_GetImagePixelSize)
 _filter_count = _bare(R.FPDFImageObj_GetImageFilterCount)
 _filter_name = _bare(R.FPDFImageObj_GetImageFilter, ctypes.c_ulong)
-BILEVEL_CODECS = (b"CCITTFaxDecode", b"JBIG2Decode")     # black and white by their codec: a scan, never a photo
+BILEVEL_CODECS = (b"CCITTFaxDecode", b"JBIG2Decode")  # black and white by their codec: a scan, never a photo
 
 
 def _matrix(obj, parent: tuple | None, m) -> tuple:
@@ -99,8 +101,14 @@ def _matrix(obj, parent: tuple | None, m) -> tuple:
         return own
     a1, b1, c1, d1, e1, f1 = own
     a2, b2, c2, d2, e2, f2 = parent
-    return (a1 * a2 + b1 * c2, a1 * b2 + b1 * d2, c1 * a2 + d1 * c2, c1 * b2 + d1 * d2,
-            e1 * a2 + f1 * c2 + e2, e1 * b2 + f1 * d2 + f2)
+    return (
+        a1 * a2 + b1 * c2,
+        a1 * b2 + b1 * d2,
+        c1 * a2 + d1 * c2,
+        c1 * b2 + d1 * d2,
+        e1 * a2 + f1 * c2 + e2,
+        e1 * b2 + f1 * d2 + f2,
+    )
 
 
 # pdfminer sizes the characters of a standard-14 font (and of the Arial, Courier New and Times New Roman names
@@ -109,8 +117,11 @@ _AFM_DESCENT = {
     **{f"Courier{s}": -0.194 for s in ("", "-Bold", "-BoldOblique", "-Oblique")},
     **{f"Helvetica{s}": -0.207 for s in ("", "-Bold", "-BoldOblique", "-Oblique")},
     **{f"Times-{s}": -0.217 for s in ("Roman", "Bold", "BoldItalic", "Italic")},
-    **{f"{family}{s}": d for family, d in (("Arial", -0.207), ("CourierNew", -0.194), ("TimesNewRoman", -0.217))
-       for s in ("", ",Italic", ",Bold", ",BoldItalic")},
+    **{
+        f"{family}{s}": d
+        for family, d in (("Arial", -0.207), ("CourierNew", -0.194), ("TimesNewRoman", -0.217))
+        for s in ("", ",Italic", ",Bold", ",BoldItalic")
+    },
 }
 
 
@@ -156,8 +167,8 @@ class Pdf:
                 return ""
             buf = ctypes.create_string_buffer(n)
             R.FPDF_GetMetaText(self.raw, tag, buf, n)
-            return buf.raw[:n - 2].decode("utf-16-le", "replace").strip()
-        except Exception:      # noqa: BLE001 - a damaged Info dictionary names nothing
+            return buf.raw[: n - 2].decode("utf-16-le", "replace").strip()
+        except Exception:  # noqa: BLE001 - a damaged Info dictionary names nothing
             return ""
 
     def close(self) -> None:
@@ -209,15 +220,15 @@ class PdfiumPage:
             left, bottom, right, top = 0.0, 0.0, R.FPDF_GetPageWidthF(page), R.FPDF_GetPageHeightF(page)
         self.top = top
         self.bbox = (left, 0.0, right, top - bottom)
-        self.objects: dict[int, tuple] = {}      # text object address -> (size, font name, bottom or None)
-        self.h_edges: list[tuple[float, float, float]] = []     # (top, x0, x1) of each horizontal segment
-        self.v_edges: list[tuple[float, float, float]] = []     # (x, top, bottom) of each vertical one
+        self.objects: dict[int, tuple] = {}  # text object address -> (size, font name, bottom or None)
+        self.h_edges: list[tuple[float, float, float]] = []  # (top, x0, x1) of each horizontal segment
+        self.v_edges: list[tuple[float, float, float]] = []  # (x, top, bottom) of each vertical one
         self.image_area = 0.0
-        self.image_pixels = 0                   # the pictures' pixels, from their dictionaries (none decoded)
-        self.images = self.bilevel_images = 0   # pictures, and those black and white by their codec
+        self.image_pixels = 0  # the pictures' pixels, from their dictionaries (none decoded)
+        self.images = self.bilevel_images = 0  # pictures, and those black and white by their codec
         self._fonts: dict[int, tuple[str, float]] = {}
         self._segments = 0
-        self._seen: set[tuple] = set()      # characters read one by one, to drop those printed twice in place
+        self._seen: set[tuple] = set()  # characters read one by one, to drop those printed twice in place
         self._rect = R.FS_RECTF()
         self._matrix = R.FS_MATRIX()
         self._rect_ref = ctypes.byref(self._rect)
@@ -236,8 +247,11 @@ class PdfiumPage:
     @property
     def crop(self) -> tuple[float, float, float, float]:
         """The crop box (what a viewer shows, and what render() draws) in the words' coordinates."""
-        left, bottom, right, top = _box(R.FPDFPage_GetCropBox, self.page) or _box(R.FPDFPage_GetMediaBox, self.page) \
+        left, bottom, right, top = (
+            _box(R.FPDFPage_GetCropBox, self.page)
+            or _box(R.FPDFPage_GetMediaBox, self.page)
             or (self.bbox[0], 0.0, self.bbox[2], self.top)
+        )
         return left, self.top - top, right, self.top - bottom
 
     def render(self, resolution: float, grey: bool = False):
@@ -252,8 +266,9 @@ class PdfiumPage:
             raise MemoryError(f"no bitmap of {width} x {height} pixels")
         try:
             R.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
-            R.FPDF_RenderPageBitmap(bitmap, self.page, 0, 0, width, height, 0,
-                                    R.FPDF_ANNOT | (R.FPDF_GRAYSCALE if grey else 0))
+            R.FPDF_RenderPageBitmap(
+                bitmap, self.page, 0, 0, width, height, 0, R.FPDF_ANNOT | (R.FPDF_GRAYSCALE if grey else 0)
+            )
             stride = R.FPDFBitmap_GetStride(bitmap)
             pixels = ctypes.string_at(R.FPDFBitmap_GetBuffer(bitmap), stride * height)
         finally:
@@ -262,6 +277,7 @@ class PdfiumPage:
         if grey:
             return (pixels, width, height, stride), x0, top
         from PIL import Image
+
         return Image.frombuffer("RGBX", (width, height), pixels, "raw", "BGRX", stride, 1).convert("RGB"), x0, top
 
     def close(self) -> None:
@@ -299,8 +315,10 @@ class PdfiumPage:
             elif kind == R.FPDF_PAGEOBJ_PATH:
                 self._path_edges(raw, m)
             elif kind == R.FPDF_PAGEOBJ_IMAGE:
-                xs, ys = (m[0] + m[4], m[2] + m[4], m[4], m[0] + m[2] + m[4]), (m[1] + m[5], m[3] + m[5], m[5],
-                                                                                   m[1] + m[3] + m[5])
+                xs, ys = (
+                    (m[0] + m[4], m[2] + m[4], m[4], m[0] + m[2] + m[4]),
+                    (m[1] + m[5], m[3] + m[5], m[5], m[1] + m[3] + m[5]),
+                )
                 self.image_area += max(0.0, (max(xs) - min(xs)) * (max(ys) - min(ys)))
                 self.image_pixels += _pixels(raw)
                 self.images += 1
@@ -365,12 +383,13 @@ class PdfiumPage:
             return ""
         buf = (ctypes.c_ushort * (n + 1))()
         got = R.FPDFText_GetText(tp, 0, n, buf)
-        text = bytes(memoryview(buf).cast("B")[:2 * max(0, got - 1)]).decode("utf-16-le", "surrogatepass")
-        if len(text) != n:      # pdfium left out or added a character, or a pair of surrogates joined: ask each
+        text = bytes(memoryview(buf).cast("B")[: 2 * max(0, got - 1)]).decode("utf-16-le", "surrogatepass")
+        if len(text) != n:  # pdfium left out or added a character, or a pair of surrogates joined: ask each
             text = "".join(chr(R.FPDFText_GetUnicode(tp, i)) for i in range(n))
-        if "\ufffe" in text:      # pdfium's mark for a hyphen that ends a line (and for nothing else we read)
-            text = "".join("-" if ch == "\ufffe" and R.FPDFText_IsHyphen(tp, i) == 1 else ch
-                           for i, ch in enumerate(text))
+        if "\ufffe" in text:  # pdfium's mark for a hyphen that ends a line (and for nothing else we read)
+            text = "".join(
+                "-" if ch == "\ufffe" and R.FPDFText_IsHyphen(tp, i) == 1 else ch for i, ch in enumerate(text)
+            )
         return text
 
     def words(self) -> list[Word]:
@@ -394,12 +413,13 @@ class PdfiumPage:
                 x0 = last_x0 = rect.left
                 x1 = rect.right
                 size, font, bottom = info
-                if s == e or (loose_box(tp, e, ref) and rect.left > x0
-                              and rect.right - x0 >= 0.33 * size * (e - s + 1)):
+                if s == e or (
+                    loose_box(tp, e, ref) and rect.left > x0 and rect.right - x0 >= 0.33 * size * (e - s + 1)
+                ):
                     if s != e:
                         x1, last_x0 = rect.right, rect.left
                     if e - s < LONG_RUN:
-                        w = Word(x0, bottom - size, x1, bottom, text[s:e + 1], size, False, None, font, s, e, last_x0)
+                        w = Word(x0, bottom - size, x1, bottom, text[s : e + 1], size, False, None, font, s, e, last_x0)
                         if last is not None and _continues(last, w) and self._generated(prev_end, s):
                             _absorb(last, w)
                         else:
@@ -442,15 +462,17 @@ class PdfiumPage:
                 x0, prev_left, x1 = left, left, right
                 continue
             if left < prev_left or left > x1 + tol:
-                out.append(Word(x0, bottom - size, x1, bottom, text[start:i], size, False, None, font, start, i - 1,
-                                prev_left))
+                out.append(
+                    Word(x0, bottom - size, x1, bottom, text[start:i], size, False, None, font, start, i - 1, prev_left)
+                )
                 start, x0, x1 = i, left, right
             prev_left = left
             if right > x1:
                 x1 = right
         if x0 is not None:
-            out.append(Word(x0, bottom - size, x1, bottom, text[start:e + 1], size, False, None, font, start, e,
-                            prev_left))
+            out.append(
+                Word(x0, bottom - size, x1, bottom, text[start : e + 1], size, False, None, font, start, e, prev_left)
+            )
         return out
 
     def _generated(self, prev_end: int, s: int) -> bool:
@@ -472,7 +494,7 @@ class PdfiumPage:
         size, font, bottom = info if info else (float(R.FPDFText_GetFontSize(tp, a)), "", None)
         if bottom is None:
             bottom = self.top - box_bottom
-        return Word(x0, bottom - size, x1, bottom, text[a:b + 1], size, False, None, font, a, b, last_x0)
+        return Word(x0, bottom - size, x1, bottom, text[a : b + 1], size, False, None, font, a, b, last_x0)
 
     def _run(self, text: str, s: int, e: int) -> list[Word]:
         """A run of non-space characters as words: one, read with a handful of calls, when it is one text object
@@ -490,7 +512,7 @@ class PdfiumPage:
             w = self._piece(text, i, i, _object_at(tp, i) or 0)
             if w is None:
                 continue
-            key = (w.text, round(w.x0), round(w.top), w.size, w.fontname)     # pdfplumber's dedupe_chars
+            key = (w.text, round(w.x0), round(w.top), w.size, w.fontname)  # pdfplumber's dedupe_chars
             if key in self._seen:
                 continue
             self._seen.add(key)
@@ -509,8 +531,15 @@ class PdfiumPage:
             u = R.FPDFText_GetUnicode(tp, i)
             if u in (0, 0xFFFE, 0xFFFF) or chr(u).isspace() or not R.FPDFText_GetLooseCharBox(tp, i, rect):
                 continue
-            out.append({"text": "-" if u == 2 else chr(u), "x0": rect.left, "x1": rect.right,
-                        "top": word.top, "bottom": word.bottom})
+            out.append(
+                {
+                    "text": "-" if u == 2 else chr(u),
+                    "x0": rect.left,
+                    "x1": rect.right,
+                    "top": word.top,
+                    "bottom": word.bottom,
+                }
+            )
         return out
 
 
@@ -518,8 +547,12 @@ def _continues(last: Word, w: Word) -> bool:
     """pdfplumber's rule with a tolerance relative to the font size: a character continues a word unless it
     starts left of the previous character's start or more than WORD_GAP of the size right of its end, or sits
     on another line, or changes size or font."""
-    return (last.size == w.size and last.fontname == w.fontname and abs(last.top - w.top) <= Y_TOLERANCE
-            and last.last_x0 <= w.x0 <= last.x1 + WORD_GAP * (last.size or 10.0))
+    return (
+        last.size == w.size
+        and last.fontname == w.fontname
+        and abs(last.top - w.top) <= Y_TOLERANCE
+        and last.last_x0 <= w.x0 <= last.x1 + WORD_GAP * (last.size or 10.0)
+    )
 
 
 def _absorb(last: Word, w: Word) -> None:
@@ -552,13 +585,17 @@ def tables(page: PdfiumPage, words: list[Word]) -> list[tuple[tuple, list]]:
     """The page's ruled tables (read.tables): [(bbox, rows of (cell text, cell box))], rows without text and
     tables of one column left out."""
     from .tables import find_tables
+
     out = []
     for bbox, grid in find_tables(page.h_edges, page.v_edges):
         # a word belongs to the cell that holds its centre (pdfplumber, by character, may part a word that runs
         # over a cell's border between two cells)
         x0, top, x1, bottom = bbox
-        centres = [((w.x0 + w.x1) / 2, (w.top + w.bottom) / 2, w) for w in words
-                   if w.x1 > x0 and w.x0 < x1 and w.bottom > top and w.top < bottom]
+        centres = [
+            ((w.x0 + w.x1) / 2, (w.top + w.bottom) / 2, w)
+            for w in words
+            if w.x1 > x0 and w.x0 < x1 and w.bottom > top and w.top < bottom
+        ]
         rows = []
         placed = 0
         for row in grid:

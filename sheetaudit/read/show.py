@@ -5,6 +5,7 @@ plain text or not read at all all show.
 
     render(read_document("vendor.pdf"), "text")
 """
+
 from __future__ import annotations
 
 import json
@@ -31,9 +32,17 @@ def as_data(doc: Document) -> dict:
 
 
 def _segment(s: Segment) -> dict:
-    return {"text": s.text, "kind": s.kind, "page": s.page, "heading": s.heading, "label": s.label,
-            "column": s.column, "row": s.row, "block": s.block,
-            "bbox": [round(v, 1) for v in s.bbox] if s.bbox else None}
+    return {
+        "text": s.text,
+        "kind": s.kind,
+        "page": s.page,
+        "heading": s.heading,
+        "label": s.label,
+        "column": s.column,
+        "row": s.row,
+        "block": s.block,
+        "bbox": [round(v, 1) for v in s.bbox] if s.bbox else None,
+    }
 
 
 def as_text(doc: Document) -> str:
@@ -41,8 +50,10 @@ def as_text(doc: Document) -> str:
     its heading where that changes."""
     data = as_data(doc)
     src = data["source"]
-    out = [f"{src['path']}: {src['pages']} page{'s' if src['pages'] != 1 else ''} ({src['kind']})"
-           + (f", title: {doc.title}" if doc.title else "")]
+    out = [
+        f"{src['path']}: {src['pages']} page{'s' if src['pages'] != 1 else ''} ({src['kind']})"
+        + (f", title: {doc.title}" if doc.title else "")
+    ]
     heading = None
     for page in data["pages"]:
         note = "  (no text layer read)" if page["page"] in doc.no_text_pages else ""

@@ -24,14 +24,15 @@ labels come out as one list and the values as another. So the boxes are found fi
 The box's words become one opaque item (layout.Box) for the page's XY-cut, so it keeps its place in reading
 order, and its labels and values are paired as a label/value list (layout.PageBuilder.kv).
 """
+
 from __future__ import annotations
 
 from .layout import BULLETS, FOOTNOTE_MARKERS, Box, Item, _body_size, _gaps, _is_prose, _lines
 
-ROWS_MIN = 3          # rows that make a box
-ALIGN = 0.35          # two chunks are on one baseline when their bottoms lie within this share of the size
-EDGE = 2.5            # points: the slack of a column's edge
-MAX_LABEL_WORDS = 5   # a label column's lines are this many words long at most, on average
+ROWS_MIN = 3  # rows that make a box
+ALIGN = 0.35  # two chunks are on one baseline when their bottoms lie within this share of the size
+EDGE = 2.5  # points: the slack of a column's edge
+MAX_LABEL_WORDS = 5  # a label column's lines are this many words long at most, on average
 _NOTE_NUMBER = set("0123456789.()" + FOOTNOTE_MARKERS)
 
 
@@ -45,6 +46,7 @@ def _X1(c):
 
 class Chunk:
     """A run of words on one line, parted from the next by at least a gutter."""
+
     __slots__ = ("words", "x0", "x1", "top", "bottom", "size", "base")
 
     def __init__(self, words: list[Item]):
@@ -53,7 +55,7 @@ class Chunk:
         self.x0, self.x1 = first.x0, words[-1].x1
         self.top = min(w.top for w in words)
         self.bottom = max(w.bottom for w in words)
-        self.size, self.base = first.size, first.bottom     # the first word's: a superscript note follows it
+        self.size, self.base = first.size, first.bottom  # the first word's: a superscript note follows it
 
 
 def _chunks(line: list[Item], gutter: float) -> list[Chunk]:
@@ -99,8 +101,9 @@ def find_boxes(items: list[Item]) -> list[Item]:
         return items
     # a label column: labels set flush left (or flush right) one under the other, each with a value beside it (set
     # flush left, centred or flush right in its own column: the value column is where the rows' values are)
-    candidates = [g for edge in (_X0, _X1) for g in _clusters([(edge(a), (a, b)) for a, b in pairs], EDGE)
-                  if len(g) >= ROWS_MIN]
+    candidates = [
+        g for edge in (_X0, _X1) for g in _clusters([(edge(a), (a, b)) for a, b in pairs], EDGE) if len(g) >= ROWS_MIN
+    ]
     if not candidates:
         return items
     chunks = sorted((c for line in lines for c in line), key=lambda c: c.top)
@@ -134,21 +137,21 @@ def _plausible(rows, lines) -> bool:
     values = [b for _, b in rows]
     n = len(rows)
     if sum(len(a.words) for a in labels) > MAX_LABEL_WORDS * n:
-        return False     # running text beside a column: its lines are not labels
+        return False  # running text beside a column: its lines are not labels
     if sum(1 for a in labels if a.words[0].text[:1].islower()) >= 0.3 * n:
-        return False     # lines of running text set in narrow columns: they go on from the line above
+        return False  # lines of running text set in narrow columns: they go on from the line above
     if sum(1 for a in labels if a.words[0].text[:1] in BULLETS) >= 0.3 * n:
-        return False     # bulleted lists side by side
+        return False  # bulleted lists side by side
     if sum(1 for a in labels if len(a.words) == 1 and set(a.words[0].text) <= _NOTE_NUMBER) >= 0.5 * n:
-        return False     # numbered notes or a numbered list
+        return False  # numbered notes or a numbered list
     if _median([a.size for a in labels]) > 1.15 * _median([b.size for b in values]):
-        return False     # headings beside small text
+        return False  # headings beside small text
     if _running_text(labels) or _running_text(values):
-        return False     # columns of running text side by side, narrow enough that their lines are short
+        return False  # columns of running text side by side, narrow enough that their lines are short
     if _digit_share(labels) > max(0.5, 0.8 * _digit_share(values)):
-        return False     # figures beside figures: the columns of a grid whose labels are elsewhere
+        return False  # figures beside figures: the columns of a grid whose labels are elsewhere
     if _is_prose([b.words for b in values]):
-        return False     # a sidebar beside running text
+        return False  # a sidebar beside running text
     # a later column of a wider grid: most labels have a short chunk on their baseline to their left
     before = 0
     lefts = {id(a) for a in labels}
@@ -168,7 +171,7 @@ def _boxes(rows, chunks: list[Chunk], lines, gutter: float, claimed: set[int]):
     """The boxes the rows make (a line that crosses the columns between rows parts them), claiming their chunks."""
     label_lo = min(a.x0 for a, _ in rows) - EDGE
     if max(a.x1 for a, _ in rows) - min(a.x1 for a, _ in rows) <= 2 * EDGE:
-        label_lo -= 4 * rows[0][0].size      # labels set flush right: a wrapped one may reach further left
+        label_lo -= 4 * rows[0][0].size  # labels set flush right: a wrapped one may reach further left
     value_lo = min(b.x0 for _, b in rows)
     gutter_mid = (max(a.x1 for a, _ in rows) + value_lo) / 2
     if max(a.x1 for a, _ in rows) > value_lo:
@@ -180,8 +183,8 @@ def _boxes(rows, chunks: list[Chunk], lines, gutter: float, claimed: set[int]):
         if c.x1 < label_lo or c.x0 > right + EDGE:
             return "out"
         if c.x0 >= gutter_mid:
-            return "value"      # starts right of the gutter's middle (a value centred in a wide column may start
-                                # left of the rows' values)
+            return "value"  # starts right of the gutter's middle (a value centred in a wide column may start
+            # left of the rows' values)
         if c.x0 >= label_lo and c.x1 <= value_lo + EDGE:
             return "label"
         return "foreign"
@@ -255,8 +258,12 @@ def _right_edge(rows, lines, gutter: float) -> float:
         if not strip:
             continue
         share = sum(1 for cs in extra if any(c in strip for c in cs))
-        if (share < 0.5 * len(rows) or sum(len(c.words) for c in strip) > 2 * MAX_LABEL_WORDS * len(strip)
-                or _digit_share(strip) < 0.5 * digits or abs(_median([c.size for c in strip]) - size) > 0.15 * size):
+        if (
+            share < 0.5 * len(rows)
+            or sum(len(c.words) for c in strip) > 2 * MAX_LABEL_WORDS * len(strip)
+            or _digit_share(strip) < 0.5 * digits
+            or abs(_median([c.size for c in strip]) - size) > 0.15 * size
+        ):
             break
         right = max(right, max(c.x1 for c in strip))
     return right
@@ -281,7 +288,7 @@ def _above(first: Chunk, before: list[Chunk], region, size: float) -> list[Chunk
     label over them, or one line of column heads over the values ("H100 SXM   H100 NVL")."""
     tol = ALIGN * size
     lines: list[list[Chunk]] = []
-    for c in reversed(before):          # nearest first
+    for c in reversed(before):  # nearest first
         if lines and abs(lines[-1][0].base - c.base) <= tol:
             lines[-1].append(c)
         else:
@@ -293,15 +300,15 @@ def _above(first: Chunk, before: list[Chunk], region, size: float) -> list[Chunk
             break
         kinds = {region(c) for c in line}
         if kinds == {"label", "value"}:
-            out += line                                              # a sub-row
+            out += line  # a sub-row
             label_x = min(c.x0 for c in line if region(c) == "label")
         elif kinds == {"label"}:
             if out and min(c.x0 for c in line) < label_x - EDGE:
-                out += line                                          # the sub-rows' parent
+                out += line  # the sub-rows' parent
             break
         elif kinds == {"value"}:
             if not out and not any(c.size > 1.15 * size for c in line):
-                out += line                                          # the heads of the value columns
+                out += line  # the heads of the value columns
             break
         else:
             break
@@ -311,5 +318,12 @@ def _above(first: Chunk, before: list[Chunk], region, size: float) -> list[Chunk
 
 def _box(labels: list[Item], values: list[Item]) -> Box:
     every = labels + values
-    return Box(min(i.x0 for i in every), min(i.top for i in every), max(i.x1 for i in every),
-               max(i.bottom for i in every), table=[], labels=labels, values=values)
+    return Box(
+        min(i.x0 for i in every),
+        min(i.top for i in every),
+        max(i.x1 for i in every),
+        max(i.bottom for i in every),
+        table=[],
+        labels=labels,
+        values=values,
+    )

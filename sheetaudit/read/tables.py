@@ -13,6 +13,7 @@ are pdfplumber's, so a page gives the same cells:
 5. tables: cells that share a corner, grown until no cell joins; tables of one cell are dropped;
 6. rows: each table's cells grouped by top, placed by their left edge (None where a cell spans columns).
 """
+
 from __future__ import annotations
 
 from itertools import groupby
@@ -22,8 +23,8 @@ JOIN = 3.0
 MIN_LENGTH = 3.0
 INTERSECT = 3.0
 
-Edge = tuple[float, float, float]          # (position, start, end): h (top, x0, x1), v (x, top, bottom)
-Cell = tuple[float, float, float, float]   # x0, top, x1, bottom
+Edge = tuple[float, float, float]  # (position, start, end): h (top, x0, x1), v (x, top, bottom)
+Cell = tuple[float, float, float, float]  # x0, top, x1, bottom
 
 
 def _snap(edges: list[Edge]) -> list[Edge]:
@@ -69,8 +70,9 @@ def _cells(h: list[Edge], v: list[Edge]) -> list[Cell]:
                 he.add((top, x0, x1))
 
     def joined(p, q) -> bool:
-        return bool((p[0] == q[0] and vertices[p][0] & vertices[q][0])
-                    or (p[1] == q[1] and vertices[p][1] & vertices[q][1]))
+        return bool(
+            (p[0] == q[0] and vertices[p][0] & vertices[q][0]) or (p[1] == q[1] and vertices[p][1] & vertices[q][1])
+        )
 
     points = sorted(vertices)
     # the vertices after each one in sorted order that share its x (those below it) or its top (those right
@@ -84,8 +86,15 @@ def _cells(h: list[Edge], v: list[Edge]) -> list[Cell]:
     for pt in points:
         below = [p for p in columns[pt[0]] if p[1] > pt[1] and joined(pt, p)]
         right = [p for p in rows[pt[1]] if p[0] > pt[0] and joined(pt, p)]
-        cell = next(((pt[0], pt[1], r[0], b[1]) for b in below for r in right
-                     if (r[0], b[1]) in vertices and joined((r[0], b[1]), r) and joined((r[0], b[1]), b)), None)
+        cell = next(
+            (
+                (pt[0], pt[1], r[0], b[1])
+                for b in below
+                for r in right
+                if (r[0], b[1]) in vertices and joined((r[0], b[1]), r) and joined((r[0], b[1]), b)
+            ),
+            None,
+        )
         if cell:
             cells.append(cell)
     return cells
@@ -130,7 +139,6 @@ def find_tables(h_edges: list[Edge], v_edges: list[Edge]) -> list[tuple[Cell, li
         return []
     out = []
     for cells in _tables(_cells(h, v)):
-        box = (min(c[0] for c in cells), min(c[1] for c in cells), max(c[2] for c in cells),
-               max(c[3] for c in cells))
+        box = (min(c[0] for c in cells), min(c[1] for c in cells), max(c[2] for c in cells), max(c[3] for c in cells))
         out.append((box, _rows(cells)))
     return out

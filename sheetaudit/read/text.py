@@ -3,6 +3,7 @@
 Vendors publish spec pages on the web; a "Label: value" line, a Markdown table row or an HTML table row
 becomes a labelled cell, anything else a sentence.
 """
+
 from __future__ import annotations
 
 import html
@@ -18,13 +19,13 @@ from .layout import FOOTNOTE_MARKERS, split_sentences
 
 BULLET = compiled(r"^\s*[-*+•·]\s+(?=\S)")
 CJK = compiled(r"[\u3400-\u9fff\uf900-\ufaff]")
-KV_LINE = compiled(r"^\s*(?P<label>[^:：|]{1,48}?)\s*(?:[:]\s+|：\s*)(?P<value>.+)$")   # 全角冒号 needs no space
+KV_LINE = compiled(r"^\s*(?P<label>[^:：|]{1,48}?)\s*(?:[:]\s+|：\s*)(?P<value>.+)$")  # 全角冒号 needs no space
 KV_DOTS = compiled(r"^\s*(?P<label>\S.{0,46}?\S)\s*(?:\.\s*){3,}\s*(?P<value>\S.*)$")
-KV_DASH = compiled(r"^\s*(?:[-*]\s+)?(?P<label>[^—–|]{1,48}?)\s+[—–]{1,2}\s+(?P<value>\S.*)$")   # "Ports — 2 x 400GbE"
+KV_DASH = compiled(r"^\s*(?:[-*]\s+)?(?P<label>[^—–|]{1,48}?)\s+[—–]{1,2}\s+(?P<value>\S.*)$")  # "Ports — 2 x 400GbE"
 KV_GAP = compiled(r"^\s*(?P<label>\S.{0,46}?\S)(?:\t+| {3,})(?P<value>\S.*)$")
 
 
-TITLE_HEADINGS = 6       # a text file's first headings (and first line) read as its cover
+TITLE_HEADINGS = 6  # a text file's first headings (and first line) read as its cover
 
 
 def read_text(data: bytes, kind: str) -> Document:
@@ -48,13 +49,13 @@ def read_text(data: bytes, kind: str) -> Document:
     if doc.segments:
         doc.title = next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text)[:200]
     if page_title and len(page_title) > len(doc.title):
-        doc.title = page_title[:200]     # "Kestrel HX8-B GPU Server | Technical Specifications" over "Kestrel HX8-B"
+        doc.title = page_title[:200]  # "Kestrel HX8-B GPU Server | Technical Specifications" over "Kestrel HX8-B"
     doc.meta_title = page_title[:200]
     # A text file has no type sizes: its first headings and sentences, in order, stand for a cover's display lines
     # (the first the largest): a plain file's first line is its usual title, a web page's first sentence names
     # what it sells ("The Cisco UCS C885A M8 Rack Server is ...").
     firsts = [s.text for s in doc.segments if s.kind == "heading"][:TITLE_HEADINGS]
-    firsts += [s.text for s in doc.segments if s.kind != "heading"][:TITLE_HEADINGS // 2]
+    firsts += [s.text for s in doc.segments if s.kind != "heading"][: TITLE_HEADINGS // 2]
     order = {s.text: i for i, s in reversed(list(enumerate(doc.segments)))}
     firsts = sorted(set(firsts), key=order.get)[:TITLE_HEADINGS]
     doc.cover = [(t[:160], round(2.0 - 0.1 * i, 2), 1) for i, t in enumerate(firsts)]
@@ -72,8 +73,8 @@ def _decode(data: bytes) -> str:
 
 def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> None:
     heading, block, header, one_row = "", 0, [], False
-    table_heading = None     # the heading above a table whose group rows head its rows for a while
-    trail: dict[int, str] = {}     # heading level -> text: a value under "AI chip / Server 1" knows both
+    table_heading = None  # the heading above a table whose group rows head its rows for a while
+    trail: dict[int, str] = {}  # heading level -> text: a value under "AI chip / Server 1" knows both
     para: list[str] = []
 
     def flush():
@@ -81,7 +82,9 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
         if para:
             block += 1
             for s in split_sentences(" ".join(para)):
-                doc.segments.append(Segment(s, 1, "sentence", heading=heading, block=block, section=" / ".join(trail.values())))
+                doc.segments.append(
+                    Segment(s, 1, "sentence", heading=heading, block=block, section=" / ".join(trail.values()))
+                )
             para = []
 
     for i, raw in enumerate(lines):
@@ -93,8 +96,13 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
             header = []
             continue
         m_head = compiled(r"^\s*#{1,6}\s+(.*)$").match(line) if markdown else None
-        if m_head or (not markdown and line.isupper() and len(line) < 60 and not line.lstrip().startswith("|")
-                      and not CJK.search(line)):     # "SPECIFICATIONS"; not "8 张 GPU 卡" nor a table row
+        if m_head or (
+            not markdown
+            and line.isupper()
+            and len(line) < 60
+            and not line.lstrip().startswith("|")
+            and not CJK.search(line)
+        ):  # "SPECIFICATIONS"; not "8 张 GPU 卡" nor a table row
             flush()
             heading = (m_head.group(1) if m_head else line).strip()
             level = len(line.lstrip()) - len(line.lstrip().lstrip("#")) if m_head else 1
@@ -109,12 +117,14 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                 continue
             # A header row is the one a Markdown separator (|---|) follows; HTML <th> rows are written that way.
             nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
-            if nxt.startswith("|") and all(compiled(r":?-{2,}:?").fullmatch(c.strip()) for c in nxt.strip("|").split("|") if c.strip()):
+            if nxt.startswith("|") and all(
+                compiled(r":?-{2,}:?").fullmatch(c.strip()) for c in nxt.strip("|").split("|") if c.strip()
+            ):
                 header = cells
                 block += 1
                 # one data row under a header: a record laid sideways, each header names its value's field
                 rows = 0
-                for later in lines[i + 2:]:
+                for later in lines[i + 2 :]:
                     if not later.strip().startswith("|"):
                         break
                     rows += 1
@@ -129,29 +139,37 @@ def _segments_from_lines(lines: list[str], doc: Document, markdown: bool) -> Non
                 continue
             _row(doc, cells, header, heading, block, " / ".join(trail.values()), one_row)
             continue
-        if line.lstrip()[:1] in FOOTNOTE_MARKERS and not (markdown and compiled(r"^\s*(?:[*+-]\s+\S|\*\*[^*]+\*\*)").match(line)) \
-                and not compiled(r"^\s+[*+-]\s+\S").match(line):      # an indented "  * item" is a bullet in any text
+        if (
+            line.lstrip()[:1] in FOOTNOTE_MARKERS
+            and not (markdown and compiled(r"^\s*(?:[*+-]\s+\S|\*\*[^*]+\*\*)").match(line))
+            and not compiled(r"^\s+[*+-]\s+\S").match(line)
+        ):  # an indented "  * item" is a bullet in any text
             flush()
             marker, note = _footnote(line.strip())
             doc.footnotes.setdefault(marker, note)
             doc.segments.append(Segment(line.strip(), 1, "footnote", heading=heading, block=block))
             continue
         numbered = NUMBERED_NOTE.match(line)
-        if numbered:      # "(1) Adapter pipeline latency, ...": a note that "0.62 us (1)" points to; the line
-            doc.footnotes.setdefault(numbered.group(1), numbered.group(2))   # stays text (it may be a list item)
+        if numbered:  # "(1) Adapter pipeline latency, ...": a note that "0.62 us (1)" points to; the line
+            doc.footnotes.setdefault(numbered.group(1), numbered.group(2))  # stays text (it may be a list item)
         line = compiled(r"(\*\*|__|`)").sub("", line)
         m = KV_DOTS.match(line) or KV_LINE.match(line) or KV_DASH.match(line) or KV_GAP.match(line)
-        if m and len(m.group("label").split()) <= 6 and not m.group("label").rstrip().endswith(".") \
-                and _balanced(m.group("label")):      # "3.2 带宽（单位：GB/s）" is a caption, not "label: value"
+        if (
+            m
+            and len(m.group("label").split()) <= 6
+            and not m.group("label").rstrip().endswith(".")
+            and _balanced(m.group("label"))
+        ):  # "3.2 带宽（单位：GB/s）" is a caption, not "label: value"
             flush()
             block += 1
             value = compiled(r"^[-*]\s+").sub("", m.group("value").strip())
             label = compiled(r"^\s*[-*]\s+").sub("", m.group("label")).strip("*_ ")
-            doc.segments.append(Segment(value, 1, "cell", label=label, heading=heading, block=block,
-                                        section=" / ".join(trail.values())))
+            doc.segments.append(
+                Segment(value, 1, "cell", label=label, heading=heading, block=block, section=" / ".join(trail.values()))
+            )
             continue
         if BULLET.match(line):
-            flush()          # a bullet is an item of its own: "8 chips per server" is not one sentence with the next
+            flush()  # a bullet is an item of its own: "8 chips per server" is not one sentence with the next
         para.append(BULLET.sub("", line).strip())
     flush()
 
@@ -170,8 +188,11 @@ def _piped_tables(lines: list[str]) -> list[str]:
         if i == 0 or line.lstrip().startswith("|") or not _BARE_SEPARATOR.match(line) or "|" not in lines[i - 1]:
             continue
         j = i - 1
-        while j < len(lines) and (j == i or ("|" in lines[j] and lines[j].strip()) or (
-                GROUP_ROW.match(lines[j]) and j + 1 < len(lines) and "|" in lines[j + 1])):
+        while j < len(lines) and (
+            j == i
+            or ("|" in lines[j] and lines[j].strip())
+            or (GROUP_ROW.match(lines[j]) and j + 1 < len(lines) and "|" in lines[j + 1])
+        ):
             if not lines[j].lstrip().startswith("|"):
                 out[j] = "| " + lines[j].strip().rstrip("|") + " |"
             j += 1
@@ -181,7 +202,7 @@ def _piped_tables(lines: list[str]) -> list[str]:
 # A front-matter value that is a table written as JSON ('table: {"single":[[{"text":"型号"},{"text":"CE16804"}],
 # ...]}', '[["Model","X1","X2"],["Power (W)","300","450"]]'), as site generators keep a spec grid.
 JSON_VALUE = compiled(r"^\s*[\w\-]{1,40}\s*:\s*(?P<json>[\[{].*[\]}])\s*$")
-JSON_SPAN_KEYS = ("colspan", "col")      # a cell's count of columns, where the generator writes one
+JSON_SPAN_KEYS = ("colspan", "col")  # a cell's count of columns, where the generator writes one
 
 
 def _json_tables(lines: list[str]) -> list[str]:
@@ -203,12 +224,16 @@ def _json_tables(lines: list[str]) -> list[str]:
 def _json_grid(text: str) -> list[list[str]] | None:
     try:
         value = json.loads(text)
-    except (ValueError, RecursionError):      # not JSON, or nested past the parser's depth (a hostile page)
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth (a hostile page)
         return None
     found = [value] + (list(value.values()) if isinstance(value, dict) else [])
     for v in found:
-        if (isinstance(v, list) and len(v) >= 2 and all(isinstance(r, list) for r in v)
-                and sum(len(r) >= 2 for r in v) >= 2):
+        if (
+            isinstance(v, list)
+            and len(v) >= 2
+            and all(isinstance(r, list) for r in v)
+            and sum(len(r) >= 2 for r in v) >= 2
+        ):
             rows = [[c for cell in r for c in _json_cell(cell)] for r in v]
             return rows if all(rows) else None
     return None
@@ -260,8 +285,15 @@ RST_BORDER = compiled(r"^\s*\+(?:[-=]+\+)+\s*$")
 
 
 def _looks_like_rst(lines: list[str]) -> bool:
-    return any(RST_BORDER.match(x) or x.lstrip().startswith(".. list-table::") for x in lines) or sum(
-        1 for a, b in zip(lines, lines[1:]) if a.strip() and RST_UNDERLINE.match(b) and len(b.strip()) >= len(a.strip())) >= 2
+    return (
+        any(RST_BORDER.match(x) or x.lstrip().startswith(".. list-table::") for x in lines)
+        or sum(
+            1
+            for a, b in zip(lines, lines[1:])
+            if a.strip() and RST_UNDERLINE.match(b) and len(b.strip()) >= len(a.strip())
+        )
+        >= 2
+    )
 
 
 def _rst_lines(lines: list[str]) -> list[str]:
@@ -270,11 +302,20 @@ def _rst_lines(lines: list[str]) -> list[str]:
     while i < len(lines):
         line = lines[i]
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if RST_UNDERLINE.match(line) and RST_UNDERLINE.match(lines[i + 2] if i + 2 < len(lines) else "") and nxt.strip():
-            out += ["", "# " + nxt.strip(), ""]       # overlined title
+        if (
+            RST_UNDERLINE.match(line)
+            and RST_UNDERLINE.match(lines[i + 2] if i + 2 < len(lines) else "")
+            and nxt.strip()
+        ):
+            out += ["", "# " + nxt.strip(), ""]  # overlined title
             i += 3
             continue
-        if line.strip() and not RST_BORDER.match(line) and RST_UNDERLINE.match(nxt) and len(nxt.strip()) >= len(line.strip()):
+        if (
+            line.strip()
+            and not RST_BORDER.match(line)
+            and RST_UNDERLINE.match(nxt)
+            and len(nxt.strip()) >= len(line.strip())
+        ):
             out += ["", "## " + line.strip(), ""]
             i += 2
             continue
@@ -287,7 +328,7 @@ def _rst_lines(lines: list[str]) -> list[str]:
             out += [""] + rows + [""]
             continue
         if compiled(r"^\s*\.\.\s+\w[\w-]*::").match(line) or compiled(r"^\s*\.\. _").match(line):
-            i += 1                                     # other directives (images, labels): not spec text
+            i += 1  # other directives (images, labels): not spec text
             while i < len(lines) and lines[i].startswith((" ", "\t")) and lines[i].strip().startswith(":"):
                 i += 1
             continue
@@ -299,6 +340,7 @@ def _rst_lines(lines: list[str]) -> list[str]:
 def _column_tables(lines: list[str]) -> list[str]:
     """Tables laid out in columns of spaces (read.columns) as pipe tables; other lines as they are."""
     from . import columns
+
     out, i = [], 0
     while i < len(lines):
         found = columns.find(lines, i) if lines[i].strip() else None
@@ -319,8 +361,11 @@ def _pipe_table(rows: list[list[str]], header_rows: int) -> list[str]:
         heads = [r for r in rows[:header_rows] if any(c.strip() for c in r[1:])] or rows[:1]
         sections = [r for r in rows[:header_rows] if not any(c.strip() for c in r[1:]) and r is not heads[0]]
         width = max(len(r) for r in heads)
-        rows = [[" ".join(dict.fromkeys(r[k] for r in heads if k < len(r) and r[k].strip())) for k in range(width)]
-                ] + sections + rows[header_rows:]
+        rows = (
+            [[" ".join(dict.fromkeys(r[k] for r in heads if k < len(r) and r[k].strip())) for k in range(width)]]
+            + sections
+            + rows[header_rows:]
+        )
         header_rows = 1
     out = []
     for n, row in enumerate(rows):
@@ -349,9 +394,9 @@ def _grid_table(lines: list[str], i: int) -> tuple[list[str], int]:
                     header_rows = len(rows)
             cur = None
         else:
-            parts = [line[a + 1:b] if b <= len(line) else line[a + 1:] for a, b in zip(cols, cols[1:])]
+            parts = [line[a + 1 : b] if b <= len(line) else line[a + 1 :] for a, b in zip(cols, cols[1:])]
             cur = cur or [[] for _ in parts]
-            for k, p in enumerate(parts[:len(cur)]):
+            for k, p in enumerate(parts[: len(cur)]):
                 p = p.strip().strip("|").strip()
                 if p:
                     cur[k].append(compiled(r"^[*\-•]\s+").sub("", p) if compiled(r"^[*\-•]\s+").match(p) else p)
@@ -363,7 +408,11 @@ def _join_cell(parts: list[str]) -> str:
     """Lines of one cell: a bullet list is a list ('; '), wrapped prose is one sentence."""
     text = ""
     for p in parts:
-        sep = "; " if text.endswith(":") or (text and compiled(r"^\d").match(p) and not text.endswith((",", "of"))) else " "
+        sep = (
+            "; "
+            if text.endswith(":") or (text and compiled(r"^\d").match(p) and not text.endswith((",", "of")))
+            else " "
+        )
         text = f"{text}{sep}{p}" if text else p
     return text.strip()
 
@@ -398,22 +447,30 @@ def _list_table(lines: list[str], i: int) -> tuple[list[str], int]:
 
 
 FEATURE_HEADER = compiled(r"^(?:(?:key )?features?|highlights?|capabilit(?:y|ies)|功能|特性|特点|亮点)$", re.I)
-GENERIC_HEADER = compiled(r"^(?:feature|item|spec(?:ification)?s?|parameter|property|attribute|name|参数|项目|规格|指标)?$", re.I)
+GENERIC_HEADER = compiled(
+    r"^(?:feature|item|spec(?:ification)?s?|parameter|property|attribute|name|参数|项目|规格|指标)?$", re.I
+)
 
 
 # A header cell that names a measured field (a unit in brackets, a word such as bandwidth or 功耗) rather than a
 # product: where the header row holds the fields and the first column does not, the table is a record laid
 # out sideways (a test report's "监控项 | 系统平均功耗 | ..." over "监控结果 | 2015.9W | ..."), and each value's
 # label is its column's header.
-FIELD_HEADER = compiled(r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)）\]]|bandwidth|latency|power|speed|rate|"
-                          r"throughput|TDP|consumption|带宽|时延|延迟|功耗|速率|功率", re.I)
+FIELD_HEADER = compiled(
+    r"[(（\[]\s*[A-Za-zµμ/]{1,12}(?:/[A-Za-z]+)?\s*[)）\]]|bandwidth|latency|power|speed|rate|"
+    r"throughput|TDP|consumption|带宽|时延|延迟|功耗|速率|功率",
+    re.I,
+)
 
 
 # A header whose first cell names what each row is ("Model", "Instance size", 型号) over columns that are fields:
 # the models are rows, and each value is labelled by its column. Where the other header cells are model codes
 # ("| Model | X100 | X200 |"), the models are columns as usual.
-MODEL_KEY = compiled(r"^(?:models?|SKUs?|products?|part(?: number)?|instance(?: size| type)?|system|configuration|"
-                       r"型号|产品型号|规格型号|产品|名称|配置|机型)$", re.I)
+MODEL_KEY = compiled(
+    r"^(?:models?|SKUs?|products?|part(?: number)?|instance(?: size| type)?|system|configuration|"
+    r"型号|产品型号|规格型号|产品|名称|配置|机型)$",
+    re.I,
+)
 MODEL_CODE = compiled(r"^[A-Za-z]{0,12}[-\s]?\d[\w.\-]*$")
 
 
@@ -423,51 +480,115 @@ def _shared_prefix(headers: list[str]) -> str:
     if len(heads) < 2:
         return ""
     prefix = os.path.commonprefix(heads)
-    prefix = prefix[:prefix.rfind(" ") + 1] if not all(len(h) > len(prefix) and h[len(prefix)] == " " for h in heads) else prefix
+    prefix = (
+        prefix[: prefix.rfind(" ") + 1]
+        if not all(len(h) > len(prefix) and h[len(prefix)] == " " for h in heads)
+        else prefix
+    )
     return prefix if len(prefix.strip()) >= 6 and all(len(h) > len(prefix) for h in heads) else ""
 
 
 def _row(doc, cells, header, heading, block, section="", one_row=False):
-    if (len(cells) == 2 and not header and compiled(r"(?<![A-Za-z\d.,])\d[\d.,]*\s?(?:[A-Za-zµμ]|纳秒|微秒|瓦)").search(cells[0])
-            and not compiled(r"\d").search(cells[1])):
-        cells = [cells[1], cells[0]]     # "| under 2 µs | latency across the pod |": the figure first, its label after
+    if (
+        len(cells) == 2
+        and not header
+        and compiled(r"(?<![A-Za-z\d.,])\d[\d.,]*\s?(?:[A-Za-zµμ]|纳秒|微秒|瓦)").search(cells[0])
+        and not compiled(r"\d").search(cells[1])
+    ):
+        cells = [cells[1], cells[0]]  # "| under 2 µs | latency across the pod |": the figure first, its label after
     label = cells[0]
-    keyed = bool(header) and bool(MODEL_KEY.match(header[0].strip()))   # "型号 | CloudEngine 16804 | ...": models
+    keyed = bool(header) and bool(MODEL_KEY.match(header[0].strip()))  # "型号 | CloudEngine 16804 | ...": models
     shared = "" if keyed else _shared_prefix(header[1:])
-    if shared:   # "Power consumption (W) P8-A | ... P8-L": one field over model columns (a two-level header)
-        header = [header[0]] + [h[len(shared):].strip() or h for h in header[1:]]
+    if shared:  # "Power consumption (W) P8-A | ... P8-L": one field over model columns (a two-level header)
+        header = [header[0]] + [h[len(shared) :].strip() or h for h in header[1:]]
         label = f"{label} {shared.strip()}"
-    models_as_rows = keyed and sum(     # a model code may follow its brand ("CloudEngine 16804", "恒达 HD-12804")
-        bool(MODEL_CODE.match((h.split() or [""])[-1])) for h in header[1:]) * 2 < len(header) - 1
-    sideways = len(header) > 1 and not shared and not FEATURE_HEADER.match(header[0].strip()) and (models_as_rows or (one_row or sum(
-        bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1) and not FIELD_HEADER.search(cells[0]))
+    models_as_rows = (
+        keyed
+        and sum(  # a model code may follow its brand ("CloudEngine 16804", "恒达 HD-12804")
+            bool(MODEL_CODE.match((h.split() or [""])[-1])) for h in header[1:]
+        )
+        * 2
+        < len(header) - 1
+    )
+    sideways = (
+        len(header) > 1
+        and not shared
+        and not FEATURE_HEADER.match(header[0].strip())
+        and (
+            models_as_rows
+            or (one_row or sum(bool(FIELD_HEADER.search(h)) for h in header[1:]) * 2 >= len(header) - 1)
+            and not FIELD_HEADER.search(cells[0])
+        )
+    )
     if header and not sideways and not GENERIC_HEADER.match(header[0].strip()) and not keyed:
-        label = f"{label} {header[0].strip()}"   # "Compute" under "Network": the compute network
-    if not sideways and (header and FEATURE_HEADER.match(header[0].strip()) or len(cells[0].split()) >= 6 and re.search(
-            r"\d|\b(?:two|four|eight|sixteen)\b", cells[0], re.I)):
+        label = f"{label} {header[0].strip()}"  # "Compute" under "Network": the compute network
+    if not sideways and (
+        header
+        and FEATURE_HEADER.match(header[0].strip())
+        or len(cells[0].split()) >= 6
+        and re.search(r"\d|\b(?:two|four|eight|sixteen)\b", cells[0], re.I)
+    ):
         # a row header that is a sentence ("Eight NVIDIA HGX H100 GPUs with NVLink | GPU density for ...") or a
         # feature ("Front-to-back cooling | Supports hot- and cold-aisle designs") is the row's content as much as
         # its label
-        doc.segments.append(Segment(cells[0], 1, "cell", label=header[0].strip() if header else "", heading=heading,
-                                    block=block, section=section))
+        doc.segments.append(
+            Segment(
+                cells[0],
+                1,
+                "cell",
+                label=header[0].strip() if header else "",
+                heading=heading,
+                block=block,
+                section=section,
+            )
+        )
     for k, c in enumerate(cells[1:], start=1):
         if c:
             col = header[k] if k < len(header) else ""
             row = " | ".join(x for j, x in enumerate(cells[1:], start=1) if j != k and x and x != "/")
             if sideways:
-                doc.segments.append(Segment(c, 1, "cell", label=col, column=label, heading=heading, block=block,
-                                            section=section, row=row))
+                doc.segments.append(
+                    Segment(
+                        c, 1, "cell", label=col, column=label, heading=heading, block=block, section=section, row=row
+                    )
+                )
             else:
-                doc.segments.append(Segment(c, 1, "cell", label=label, column=col, heading=heading, block=block,
-                                            section=section, row=row))
+                doc.segments.append(
+                    Segment(
+                        c, 1, "cell", label=label, column=col, heading=heading, block=block, section=section, row=row
+                    )
+                )
 
 
 class _HTMLLines(HTMLParser):
     """Flattens HTML into Markdown-like lines: headings as '#', blocks as lines, and each table as one grid of
     '| a | b |' rows (colspan repeated across its columns, rowspan carried down, a header of several rows joined
     column by column, a row's leading <th> cells joined into its label), so one table model reads every format."""
-    BLOCK = {"p", "div", "li", "br", "section", "article", "dt", "dd", "tr", "h1", "h2", "h3", "h4", "h5", "h6",
-             "table", "ul", "ol", "dl", "header", "footer", "caption"}
+
+    BLOCK = {
+        "p",
+        "div",
+        "li",
+        "br",
+        "section",
+        "article",
+        "dt",
+        "dd",
+        "tr",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "table",
+        "ul",
+        "ol",
+        "dl",
+        "header",
+        "footer",
+        "caption",
+    }
     SKIP = {"script", "style", "noscript", "template", "head"}
 
     def __init__(self):
@@ -479,7 +600,7 @@ class _HTMLLines(HTMLParser):
         self.cell: dict | None = None
         self.skip = 0
         self.prefix = ""
-        self.title = ""               # the page's <title>: often the only place a product page names its kind
+        self.title = ""  # the page's <title>: often the only place a product page names its kind
         self.in_title = False
 
     def handle_starttag(self, tag, attrs):
@@ -497,12 +618,16 @@ class _HTMLLines(HTMLParser):
         elif tag in ("td", "th") and self.row is not None:
             self._close_cell()
             a = dict(attrs)
-            self.cell = {"th": tag == "th", "text": "", "colspan": _span(a.get("colspan")),
-                         "rowspan": _span(a.get("rowspan"))}
+            self.cell = {
+                "th": tag == "th",
+                "text": "",
+                "colspan": _span(a.get("colspan")),
+                "rowspan": _span(a.get("rowspan")),
+            }
             self.cur = ""
         elif self.cell is not None:
             if tag in ("br", "p", "li", "div") and self.cur.strip():
-                self.cur += "; "          # lines inside one cell stay apart
+                self.cur += "; "  # lines inside one cell stay apart
         elif tag in ("dt",):
             self._end()
         elif tag == "dd":
@@ -583,7 +708,7 @@ def _span(v) -> int:
 
 def _grid_lines(rows: list[list[dict]]) -> list[str]:
     grid: list[list[tuple[str, bool]]] = []
-    carry: dict[int, list] = {}          # column -> [rows left, text, is_th] of a cell spanning rows
+    carry: dict[int, list] = {}  # column -> [rows left, text, is_th] of a cell spanning rows
     for row in rows:
         line: dict[int, tuple[str, bool]] = {}
         pending = dict(carry)

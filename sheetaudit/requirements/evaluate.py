@@ -6,6 +6,7 @@ powers (configurations) is read at each. All readings meet: `meets`; none: `fall
 some: `uncertain`, with the question that settles it. Nothing to read: `not-stated`, with the question for the
 vendor. The efficiency requirement is the scaling what-if's (a model on stated assumptions), said so in `basis`.
 Figures are read from the contract's data (normalised values, direction, certainty, page), never from a message."""
+
 from __future__ import annotations
 
 from ..basis import interconnect, norm
@@ -26,19 +27,32 @@ def evaluate(req: dict, contract: dict, sheet: str = "", assumptions=None, train
     results = []
     for key, want in req["keys"].items():
         s = keys[key]
-        base = {"key": key, "requirement": s["label"], "wanted": wanted_text(key, want, s),
-                "unit": s.get("unit") or None}
+        base = {
+            "key": key,
+            "requirement": s["label"],
+            "wanted": wanted_text(key, want, s),
+            "unit": s.get("unit") or None,
+        }
         if kind not in s.get("applies_to", [kind]) and kind != "unknown":
-            got = {"result": "not-applicable", "why": f"a {kind} sheet: the requirement concerns "
-                                                      f"{', '.join(k for k in s['applies_to'] if k != 'unknown')} sheets"}
+            got = {
+                "result": "not-applicable",
+                "why": f"a {kind} sheet: the requirement concerns "
+                f"{', '.join(k for k in s['applies_to'] if k != 'unknown')} sheets",
+            }
         else:
             got = EVALUATORS[key](want, s, ctx)
         results.append(_shaped({**base, **got}))
     counts = {r: sum(1 for x in results if x["result"] == r) for r in RESULTS}
-    outcome = ("falls-short" if counts["falls-short"] else "open" if counts["uncertain"] + counts["not-stated"]
-               else "meets")
-    return {"name": req.get("name") or "", "source": req.get("source") or "", "outcome": outcome,
-            "counts": counts, "results": results}
+    outcome = (
+        "falls-short" if counts["falls-short"] else "open" if counts["uncertain"] + counts["not-stated"] else "meets"
+    )
+    return {
+        "name": req.get("name") or "",
+        "source": req.get("source") or "",
+        "outcome": outcome,
+        "counts": counts,
+        "results": results,
+    }
 
 
 def wanted_text(key: str, want, s: dict) -> str:
@@ -55,8 +69,22 @@ def wanted_text(key: str, want, s: dict) -> str:
 
 def _shaped(r: dict) -> dict:
     """Every result carries the same fields, in one order (the schema's), null where they do not apply."""
-    order = ("key", "requirement", "wanted", "result", "value", "value_text", "unit", "readings", "text", "page",
-             "figures", "basis", "why", "question")
+    order = (
+        "key",
+        "requirement",
+        "wanted",
+        "result",
+        "value",
+        "value_text",
+        "unit",
+        "readings",
+        "text",
+        "page",
+        "figures",
+        "basis",
+        "why",
+        "question",
+    )
     out = {k: r.get(k) for k in order}
     out["figures"] = r.get("figures") or []
     out["basis"] = r.get("basis") or "sheet"
@@ -112,6 +140,7 @@ def direction_readings(cell: dict, byid: dict) -> tuple[list[float], dict]:
     n = norm(f)
     try:
         from ..units import convert
+
         printed = convert("bandwidth", f["value"], f["unit"])
     except (KeyError, TypeError, ValueError):
         return [v], f
@@ -124,38 +153,55 @@ def direction_readings(cell: dict, byid: dict) -> tuple[list[float], dict]:
 def _bandwidth(tier: str, question_key: str):
     def run(want, s, ctx: _Sheet) -> dict:
         from ..atscale.inputs import QUESTIONS
+
         cell = ctx.ic[tier]
         limit = want["min"]
         if not cell:
             port = ctx.ic["port"] if tier == "scale_out" else None
-            q = (f"The sheet gives the network port speed ({port['note']}) but not how many ports serve each "
-                 f"accelerator: how many NICs (ports) per accelerator, at what rate per direction?" if port else
-                 s["ask"])
+            q = (
+                f"The sheet gives the network port speed ({port['note']}) but not how many ports serve each "
+                f"accelerator: how many NICs (ports) per accelerator, at what rate per direction?"
+                if port
+                else s["ask"]
+            )
             return {"result": "not-stated", "why": QUESTIONS[question_key][0], "question": q}
         values, f = direction_readings(cell, ctx.byid)
         result = _decide(values, "min", limit)
         doubt = _doubt(f)
         if result == "falls-short" and doubt:
             result = "uncertain"
-        out = {"result": result, "value": cell["value"], "value_text": _range_text(values),
-               "readings": values if len(values) > 1 else None, "text": f.get("text") or cell.get("text"),
-               "page": f.get("page"), "figures": cell.get("figures") or []}
+        out = {
+            "result": result,
+            "value": cell["value"],
+            "value_text": _range_text(values),
+            "readings": values if len(values) > 1 else None,
+            "text": f.get("text") or cell.get("text"),
+            "page": f.get("page"),
+            "figures": cell.get("figures") or [],
+        }
         how = cell.get("note") or ""
         if len(values) > 1:
             lo, hi = values
-            out["why"] = (f"{_where(f)} states no direction: {num(hi)} GB/s each way if it is per direction, "
-                          f"{num(lo)} GB/s if both directions are added")
+            out["why"] = (
+                f"{_where(f)} states no direction: {num(hi)} GB/s each way if it is per direction, "
+                f"{num(lo)} GB/s if both directions are added"
+            )
             if result == "uncertain":
-                out["question"] = (f"Is the {f.get('text')} on page {f.get('page')} the rate in each direction, or "
-                                   f"both directions added? Per direction it meets {num(limit)} GB/s; added, it "
-                                   f"gives {num(lo)} GB/s each way.")
+                out["question"] = (
+                    f"Is the {f.get('text')} on page {f.get('page')} the rate in each direction, or "
+                    f"both directions added? Per direction it meets {num(limit)} GB/s; added, it "
+                    f"gives {num(lo)} GB/s each way."
+                )
         else:
             out["why"] = how or f"{_where(f)} = {num(cell['value'])} GB/s per direction"
         if doubt and result == "uncertain" and not out.get("question"):
             out["why"] += f"; read by inference ({doubt})"
-            out["question"] = (f"Is {_where(f)} per accelerator and per direction? Read that way it gives "
-                               f"{_range_text(values)} GB/s, short of {num(limit)} GB/s; {doubt}.")
+            out["question"] = (
+                f"Is {_where(f)} per accelerator and per direction? Read that way it gives "
+                f"{_range_text(values)} GB/s, short of {num(limit)} GB/s; {doubt}."
+            )
         return out
+
     return run
 
 
@@ -171,19 +217,29 @@ KEY_OF_INPUT = {"scale_up_gbs": "scale_up_gbs", "domain_size": "scale_up_domain"
 
 def _domain(want, s, ctx: _Sheet) -> dict:
     from ..atscale.inputs import QUESTIONS
+
     cell = ctx.ic["domain"]
     if not cell:
         return {"result": "not-stated", "why": QUESTIONS["domain_size"][0], "question": s["ask"]}
     f = ctx.byid.get((cell.get("figures") or [None])[0]) or {}
     v = float(cell["value"])
-    out = {"result": _decide([v], "min", want["min"]), "value": v, "value_text": num(v),
-           "text": f.get("text"), "page": f.get("page"), "figures": cell.get("figures") or [],
-           "why": f"{_where(f)}: {num(v)} accelerators share one scale-up domain"}
+    out = {
+        "result": _decide([v], "min", want["min"]),
+        "value": v,
+        "value_text": num(v),
+        "text": f.get("text"),
+        "page": f.get("page"),
+        "figures": cell.get("figures") or [],
+        "why": f"{_where(f)}: {num(v)} accelerators share one scale-up domain",
+    }
     doubt = _doubt(f)
     if out["result"] == "falls-short" and doubt:
-        out.update(result="uncertain", why=out["why"] + f"; read by inference ({doubt})",
-                   question=f"How many accelerators share one scale-up domain? The sheet's {_where(f)} reads as "
-                            f"{num(v)}, fewer than {num(want['min'])}; {doubt}.")
+        out.update(
+            result="uncertain",
+            why=out["why"] + f"; read by inference ({doubt})",
+            question=f"How many accelerators share one scale-up domain? The sheet's {_where(f)} reads as "
+            f"{num(v)}, fewer than {num(want['min'])}; {doubt}.",
+        )
     return out
 
 
@@ -192,10 +248,14 @@ def _latency(want, s, ctx: _Sheet) -> dict:
     meets it too; one above the limit leaves the hardware part unknown."""
     limit = want["max"]
     lat = [(norm(f) / 1000.0, f) for f in ctx.figures if f.get("quantity") == "latency" and norm(f) is not None]
-    groups = {b: [x for x in lat if x[0] > 0 and (x[1].get("basis") or "unspecified") == b]
-              for b in ("hardware", "unspecified", "end-to-end")}
-    ask = ("What is the hardware (port-to-port, ASIC) latency of the configuration you offer, and at which port "
-           "speed and packet size?")
+    groups = {
+        b: [x for x in lat if x[0] > 0 and (x[1].get("basis") or "unspecified") == b]
+        for b in ("hardware", "unspecified", "end-to-end")
+    }
+    ask = (
+        "What is the hardware (port-to-port, ASIC) latency of the configuration you offer, and at which port "
+        "speed and packet size?"
+    )
     if groups["hardware"]:
         got = groups["hardware"]
         values = [v for v, _ in got]
@@ -204,8 +264,10 @@ def _latency(want, s, ctx: _Sheet) -> dict:
         out = _latency_result(result, best, values, got)
         out["why"] = f"hardware latency {', '.join(_where(f) for _, f in got[:4])}"
         if result == "uncertain":
-            out["question"] = (f"The sheet gives several hardware latencies ({out['value_text']} µs): which applies to "
-                               f"the configuration you offer (port speed, mode)?")
+            out["question"] = (
+                f"The sheet gives several hardware latencies ({out['value_text']} µs): which applies to "
+                f"the configuration you offer (port speed, mode)?"
+            )
         return out
     for basis in ("unspecified", "end-to-end"):
         got = groups[basis]
@@ -214,119 +276,208 @@ def _latency(want, s, ctx: _Sheet) -> dict:
         v, f = min(got, key=lambda x: x[0])
         if v <= limit + 1e-12:
             out = _latency_result("meets", (v, f), [v], [(v, f)])
-            out["why"] = (f"{_where(f)} ({'basis not stated' if basis == 'unspecified' else 'end-to-end'}) is within "
-                          f"{num(limit)} µs, and the hardware latency is part of it")
+            out["why"] = (
+                f"{_where(f)} ({'basis not stated' if basis == 'unspecified' else 'end-to-end'}) is within "
+                f"{num(limit)} µs, and the hardware latency is part of it"
+            )
             return out
         if basis == "unspecified":
             out = _latency_result("uncertain", (v, f), [v], [(v, f)])
             out["why"] = f"{_where(f)} does not say whether it is hardware (port to port) or end-to-end"
-            out["question"] = (f"Is the {f.get('text')} on page {f.get('page')} the hardware (port-to-port) latency "
-                               f"or end-to-end through the software stack? As hardware latency it is above "
-                               f"{num(limit)} µs.")
+            out["question"] = (
+                f"Is the {f.get('text')} on page {f.get('page')} the hardware (port-to-port) latency "
+                f"or end-to-end through the software stack? As hardware latency it is above "
+                f"{num(limit)} µs."
+            )
             return out
-    return {"result": "not-stated", "question": ask,
-            "why": "the sheet states no hardware latency" + (" (its end-to-end latency is above the limit and says "
-                                                              "nothing of the hardware part)" if groups["end-to-end"]
-                                                              else "")}
+    return {
+        "result": "not-stated",
+        "question": ask,
+        "why": "the sheet states no hardware latency"
+        + (
+            " (its end-to-end latency is above the limit and says nothing of the hardware part)"
+            if groups["end-to-end"]
+            else ""
+        ),
+    }
 
 
 def _latency_result(result, chosen, values, got) -> dict:
     v, f = chosen
-    return {"result": result, "value": round(v, 6), "value_text": _range_text(values), "text": f.get("text"),
-            "page": f.get("page"), "figures": [x.get("id") for _, x in got if x.get("id")][:8],
-            "readings": sorted(values) if len(values) > 1 else None}
+    return {
+        "result": result,
+        "value": round(v, 6),
+        "value_text": _range_text(values),
+        "text": f.get("text"),
+        "page": f.get("page"),
+        "figures": [x.get("id") for _, x in got if x.get("id")][:8],
+        "readings": sorted(values) if len(values) > 1 else None,
+    }
 
 
 def _rdma(want, s, ctx: _Sheet) -> dict:
     import re
     from ..technologies import load
+
     kb = load()
     no = ctx.finding("latency.no-rdma")
-    if no:      # silence is not a shortfall: the sheet never says the network has no RDMA
+    if no:  # silence is not a shortfall: the sheet never says the network has no RDMA
         figs = [ctx.byid[i] for i in no.get("figures") or [] if i in ctx.byid]
         f = figs[0] if figs else {}
-        return {"result": "not-stated", "text": f.get("text"), "page": f.get("page"),
-                "figures": no.get("figures") or [],
-                "why": "the scale-out network is Ethernet and the sheet names no RDMA transport",
-                "question": (f"The sheet gives Ethernet ports ({_where(f)}) but names no RDMA transport: does the "
-                             "network run RoCE v2 (with PFC/ECN) or another RDMA transport, with GPUDirect RDMA to "
-                             "the accelerators?" if f else s.get("ask") or "")}
+        return {
+            "result": "not-stated",
+            "text": f.get("text"),
+            "page": f.get("page"),
+            "figures": no.get("figures") or [],
+            "why": "the scale-out network is Ethernet and the sheet names no RDMA transport",
+            "question": (
+                f"The sheet gives Ethernet ports ({_where(f)}) but names no RDMA transport: does the "
+                "network run RoCE v2 (with PFC/ECN) or another RDMA transport, with GPUDirect RDMA to "
+                "the accelerators?"
+                if f
+                else s.get("ask") or ""
+            ),
+        }
     for f in ctx.figures:
         t = kb.get(f.get("technology") or "")
         if t is not None and t.rdma:
-            return {"result": "meets", "value": t.name, "value_text": t.name, "text": f.get("text"),
-                    "page": f.get("page"), "figures": [f.get("id")], "why": f"{_where(f)} is {t.name}"}
+            return {
+                "result": "meets",
+                "value": t.name,
+                "value_text": t.name,
+                "text": f.get("text"),
+                "page": f.get("page"),
+                "figures": [f.get("id")],
+                "why": f"{_where(f)} is {t.name}",
+            }
     title = (ctx.contract.get("source") or {}).get("title") or ""
     for f in ctx.figures + [{"context": title}]:
         words = f"{f.get('context') or ''} {f.get('label') or ''}"
         for p in kb.rdma_transports:
             m = re.search(p, words)
             if m:
-                return {"result": "meets", "value": m.group(0), "value_text": m.group(0), "text": f.get("text"),
-                        "page": f.get("page"), "figures": [f["id"]] if f.get("id") else [],
-                        "why": f"the sheet names {m.group(0)}" + (f" beside {_where(f)}" if f.get("text") else "")}
-    return {"result": "not-stated", "why": "the figures read name no RDMA transport",
-            "question": "Does the scale-out network run an RDMA transport (InfiniBand, RoCE v2 with PFC/ECN, or "
-                        "another), with GPUDirect RDMA to the accelerators?"}
+                return {
+                    "result": "meets",
+                    "value": m.group(0),
+                    "value_text": m.group(0),
+                    "text": f.get("text"),
+                    "page": f.get("page"),
+                    "figures": [f["id"]] if f.get("id") else [],
+                    "why": f"the sheet names {m.group(0)}" + (f" beside {_where(f)}" if f.get("text") else ""),
+                }
+    return {
+        "result": "not-stated",
+        "why": "the figures read name no RDMA transport",
+        "question": "Does the scale-out network run an RDMA transport (InfiniBand, RoCE v2 with PFC/ECN, or "
+        "another), with GPUDirect RDMA to the accelerators?",
+    }
 
 
 def _rack_power(want, s, ctx: _Sheet) -> dict:
     limit = want["max"]
-    rack = [(norm(f), f) for f in ctx.figures if f.get("quantity") == "power" and f.get("scope") == "per-rack"
-            and norm(f) is not None]
+    rack = [
+        (norm(f), f)
+        for f in ctx.figures
+        if f.get("quantity") == "power" and f.get("scope") == "per-rack" and norm(f) is not None
+    ]
     if rack:
         values = [v for v, _ in rack]
         result = _decide(values, "max", limit)
         v, f = min(rack, key=lambda x: x[0]) if result == "falls-short" else max(rack, key=lambda x: x[0])
-        out = {"result": result, "value": v, "value_text": _range_text(values), "text": f.get("text"),
-               "page": f.get("page"), "figures": [x.get("id") for _, x in rack][:8],
-               "readings": sorted(set(values)) if len(set(values)) > 1 else None,
-               "why": "rack power " + ", ".join(dict.fromkeys(_where(x) for _, x in rack))}
+        out = {
+            "result": result,
+            "value": v,
+            "value_text": _range_text(values),
+            "text": f.get("text"),
+            "page": f.get("page"),
+            "figures": [x.get("id") for _, x in rack][:8],
+            "readings": sorted(set(values)) if len(set(values)) > 1 else None,
+            "why": "rack power " + ", ".join(dict.fromkeys(_where(x) for _, x in rack)),
+        }
         if result == "uncertain":
-            out["question"] = (f"The sheet gives rack powers of {out['value_text']} kW: which configuration do you "
-                               f"offer, and what does its rack draw at full load?")
+            out["question"] = (
+                f"The sheet gives rack powers of {out['value_text']} kW: which configuration do you "
+                f"offer, and what does its rack draw at full load?"
+            )
         return out
     d = next((d for d in ctx.derived if d.get("name") == "rack power for typical nodes per rack"), None)
     if d and isinstance(d.get("value"), (int, float)):
         f = ctx.byid.get((d.get("figures") or [None])[0]) or {}
         node = norm(f)
         if node is not None and node > limit:
-            return {"result": "falls-short", "value": node, "value_text": num(node),
-                    "text": f.get("text"), "page": f.get("page"), "figures": d.get("figures") or [],
-                    "why": f"one node alone draws {_where(f)}"}
-        return {"result": "uncertain", "value": d["value"], "value_text": num(d["value"]),
-                "text": f.get("text"), "page": f.get("page"), "figures": d.get("figures") or [],
-                "basis": "assumption", "why": f"only node power is given: {d.get('arithmetic')}",
-                "question": (f"The sheet gives node power only ({_where(f)}): how many nodes per rack do you "
-                             f"propose, and what does the rack draw at full load?")}
-    return {"result": "not-stated", "why": "the sheet gives no rack or node power",
-            "question": "What does one rack draw at full load (kW) in the configuration you offer?"}
+            return {
+                "result": "falls-short",
+                "value": node,
+                "value_text": num(node),
+                "text": f.get("text"),
+                "page": f.get("page"),
+                "figures": d.get("figures") or [],
+                "why": f"one node alone draws {_where(f)}",
+            }
+        return {
+            "result": "uncertain",
+            "value": d["value"],
+            "value_text": num(d["value"]),
+            "text": f.get("text"),
+            "page": f.get("page"),
+            "figures": d.get("figures") or [],
+            "basis": "assumption",
+            "why": f"only node power is given: {d.get('arithmetic')}",
+            "question": (
+                f"The sheet gives node power only ({_where(f)}): how many nodes per rack do you "
+                f"propose, and what does the rack draw at full load?"
+            ),
+        }
+    return {
+        "result": "not-stated",
+        "why": "the sheet gives no rack or node power",
+        "question": "What does one rack draw at full load (kW) in the configuration you offer?",
+    }
 
 
 def _cooling(want, s, ctx: _Sheet) -> dict:
     accepted = set(want)
-    cool = [f for f in ctx.figures if f.get("quantity") == "cooling"
-            and isinstance((f.get("normalized") or {}).get("value"), str)]
+    cool = [
+        f
+        for f in ctx.figures
+        if f.get("quantity") == "cooling" and isinstance((f.get("normalized") or {}).get("value"), str)
+    ]
     need = ctx.finding("power.liquid-cooling-required")
     if need:
-        needed_figs = [ctx.byid[i] for i in need.get("figures") or [] if ctx.byid.get(i, {}).get("quantity") == "cooling"]
+        needed_figs = [
+            ctx.byid[i] for i in need.get("figures") or [] if ctx.byid.get(i, {}).get("quantity") == "cooling"
+        ]
         needed = {f["normalized"]["value"] for f in needed_figs} or {"liquid"}
         f = needed_figs[0] if needed_figs else ctx.byid.get((need.get("figures") or [None])[0]) or {}
         ok = needed & accepted
-        return {"result": "meets" if ok else "falls-short", "value": " or ".join(sorted(needed)),
-                "value_text": " or ".join(sorted(needed)), "text": f.get("text"), "page": f.get("page"),
-                "figures": need.get("figures") or [],
-                "why": f"the sheet needs {' or '.join(sorted(needed))} cooling" + (f" ({_where(f)})" if f else "")}
+        return {
+            "result": "meets" if ok else "falls-short",
+            "value": " or ".join(sorted(needed)),
+            "value_text": " or ".join(sorted(needed)),
+            "text": f.get("text"),
+            "page": f.get("page"),
+            "figures": need.get("figures") or [],
+            "why": f"the sheet needs {' or '.join(sorted(needed))} cooling" + (f" ({_where(f)})" if f else ""),
+        }
     if cool:
         methods = list(dict.fromkeys(f["normalized"]["value"] for f in cool))
         ok = [m for m in methods if m in accepted]
         f = next((x for x in cool if x["normalized"]["value"] in ok), cool[0])
-        return {"result": "meets" if ok else "falls-short", "value": " or ".join(methods),
-                "value_text": " or ".join(methods), "text": f.get("text"), "page": f.get("page"),
-                "figures": [x.get("id") for x in cool][:8], "why": f"the sheet states {_where(f)}"}
-    return {"result": "not-stated", "why": "the sheet states no cooling method",
-            "question": "How is it cooled (air, direct liquid / cold plate, immersion), and what does it need from "
-                        "the hall (airflow, coolant supply temperature and flow)?"}
+        return {
+            "result": "meets" if ok else "falls-short",
+            "value": " or ".join(methods),
+            "value_text": " or ".join(methods),
+            "text": f.get("text"),
+            "page": f.get("page"),
+            "figures": [x.get("id") for x in cool][:8],
+            "why": f"the sheet states {_where(f)}",
+        }
+    return {
+        "result": "not-stated",
+        "why": "the sheet states no cooling method",
+        "question": "How is it cooled (air, direct liquid / cold plate, immersion), and what does it need from "
+        "the hall (airflow, coolant supply temperature and flow)?",
+    }
 
 
 def _efficiency(want, s, ctx: _Sheet) -> dict:
@@ -334,6 +485,7 @@ def _efficiency(want, s, ctx: _Sheet) -> dict:
     rests on. It is a model on stated assumptions (basis: model), not a measurement."""
     from ..atscale.assumptions import load_assumptions
     from ..atscale.whatif import Request, system
+
     a = ctx.assumptions or load_assumptions()
     at, limit = want["at"], want["min"]
     if not a.user_set("batch_accelerators"):
@@ -344,24 +496,38 @@ def _efficiency(want, s, ctx: _Sheet) -> dict:
     p = first["points"][0]
     if p.get("efficiency") is None:
         missing = first.get("missing") or []
-        return {"result": "not-stated", "basis": "model",
-                "why": "the what-if cannot run: " + "; ".join(m["why"] for m in missing) if missing else p.get("unknown"),
-                "question": " ".join(spec()["keys"][KEY_OF_INPUT[m["input"]]]["ask"] for m in missing
-                                     if m["input"] in KEY_OF_INPUT) or None}
+        return {
+            "result": "not-stated",
+            "basis": "model",
+            "why": "the what-if cannot run: " + "; ".join(m["why"] for m in missing) if missing else p.get("unknown"),
+            "question": " ".join(
+                spec()["keys"][KEY_OF_INPUT[m["input"]]]["ask"] for m in missing if m["input"] in KEY_OF_INPUT
+            )
+            or None,
+        }
     ups = [None]
     outs = [None]
     if first["inputs"].get("scale_up_gbs") is not None and "scale_up_gbs" not in first["inputs"].get("assumed", []):
         ups = direction_readings(ctx.ic["scale_up"], ctx.byid)[0] if ctx.ic["scale_up"] else [None]
-    if first["inputs"].get("scale_out_gbs_per_accelerator") is not None and ctx.ic["scale_out"] and \
-            "scale_out_gbs" not in first["inputs"].get("assumed", []):
+    if (
+        first["inputs"].get("scale_out_gbs_per_accelerator") is not None
+        and ctx.ic["scale_out"]
+        and "scale_out_gbs" not in first["inputs"].get("assumed", [])
+    ):
         outs = direction_readings(ctx.ic["scale_out"], ctx.byid)[0]
     values = []
     for u in ups:
         for o in outs:
-            over = {k: v for k, v in (("scale_up_gbs", u), ("scale_out_gbs", o)) if v is not None and
-                    (len(ups) > 1 or len(outs) > 1)}
-            got = system(ctx.sheet, ctx.contract, a.with_overrides(over, "the requirement's readings"), req) \
-                if over else first
+            over = {
+                k: v
+                for k, v in (("scale_up_gbs", u), ("scale_out_gbs", o))
+                if v is not None and (len(ups) > 1 or len(outs) > 1)
+            }
+            got = (
+                system(ctx.sheet, ctx.contract, a.with_overrides(over, "the requirement's readings"), req)
+                if over
+                else first
+            )
             eff = got["points"][0].get("efficiency")
             if eff is not None:
                 values.append(eff)
@@ -370,49 +536,70 @@ def _efficiency(want, s, ctx: _Sheet) -> dict:
     assumed = p.get("assumed") or []
     if assumed and result != "falls-short":
         result = "uncertain"
-    out = {"result": result, "value": min(values), "value_text": _range_text([round(v, 3) for v in values]),
-           "readings": values if len(values) > 1 else None, "figures": first["inputs"].get("figures") or [],
-           "basis": "model",
-           "why": (f"scaling what-if at {num(at)} accelerators ({first['training']['compute']} on each of "
-                   f"{num(first['training']['batch_accelerators'])}, the global batch; "
-                   f"paced by {p.get('bottleneck') or p.get('regime') or '?'}): a model on its stated assumptions, not a "
-                   f"measurement" + (f"; rests on assumed {', '.join(assumed)}" if assumed else ""))}
+    out = {
+        "result": result,
+        "value": min(values),
+        "value_text": _range_text([round(v, 3) for v in values]),
+        "readings": values if len(values) > 1 else None,
+        "figures": first["inputs"].get("figures") or [],
+        "basis": "model",
+        "why": (
+            f"scaling what-if at {num(at)} accelerators ({first['training']['compute']} on each of "
+            f"{num(first['training']['batch_accelerators'])}, the global batch; "
+            f"paced by {p.get('bottleneck') or p.get('regime') or '?'}): a model on its stated assumptions, not a "
+            f"measurement" + (f"; rests on assumed {', '.join(assumed)}" if assumed else "")
+        ),
+    }
     if result == "uncertain":
-        out["question"] = ("The step efficiency depends on how the bandwidth is read: what does each accelerator "
-                           "send per direction over the scale-up link and over the network?" if len(values) > 1 else
-                           "The inputs rest on assumptions: what are the per-direction scale-up and scale-out "
-                           "bandwidths per accelerator?")
+        out["question"] = (
+            "The step efficiency depends on how the bandwidth is read: what does each accelerator "
+            "send per direction over the scale-up link and over the network?"
+            if len(values) > 1
+            else "The inputs rest on assumptions: what are the per-direction scale-up and scale-out "
+            "bandwidths per accelerator?"
+        )
     return out
 
 
 def _job(field: str, op: str):
     """A requirement on the buyer's training job: judged on the job what-if of `scale --job` (a model, basis
     model); without a job it is not stated, and says how to judge it."""
+
     def judge(want, s, ctx: _Sheet) -> dict:
         t = getattr(ctx, "training", None)
         if t is None or "job" not in t:
-            return {"result": "not-stated", "basis": "model",
-                    "why": "a requirement on your training job: judged by 'sheetaudit scale SHEET --job job.yaml "
-                           "--require FILE'", "question": s["ask"]}
+            return {
+                "result": "not-stated",
+                "basis": "model",
+                "why": "a requirement on your training job: judged by 'sheetaudit scale SHEET --job job.yaml "
+                "--require FILE'",
+                "question": s["ask"],
+            }
         got = t.get(field)
-        if want.get("tokens") and t.get("tokens_per_second"):      # the requirement's own tokens to train
+        if want.get("tokens") and t.get("tokens_per_second"):  # the requirement's own tokens to train
             got = float(f"{want['tokens'] / t['tokens_per_second'] / 86400:.4g}")
         if got is None:
-            why = t.get("unknown") or ("neither the job file nor the requirement gives tokens to train"
-                                       if field == "time_to_train_days" else "the job was not modelled")
+            why = t.get("unknown") or (
+                "neither the job file nor the requirement gives tokens to train"
+                if field == "time_to_train_days"
+                else "the job was not modelled"
+            )
             return {"result": "not-stated", "basis": "model", "why": why, "question": s["ask"]}
         value, limit = got, want[op]
         result = _decide([value], op, limit)
         assumed = [k for k, how in (t.get("hardware_how") or {}).items() if how.startswith("assumed")]
-        why = (f"the job what-if at {num(t['accelerators'])} accelerators, layout "
-               f"{' '.join(f'{k} {v}' for k, v in t['layout'].items())}: a model on its stated assumptions, not a "
-               f"measurement" + (f"; rests on assumed {', '.join(assumed)}" if assumed else ""))
+        why = (
+            f"the job what-if at {num(t['accelerators'])} accelerators, layout "
+            f"{' '.join(f'{k} {v}' for k, v in t['layout'].items())}: a model on its stated assumptions, not a "
+            f"measurement" + (f"; rests on assumed {', '.join(assumed)}" if assumed else "")
+        )
         out = {"result": result, "value": value, "value_text": num(value), "basis": "model", "why": why}
         if t.get("fits") is False:
             out.update(result="falls-short", why=t.get("not_fitting") or "no layout fits in memory")
         elif assumed and result == "meets":
             out.update(result="uncertain", question=s["ask"])
         return out
+
     return judge
 
 

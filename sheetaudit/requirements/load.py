@@ -2,6 +2,7 @@
 key's quantity, or a value of the wrong type is one UsageError naming the file and the key (exit 2). Every value
 goes through the one validator (sheetaudit.validate): numbers finite and of a sane size, whole numbers where a
 count is meant, true (not 1) where a flag is."""
+
 from __future__ import annotations
 
 import re
@@ -17,6 +18,7 @@ _NUMBER_UNIT = re.compile(r"^\s*([-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+)\s*(\S.*?)?\
 def spec() -> dict:
     """rules/requirements.yaml as parsed: {'keys': {...}, 'results': {...}}."""
     from ..rules import _load_yaml, rules_dir
+
     return _load_yaml(rules_dir() / "requirements.yaml")
 
 
@@ -24,8 +26,9 @@ def load_requirements(path: str | Path) -> dict:
     """The file as checked data: {'name', 'source', 'facility' (or None), 'keys': {key: normalised wanted}} with
     each bound as {'min' | 'max': number in the key's unit, 'at': ...}, rdma as True, cooling as a list."""
     from ..validate import InvalidInput, read_yaml
+
     where = f"requirements file {describe_path(path)}"
-    try:     # read as every input file is (sheetaudit.validate): a regular file under a size cap, nesting bounded
+    try:  # read as every input file is (sheetaudit.validate): a regular file under a size cap, nesting bounded
         data = read_yaml(path, what="requirements file")
     except InvalidInput as exc:
         raise UsageError(f"{where}: {exc.key + ': ' if exc.key else ''}{exc.problem}") from None
@@ -35,8 +38,10 @@ def load_requirements(path: str | Path) -> dict:
 def check_requirements(data, where: str, source: str = "") -> dict:
     keys = spec()["keys"]
     if not isinstance(data, dict) or not data:
-        raise UsageError(f"{where}: expected a mapping of requirements (e.g. 'scale_up_gbs: {{min: 400}}'); "
-                         f"known keys: {', '.join(keys)}")
+        raise UsageError(
+            f"{where}: expected a mapping of requirements (e.g. 'scale_up_gbs: {{min: 400}}'); "
+            f"known keys: {', '.join(keys)}"
+        )
     unknown = [str(k) for k in data if k not in keys]
     if unknown:
         raise UsageError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(keys)})")
@@ -51,8 +56,9 @@ def check_requirements(data, where: str, source: str = "") -> dict:
             out["name"] = raw
         elif kind == "facility":
             if not isinstance(raw, dict):
-                raise UsageError(f"{at}: expected a facility profile (rack_power_kw, cooling, floor_load_kg_m2), "
-                                 f"got {_shown(raw)}")
+                raise UsageError(
+                    f"{at}: expected a facility profile (rack_power_kw, cooling, floor_load_kg_m2), got {_shown(raw)}"
+                )
             out["facility"] = raw
         elif kind == "required":
             _valid(raw, {"enum": ["required", True], "description": "'required'"}, at)
@@ -65,7 +71,9 @@ def check_requirements(data, where: str, source: str = "") -> dict:
         else:
             out["keys"][key] = _bound(raw, s, at)
     if not out["keys"] and out["facility"] is None:
-        raise UsageError(f"{where}: no requirement to check (known: {', '.join(k for k in keys if k not in ('name', 'facility'))})")
+        raise UsageError(
+            f"{where}: no requirement to check (known: {', '.join(k for k in keys if k not in ('name', 'facility'))})"
+        )
     return out
 
 
@@ -93,20 +101,23 @@ def _bound(raw, s: dict, at: str) -> dict:
         if k not in raw:
             raise UsageError(f"{at}: expected '{k}' (e.g. {{{s['bounds'][0]}: 0.9, {k}: 1024}})")
         v = raw[k]
-        if rule.get("count"):           # a large count as people write it: 15e12, 15T, 300B
+        if rule.get("count"):  # a large count as people write it: 15e12, 15T, 300B
             from ..atscale.parse import parse_count
+
             if not isinstance(v, str):
                 _valid(v, {"type": "number", "exclusiveMinimum": 0, "description": "a count above 0"}, f"{at}.{k}")
             try:
                 count = parse_count(str(v)) if not isinstance(v, bool) else parse_count("x")
             except ValueError as exc:
                 raise UsageError(f"{at}.{k}: {exc}") from None
-            out[k] = _valid(count, {"type": "number", "exclusiveMinimum": 0, "description": "a count above 0"},
-                            f"{at}.{k}")
+            out[k] = _valid(
+                count, {"type": "number", "exclusiveMinimum": 0, "description": "a count above 0"}, f"{at}.{k}"
+            )
             continue
         least = rule.get("min", 0)
-        _valid(v, {"type": "integer", "minimum": least, "description": f"a whole number of at least {least}"},
-               f"{at}.{k}")
+        _valid(
+            v, {"type": "integer", "minimum": least, "description": f"a whole number of at least {least}"}, f"{at}.{k}"
+        )
         out[k] = int(v)
     return out
 
@@ -114,6 +125,7 @@ def _bound(raw, s: dict, at: str) -> dict:
 def _valid(value, schema: dict, at: str):
     """VALUE checked by sheetaudit.validate against SCHEMA; a UsageError naming AT otherwise."""
     from ..validate import InvalidInput, validate
+
     try:
         return validate(value, schema, source="")
     except InvalidInput as exc:
@@ -136,6 +148,7 @@ def _number(raw, s: dict, at: str) -> float:
     quantity = s.get("quantity")
     if quantity:
         from ..units import canonical_rate, convert
+
         spelling = (canonical_rate(printed) or printed) if quantity == "bandwidth" else printed
         try:
             converted = convert(quantity, value, spelling) * _to_key_unit(quantity, unit)
@@ -143,13 +156,16 @@ def _number(raw, s: dict, at: str) -> float:
             pass
         else:
             return float(_valid(converted, number, at))
-    raise UsageError(f"{at}: unknown unit {printed!r} (expected {unit or 'a plain number'}"
-                     f"{' or another ' + quantity + ' unit' if quantity else ''})")
+    raise UsageError(
+        f"{at}: unknown unit {printed!r} (expected {unit or 'a plain number'}"
+        f"{' or another ' + quantity + ' unit' if quantity else ''})"
+    )
 
 
 def _to_key_unit(quantity: str, unit: str) -> float:
     """The contract's unit (GB/s, ns, kW) to the key's own: a latency requirement is in µs."""
     from ..units import convert
+
     return 1.0 / convert(quantity, 1.0, unit.replace("µ", "u")) if quantity == "latency" else 1.0
 
 

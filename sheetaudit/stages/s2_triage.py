@@ -13,20 +13,31 @@ contain, found by cheap scans built from the same rules:
   (GB/s)") is tried as the finder tries a header over a bare number.
 A page that defines footnotes needs its layout too: a figure elsewhere may point to one.
 """
+
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
-from .s1_find import FIGURE_END, HEADER_UNIT, MARKERS, _cooling, _domain, _header_unit, _numeric, _patterns, unit_alternation
+from .s1_find import (
+    FIGURE_END,
+    HEADER_UNIT,
+    MARKERS,
+    _cooling,
+    _domain,
+    _header_unit,
+    _numeric,
+    _patterns,
+    unit_alternation,
+)
 from .. import regex_cache
 from ..model import Segment
 from ..read.layout import FOOTNOTE_MARKERS
 from ..rules import compiled, load_rules
 from ..technologies import load as knowledge
 
-FIGURE_REACH = (120, 60)   # characters before and after a number and its unit that a figure there can span
-COUNT_REACH = 200          # characters before an accelerator noun that its count and product name can span
+FIGURE_REACH = (120, 60)  # characters before and after a number and its unit that a figure there can span
+COUNT_REACH = 200  # characters before an accelerator noun that its count and product name can span
 
 
 @lru_cache(maxsize=1)
@@ -44,7 +55,7 @@ def _scans() -> tuple[re.Pattern, re.Pattern]:
     return numeric, counts
 
 
-_PLURAL = regex_cache.compile(r"\d[A-Z]*s\b")      # "16 B200s": the count pattern's product name in the plural
+_PLURAL = regex_cache.compile(r"\d[A-Z]*s\b")  # "16 B200s": the count pattern's product name in the plural
 
 
 def may_hold_figures(page_text: str) -> bool:
@@ -61,12 +72,14 @@ def may_hold_figures(page_text: str) -> bool:
         return True
     numeric, counts = _scans()
     low = text.lower()
-    if len(low) != len(text):     # a letter whose lower case is longer ("İ"): keep positions aligned
+    if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep positions aligned
         low = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
     before, after = FIGURE_REACH
-    for found, finder, back, ahead in ((numeric.finditer(text), _numeric, before, after),
-                                       (counts.finditer(low), _counts, COUNT_REACH, 10),
-                                       (_PLURAL.finditer(text), _counts, COUNT_REACH, 10)):
+    for found, finder, back, ahead in (
+        (numeric.finditer(text), _numeric, before, after),
+        (counts.finditer(low), _counts, COUNT_REACH, 10),
+        (_PLURAL.finditer(text), _counts, COUNT_REACH, 10),
+    ):
         if any(finder(_window(text, m.start() - back, m.end() + ahead)) for m in found):
             return True
     return False
@@ -81,4 +94,4 @@ def _window(text: str, a: int, b: int) -> Segment:
     the whole text)."""
     a = text.rfind(" ", 0, max(0, a)) + 1
     b = text.find(" ", b)
-    return Segment(text=text[a:b if b >= 0 else len(text)], page=0, kind="sentence")
+    return Segment(text=text[a : b if b >= 0 else len(text)], page=0, kind="sentence")

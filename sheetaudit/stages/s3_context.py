@@ -3,6 +3,7 @@
 A figure's clause is the text from the previous figure's clause boundary to the next separator, so that in
 "Storage: 2x IB 400Gb/s, Compute: 8x IB 400Gb/s" each rate keeps its own "Storage:" or "Compute:".
 """
+
 from __future__ import annotations
 
 import re
@@ -17,7 +18,9 @@ from ..technologies import load as knowledge, technology
 
 # Clause boundaries; "NVLink: 900GB/s PCIe Gen5: 128GB/s" has none but the next label's colon, so a run of
 # one to three capitalised words ending in a colon starts a new clause too.
-SEPARATORS = regex_cache.compile(rf",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[{BULLET_MARKS}–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){{1,3}}:)")
+SEPARATORS = regex_cache.compile(
+    rf",|;|，|；|、|\+|\band\b|\bor\b|。|\.\s|\s[{BULLET_MARKS}–—]\s|\s(?=(?:[A-Z][\w\-.]*\s?){{1,3}}:)"
+)
 
 # Figures printed with no separator between them share a clause start ("IB HDR100 100 Gb/s": two spellings of one
 # figure); a clause reaches back over at most this many of them, so that a run of thousands of bare figures costs
@@ -28,9 +31,10 @@ JOINED_REACH = 32
 @dataclass
 class Clause:
     """The text left and right of a figure within its clause."""
+
     left: str
     right: str
-    lead: str = ""     # the words of its sentence before the clause, where no other figure stands ("Each chip provides")
+    lead: str = ""  # the words of its sentence before the clause, where no other figure stands ("Each chip provides")
 
     @property
     def text(self) -> str:
@@ -40,6 +44,7 @@ class Clause:
 @dataclass
 class SheetContext:
     """What the whole sheet says that reading one figure needs: its kind, accelerators, domain, networks."""
+
     kind: str
     accelerators: int | None
     block_text: dict[int, str] = field(default_factory=dict)
@@ -48,7 +53,7 @@ class SheetContext:
     footnotes: dict[str, str] = field(default_factory=dict)
     scale_up_technology: str = ""
     kind_reason: str = ""
-    edge_device: bool = False       # a board with its own peripherals (USB, HDMI, SD): power is the device's
+    edge_device: bool = False  # a board with its own peripherals (USB, HDMI, SD): power is the device's
     scale_up_in_node: bool = False  # the sheet says its scale-up links join the accelerators of one box
     # what a switch's or adapter's ports carry when nothing beside a figure says: the AI back-end fabric
     # ("scale-out"), or the general data-centre, storage or WAN network the sheet describes ("front-end")
@@ -57,10 +62,10 @@ class SheetContext:
 
     block_models: dict[int, list[str]] = field(default_factory=dict)
     model_accelerators: dict[tuple[int, str], int] = field(default_factory=dict)
-    scale_up_links: tuple[str, ...] = ()   # link names the sheet itself says join its scale-up domain ("CumuloLink")
-    scale_up_named: bool = False   # the sheet says its accelerators are joined ("芯片间互联", "chip-to-chip links")
-    scale_up_over_host_bus: bool = False   # its accelerators talk over a PCIe fabric ("PCIe switches for chip-to-chip")
-    prose_models: dict[int, str] = field(default_factory=dict)   # id(segment) -> the model its sentence follows
+    scale_up_links: tuple[str, ...] = ()  # link names the sheet itself says join its scale-up domain ("CumuloLink")
+    scale_up_named: bool = False  # the sheet says its accelerators are joined ("芯片间互联", "chip-to-chip links")
+    scale_up_over_host_bus: bool = False  # its accelerators talk over a PCIe fabric ("PCIe switches for chip-to-chip")
+    prose_models: dict[int, str] = field(default_factory=dict)  # id(segment) -> the model its sentence follows
 
     def accelerators_for(self, block: int, model: str = "") -> int | None:
         return self.model_accelerators.get((block, model)) or self.block_accelerators.get(block, self.accelerators)
@@ -75,6 +80,7 @@ class SheetContext:
 def _most_common(values: list):
     """The most frequent value, ties going to the one printed first (set order would vary between runs)."""
     from collections import Counter
+
     return Counter(values).most_common(1)[0][0] if values else None
 
 
@@ -89,11 +95,11 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
         text = ms[0].segment.text if ms else ""
         bounds, joined = [], []
         for a, b in zip(ms, ms[1:]):
-            between = text[a.end:b.start]
+            between = text[a.end : b.start]
             sep = SEPARATORS.search(between)
             cut = a.end + (sep.start() if sep else len(between))
             bounds.append(cut)
-            joined.append(sep is None)   # "IB HDR100 100 Gb/s": two spellings of one clause share its start
+            joined.append(sep is None)  # "IB HDR100 100 Gb/s": two spellings of one clause share its start
         starts = [0]
         for i in range(1, len(ms)):
             start = starts[i - 1] if joined[i - 1] else bounds[i - 1]
@@ -102,11 +108,11 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
             lo = starts[i]
             hi = bounds[i] if i < len(bounds) else len(text)
             item = [b.end() for b in INLINE_BULLET.finditer(text, lo, m.start)]
-            left = text[item[-1] if item else lo:m.start]     # a clause starts at its own inline bullet
-            right = text[m.end:hi]
+            left = text[item[-1] if item else lo : m.start]  # a clause starts at its own inline bullet
+            right = text[m.end : hi]
             if i == len(ms) - 1:
                 sep = SEPARATORS.search(right)
-                right = right[:sep.start()] if sep else right
+                right = right[: sep.start()] if sep else right
             out[id(m)] = Clause(left, right, _lead(text, lo, ms[i - 1].end if i else 0))
     return out
 
@@ -147,7 +153,7 @@ def sheet_kind(doc: Document) -> tuple[str, str]:
             continue
         hits = rx(e["pattern"]).findall(head), rx(e["pattern"]).findall(body)
         score = 2 * min(len(hits[0]), 6) + min(len(hits[1]), 6)
-        if e.get("weak"):      # a generic word: a heading's ("SYSTEM SPECIFICATIONS") counts; the body's only a little
+        if e.get("weak"):  # a generic word: a heading's ("SYSTEM SPECIFICATIONS") counts; the body's only a little
             weak_head, weak_body = rx(e["weak"]).findall(head), rx(e["weak"]).findall(body)
             score += min(len(weak_head), 6) + 0.25 * min(len(weak_body), 3)
             hits = (hits[0] + weak_head + weak_body, hits[1])
@@ -182,7 +188,7 @@ def _prose_models(doc: Document, r) -> dict[int, str]:
     current, out, leads = "", {}, {}
     for s in doc.segments:
         if s.kind == "cell" and s.column:
-            continue                     # a model grid's cell has its column's model
+            continue  # a model grid's cell has its column's model
         m = _LEAD.match(s.text)
         if m:
             code = m.group(2) if m.group(1) and vendor.match(m.group(1)) else (m.group(1) or m.group(2))
@@ -211,7 +217,7 @@ def _scale_up_links(doc: Document, r) -> tuple[str, ...]:
     domain = [rx(r.vocab["scale_up_domain"]), rx(r.vocab["scale_up_domain_sentence"])]
     name = rx(r.vocab["link_name"])
     found: dict[str, None] = {}
-    for s in doc.segments:       # the names first: most segments name no link, and the domain patterns cost more
+    for s in doc.segments:  # the names first: most segments name no link, and the domain patterns cost more
         names = [m.group(0) for m in name.finditer(s.text)] if s.kind != "page" else []
         if names and any(p.search(s.text) for p in domain):
             found.update(dict.fromkeys(names))
@@ -227,7 +233,9 @@ def _says_joined(texts, r) -> bool:
     words = rx(r.vocab["scale_up_sheet_words"])
     for t in texts:
         for m in words.finditer(t):
-            if not _NEGATED.search(t[max(0, m.start() - 24):m.start()]) and not re.match(r"\s*(?:不|无)", t[m.end():]):
+            if not _NEGATED.search(t[max(0, m.start() - 24) : m.start()]) and not re.match(
+                r"\s*(?:不|无)", t[m.end() :]
+            ):
                 return True
     return False
 
@@ -267,19 +275,30 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     # the sheet's scale-up fabric, for a figure whose own record names none: the one its segments name most
     scale_up = knowledge().names("scale-up")
     up = [t for t in (technology(s.text) for s in doc.segments) if t in scale_up]
-    edge = len({m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))})
+    edge = len(
+        {m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))}
+    )
     role, role_reason = _network_role(kind, doc, block_text, r)
-    return SheetContext(kind=kind, kind_reason=kind_reason, accelerators=acc, block_text=block_text, record_text=record_text,
-                        scale_up_links=_scale_up_links(doc, r),
-                        scale_up_named=_says_joined(block_text.values(), r),
-                        scale_up_over_host_bus=any(rx(r.vocab["scale_up_over_host_bus"]).search(t)
-                                                   for t in block_text.values()),
-                        prose_models=_prose_models(doc, r),
-                        block_accelerators=block_acc, edge_device=edge >= 3,
-                        block_models=models, model_accelerators=model_acc,
-                        scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),
-                        footnotes=doc.footnotes, scale_up_technology=_most_common(up) or "",
-                        network_role=role, network_role_reason=role_reason)
+    return SheetContext(
+        kind=kind,
+        kind_reason=kind_reason,
+        accelerators=acc,
+        block_text=block_text,
+        record_text=record_text,
+        scale_up_links=_scale_up_links(doc, r),
+        scale_up_named=_says_joined(block_text.values(), r),
+        scale_up_over_host_bus=any(rx(r.vocab["scale_up_over_host_bus"]).search(t) for t in block_text.values()),
+        prose_models=_prose_models(doc, r),
+        block_accelerators=block_acc,
+        edge_device=edge >= 3,
+        block_models=models,
+        model_accelerators=model_acc,
+        scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),
+        footnotes=doc.footnotes,
+        scale_up_technology=_most_common(up) or "",
+        network_role=role,
+        network_role_reason=role_reason,
+    )
 
 
 def _network_role(kind: str, doc: Document, block_text: dict[int, str], r) -> tuple[str, str]:
@@ -312,6 +331,7 @@ def _network_role(kind: str, doc: Document, block_text: dict[int, str], r) -> tu
 def _capped(words: list[str], cap: int) -> int:
     """How many words, each distinct one (whatever its case) counted at most `cap` times."""
     from collections import Counter
+
     return sum(min(n, cap) for n in Counter(w.lower() for w in words).values())
 
 
@@ -322,7 +342,7 @@ def _opening(doc: Document, chars: int) -> str:
     for s in doc.segments:
         if s.kind in ("heading", "page") or n >= chars:
             continue
-        piece = f"{s.label} {s.text}".strip()[:chars - n]
+        piece = f"{s.label} {s.text}".strip()[: chars - n]
         body.append(piece)
         n += len(piece)
     return " ".join([doc.title, *heads, *body])

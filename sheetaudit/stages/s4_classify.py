@@ -5,6 +5,7 @@ cell, its record (a table or key/value block), then the kind of sheet. An explic
 "storage", "per GPU", "bidirectional") outranks a technology name, because Ethernet can be the scale-up
 fabric and InfiniBand can carry storage.
 """
+
 from __future__ import annotations
 
 import re
@@ -26,7 +27,9 @@ SUMS_SAID = {"per-node", "per-rack", "per-domain", "per-switch", "per-device", "
 STATED_SCOPE_REACH = 30
 # a port speed ("1 GbE per blade") names the port each device has; only a sum word makes it the device's total
 _SUM_WORD = regex_cache.compile(r"aggregate|total|combined|bandwidth|throughput|capacity|合计|总", re.I)
-_PORT_AFTER = regex_cache.compile(r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA|SuperNIC|link|lane|interface)s?\b", re.I)
+_PORT_AFTER = regex_cache.compile(
+    r"\s*(?:[\w/-]+\s){0,3}(?:NIC|port|adapter|HCA|SuperNIC|link|lane|interface)s?\b", re.I
+)
 # "3*8*200Gbps = 600 GB/s": a factor of a product the sheet works out is one port's rate, not the result's scope
 _FACTOR = regex_cache.compile(r"\d\s*[*×]\s*$")
 _PORTS_TIMES = regex_cache.compile(r"\bports?\s*(?:[x×*]|of)\s*$", re.I)
@@ -73,8 +76,10 @@ def _nearest(entries: list[dict], key: str, c: Clause, within: int | None = None
     best, best_d = None, None
     for e in entries:
         pat = rx(e["pattern"])
-        d = min([len(c.left) - m.end() for m in pat.finditer(c.left)]
-                + [m.start() for m in pat.finditer(c.right)], default=None)
+        d = min(
+            [len(c.left) - m.end() for m in pat.finditer(c.left)] + [m.start() for m in pat.finditer(c.right)],
+            default=None,
+        )
         if d is not None and (best_d is None or d < best_d) and (within is None or d <= within):
             best, best_d = e[key], d
     return best
@@ -89,10 +94,24 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
             per_seg_bw[id(m.segment)] = per_seg_bw.get(id(m.segment), 0) + 1
     for m in mentions:
         seg = m.segment
-        f = Figure(id="", quantity=m.quantity, text=m.text, value=m.value, unit=m.unit, page=seg.page,
-                   context=_context_text(seg), label=seg.label, heading=seg.heading, bbox=seg.bbox,
-                   count=m.count, bound=m.bound, flags=set(m.flags), ocr=seg.ocr, segment=seg,
-                   model=ctx.model_of(seg))
+        f = Figure(
+            id="",
+            quantity=m.quantity,
+            text=m.text,
+            value=m.value,
+            unit=m.unit,
+            page=seg.page,
+            context=_context_text(seg),
+            label=seg.label,
+            heading=seg.heading,
+            bbox=seg.bbox,
+            count=m.count,
+            bound=m.bound,
+            flags=set(m.flags),
+            ocr=seg.ocr,
+            segment=seg,
+            model=ctx.model_of(seg),
+        )
         c = cl.get(id(m), Clause("", ""))
         m = _own_item(m)
         if m.quantity == "bandwidth":
@@ -103,13 +122,21 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
             _power(f, m, c, ctx)
         elif m.quantity == "weight":
             rackish = rx(r"rack|整柜|机柜").search(f"{seg.label} {seg.text}")
-            f.scope = "per-rack" if rackish or (ctx.kind == "rack" and rx(r"weight|重量").search(seg.label)) else "unspecified"
+            f.scope = (
+                "per-rack"
+                if rackish or (ctx.kind == "rack" and rx(r"weight|重量").search(seg.label))
+                else "unspecified"
+            )
             if rx(r"packag|shipping|crate").search(f"{seg.label} {seg.text}"):
-                continue   # shipping weight does not load the floor
+                continue  # shipping weight does not load the floor
         elif m.quantity == "domain_size":
             if not _domain(f, m, ctx):
                 continue
-        elif m.quantity == "cooling" and ctx.kind == "nic" and rx(load_rules().vocab["cooling_of_component"]).search(m.text):
+        elif (
+            m.quantity == "cooling"
+            and ctx.kind == "nic"
+            and rx(load_rules().vocab["cooling_of_component"]).search(m.text)
+        ):
             continue
         figs.append(f)
     _tier_from_twins(figs)
@@ -123,6 +150,7 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
 def _printed_gbs(f: Figure) -> float | None:
     """A bandwidth as printed, in GB/s (no direction applied): what makes two printings twins."""
     from ..units import convert
+
     try:
         return round(convert("bandwidth", f.value, f.unit), 3)
     except (KeyError, ValueError, TypeError):
@@ -135,7 +163,11 @@ def _tier_from_twins(figs: list[Figure]) -> None:
     twin whose tier was decided agrees. Memory is left to its own words."""
     decided: dict = {}
     for f in figs:
-        if f.quantity == "bandwidth" and f.tier not in ("unknown", "memory", "mixed", None) and "comparison" not in f.flags:
+        if (
+            f.quantity == "bandwidth"
+            and f.tier not in ("unknown", "memory", "mixed", None)
+            and "comparison" not in f.flags
+        ):
             decided.setdefault(_printed_gbs(f), set()).add(f.tier)
     for f in figs:
         if f.quantity == "bandwidth" and f.tier == "unknown" and "comparison" not in f.flags:
@@ -150,11 +182,17 @@ def _direction_from_twins(figs: list[Figure]) -> None:
     same value and unit, tier and scope ("NVLink: 900GB/s" in the table, "900 gigabytes per second (GB/s) bidirectional
     per GPU" in the text). Only where every stated twin agrees, and never for a list or span of supported speeds
     ("ports supporting 10Gbps - 800Gbps"): the speeds a port can run at are not the bandwidth stated for it."""
+
     def key(f):
         return (_printed_gbs(f), f.tier, f.scope)
+
     stated: dict = {}
     for f in figs:
-        if f.quantity == "bandwidth" and f.direction in ("bidirectional", "unidirectional") and "twin-double" not in f.flags:
+        if (
+            f.quantity == "bandwidth"
+            and f.direction in ("bidirectional", "unidirectional")
+            and "twin-double" not in f.flags
+        ):
             stated.setdefault(key(f), set()).add((f.direction, f.page))
     for f in figs:
         if f.quantity != "bandwidth" or f.direction != "unspecified" or {"comparison", "rate-list"} & f.flags:
@@ -168,7 +206,7 @@ def _direction_from_twins(figs: list[Figure]) -> None:
 
 
 def _context_text(seg) -> str:
-    text = seg.text[:400]       # cut first: every figure of a long paragraph would copy all of it
+    text = seg.text[:400]  # cut first: every figure of a long paragraph would copy all of it
     text = f"{seg.label}: {text}" if seg.label else text
     if seg.column:
         text = f"[{seg.column}] {text}"
@@ -223,7 +261,7 @@ def _set_aside(m: Mention, c: Clause) -> tuple[Mention, Clause, bool]:
     inside = next(((a, b) for a, b in spans if a <= m.start < b), None)
     plain = _blanked(text, inside)
     lo = m.start - len(c.left)
-    c2 = Clause(plain[lo:m.start], plain[m.end:m.end + len(c.right)])
+    c2 = Clause(plain[lo : m.start], plain[m.end : m.end + len(c.right)])
     label = _blanked(m.segment.label, None)
     return replace(m, segment=replace(m.segment, text=plain, label=label)), c2, inside is not None
 
@@ -242,8 +280,10 @@ def _blanked(text: str, keep: tuple | None) -> str:
 def _market(m: Mention, v: dict) -> bool:
     """The figure describes the market or networks in general ("the radix of 100Gbps networks")."""
     text = m.segment.text
-    return bool(rx(v["market_before"]).search(text[max(0, m.start - 60):m.start])
-                or rx(v["market_after"]).match(text[m.end:m.end + 40]))
+    return bool(
+        rx(v["market_before"]).search(text[max(0, m.start - 60) : m.start])
+        or rx(v["market_after"]).match(text[m.end : m.end + 40])
+    )
 
 
 def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool) -> None:
@@ -264,12 +304,14 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
         f.scope = None
         return
     # a table's column header is evidence too where the columns are fields ("单向 | 双向"), after its row label
-    f.direction = (_first(v["direction"], "direction", clause, foot, seg.label, seg.text if alone else "", seg.column)
-                   or "unspecified")
+    f.direction = (
+        _first(v["direction"], "direction", clause, foot, seg.label, seg.text if alone else "", seg.column)
+        or "unspecified"
+    )
     if rx(v["measured_cue"]).search(f"{clause} {seg.label} {seg.row}"):
-        f.flags.add("measured")     # a benchmark's throughput: as measured, whatever the link's convention
-    if compared or rx(v["comparison_cue"]).search(original.text[max(0, m.start - 100):m.start]) or _market(m, v):
-        f.flags.add("comparison")   # another product's figure, quoted for comparison, or the market's
+        f.flags.add("measured")  # a benchmark's throughput: as measured, whatever the link's convention
+    if compared or rx(v["comparison_cue"]).search(original.text[max(0, m.start - 100) : m.start]) or _market(m, v):
+        f.flags.add("comparison")  # another product's figure, quoted for comparison, or the market's
     if "twin-double" in m.flags and f.direction == "unspecified":
         f.direction = "bidirectional"
         f.reading = "printed in brackets at twice the rate before it ('12.8 (25.6) Tbps'): both directions added"
@@ -301,26 +343,36 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
             return sentence_tier
         if label_tier is None:
             tech = _first(v["tier_technology"], "tier", seg.label, seg.text, seg.row)
-    if tech == "host" and (m.unit in PORT_UNITS or "rate-name" in m.flags or (
-            "rate-list" in m.flags and m.unit in ("Mb/s", "Gb/s"))) and not explicit_host(clause):
+    if (
+        tech == "host"
+        and (m.unit in PORT_UNITS or "rate-name" in m.flags or ("rate-list" in m.flags and m.unit in ("Mb/s", "Gb/s")))
+        and not explicit_host(clause)
+    ):
         # "200GbE", "NDR200", "10/100/1000Mbps RGMII": a port speed (or a port's list of speeds) is never a host link,
         # whatever PCIe is named nearby
         tech = "scale-out"
-    if tech == "host" and not is_bytes(m.unit) and not m.unit.endswith("T/s") and rx(
-            r"\bNIC\b|network interface|network adapter|Ethernet|InfiniBand|\bports?\b").search(clause) and not rx(
-            r"host interface|host bandwidth|GPU-PCIe|PCIe-NIC|data bandwidth").search(clause + " " + seg.label):
-        tech = "scale-out"   # "400 Gb/s ... PCIe 5.0 x16 Ethernet NIC": the NIC's port speed, not its host link
-    if tech in ("scale-out",) or (tech is None and label_tier == "scale-out") or (
-            tech is None and label_tier is None and ctx.kind in ("switch", "nic")):
+    if (
+        tech == "host"
+        and not is_bytes(m.unit)
+        and not m.unit.endswith("T/s")
+        and rx(r"\bNIC\b|network interface|network adapter|Ethernet|InfiniBand|\bports?\b").search(clause)
+        and not rx(r"host interface|host bandwidth|GPU-PCIe|PCIe-NIC|data bandwidth").search(clause + " " + seg.label)
+    ):
+        tech = "scale-out"  # "400 Gb/s ... PCIe 5.0 x16 Ethernet NIC": the NIC's port speed, not its host link
+    if (
+        tech in ("scale-out",)
+        or (tech is None and label_tier == "scale-out")
+        or (tech is None and label_tier is None and ctx.kind in ("switch", "nic"))
+    ):
         return _network_tier(f, m, c, ctx, label_tier)
     if tech == "host" and ctx.scale_up_over_host_bus and _chip_link_on_host_bus(m, seg):
-        return "scale-up"    # "five PCIe Gen6 x8 links to the inter-server switch, 320 GB/s per chip": the chip fabric
+        return "scale-up"  # "five PCIe Gen6 x8 links to the inter-server switch, 320 GB/s per chip": the chip fabric
     if tech:
         return tech
     if label_tier:
         return label_tier
     if ctx.scale_up_links and any(n in f"{clause} {seg.label}" for n in ctx.scale_up_links):
-        return "scale-up"      # the vendor's own link, which the sheet says forms its scale-up domain
+        return "scale-up"  # the vendor's own link, which the sheet says forms its scale-up domain
     before = _said_before(seg, ctx)
     if before:
         # "The ConnectX-7 VPI Adapter is the latest ConnectX line. It can provide 25/50/100/200/400G": a sentence
@@ -331,9 +383,10 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
         if said:
             return said
     record = ctx.record_text.get(seg.block, "")
-    if rx(r"\bper\s+(?:[\w-]+\s)?" + f"(?:{v['pod_label']})").search(f"{clause} {seg.label}") and rx(v["pod_fabric"]).search(
-            record):
-        return "scale-up"   # "All-reduce bandwidth per Pod" in a table whose pod is one ICI torus: that fabric's
+    if rx(r"\bper\s+(?:[\w-]+\s)?" + f"(?:{v['pod_label']})").search(f"{clause} {seg.label}") and rx(
+        v["pod_fabric"]
+    ).search(record):
+        return "scale-up"  # "All-reduce bandwidth per Pod" in a table whose pod is one ICI torus: that fabric's
     if ctx.network_role == "front-end" and not is_bytes(m.unit) and not m.unit.endswith("T/s"):
         return "front-end"  # a bit rate on a sheet whose product serves the general network ("4x 25 Gbps per node")
     return "unknown"
@@ -365,8 +418,8 @@ def _said_before(seg, ctx: SheetContext, reach: int = 240) -> str:
     block = ctx.block_text.get(seg.block, "")
     i = block.find(seg.text)
     if i > 0 and block[:i].strip():
-        return block[max(0, i - reach):i]
-    return ctx.block_text.get(seg.block - 1, "")[-reach:]    # the list's lead-in: "The control plane needs: ▶ ..."
+        return block[max(0, i - reach) : i]
+    return ctx.block_text.get(seg.block - 1, "")[-reach:]  # the list's lead-in: "The control plane needs: ▶ ..."
 
 
 _NUMBERED_NOTE = regex_cache.compile(r"\s*(\(\d{1,2}\))(?!\s*\w)")
@@ -376,12 +429,12 @@ def _marker(m: Mention) -> str:
     """The figure's footnote marker: printed right after it, or closing its table cell ("200G (Active)*")."""
     if m.marker:
         return m.marker
-    numbered = _NUMBERED_NOTE.match(m.segment.text, m.end)    # "0.62 us (1)", with "(1) ..." under the table
+    numbered = _NUMBERED_NOTE.match(m.segment.text, m.end)  # "0.62 us (1)", with "(1) ..." under the table
     if numbered:
         return numbered.group(1)
     if m.segment.kind != "cell":
         return ""
-    for text in (m.segment.text, m.segment.label, m.segment.column):   # the cell's, else its header's marker
+    for text in (m.segment.text, m.segment.label, m.segment.column):  # the cell's, else its header's marker
         tail = text.rstrip()[-1:] if text else ""
         if tail in "*†‡¹²³⁴⁵":
             return tail
@@ -408,18 +461,28 @@ def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tie
         return "front-end"
     acc = ctx.accelerators_for(seg.block)
     if "rate-list" in m.flags and ctx.kind not in ("switch", "nic") and rx(r"Ethernet").search(c.text + seg.text):
-        return "front-end"   # "10/25/50/100/200 Gb/s Ethernet": a general-purpose NIC, not the AI fabric
+        return "front-end"  # "10/25/50/100/200 Gb/s Ethernet": a general-purpose NIC, not the AI fabric
     if ctx.kind not in ("switch", "nic") and label_tier != "scale-up":
-        if m.count is not None and acc and m.count < acc and m.count <= 2 and _first(
-                v["tier_explicit"], "tier", f.segment.text[max(0, m.start - 60):m.start]) != "scale-out":
-            return "front-end"   # one or two ports on a box of eight accelerators, unless "East-West NIC - (1x400G)"
-        if m.count is None and rx(r"Ethernet NIC|\bNIC\b$").search(c.right.strip()) and rx(r"InfiniBand|\bIB\b").search(seg.text):
+        if (
+            m.count is not None
+            and acc
+            and m.count < acc
+            and m.count <= 2
+            and _first(v["tier_explicit"], "tier", f.segment.text[max(0, m.start - 60) : m.start]) != "scale-out"
+        ):
+            return "front-end"  # one or two ports on a box of eight accelerators, unless "East-West NIC - (1x400G)"
+        if (
+            m.count is None
+            and rx(r"Ethernet NIC|\bNIC\b$").search(c.right.strip())
+            and rx(r"InfiniBand|\bIB\b").search(seg.text)
+        ):
             return "front-end"
     return ctx.network_role
 
 
 def _gbps(m: Mention) -> float | None:
     from ..units import convert
+
     try:
         return convert("bandwidth", m.value, m.unit) * 8 if m.unit != "GB" else m.value
     except KeyError:
@@ -434,43 +497,65 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         # "(Max 2800GB HDR)" after a list of NIC options: the node's total
         return "per-node"
     if "signaling" in m.flags and not re.search(r"per[- ]port|per[- ]link", c.text, re.I):
-        return "per-lane"    # "100G PAM4 SerDes", "32 GT/s": one lane's signalling rate
+        return "per-lane"  # "100G PAM4 SerDes", "32 GT/s": one lane's signalling rate
     if _FACTOR.search(c.left) and c.right.lstrip().startswith("="):
         f.flags.add("factor")
-        return "per-port"    # "21*25 GB/s = 525 GB/s": a factor of the sheet's own product is a port's rate
+        return "per-port"  # "21*25 GB/s = 525 GB/s": a factor of the sheet's own product is a port's rate
     if m.count and _PORTS_TIMES.search(c.left):
-        return "per-port"    # '72 ports x 800 Gb/s': the port's speed, whatever the sentence totals
+        return "per-port"  # '72 ports x 800 Gb/s': the port's speed, whatever the sentence totals
     if _lane_rate(m, c, v):
         f.flags.add("signaling")
-        return "per-lane"    # "PAM4 (50G, 100G)", "160x 112Gbps": one SerDes lane's signalling rate
+        return "per-lane"  # "PAM4 (50G, 100G)", "160x 112Gbps": one SerDes lane's signalling rate
     said = _nearest(scopes, "scope", c, within=STATED_SCOPE_REACH)
-    if said in SUMS_SAID and not _PORT_AFTER.match(c.right) and "rate-name" not in m.flags and (
-            m.unit not in PORT_UNITS or _SUM_WORD.search(c.text)):
+    if (
+        said in SUMS_SAID
+        and not _PORT_AFTER.match(c.right)
+        and "rate-name" not in m.flags
+        and (m.unit not in PORT_UNITS or _SUM_WORD.search(c.text))
+    ):
         # "200G aggregate bandwidth per compute node", "7.42 Tbps per FI", "14.84 Tbps per unified fabric domain",
         # "320 Gbps per chassis": words beat conventions; but "4x 25 Gbps per compute node" counts the node's links
         if m.count is None:
             return said
         if not _PORT_WORD.search(f"{c.text} {seg.label}"):
             return "per-link"
-    noun = not {"rate-list", "rate-name"} & m.flags and m.unit not in PORT_UNITS and (_first_at(
-        v["scope_of_noun_after"], "scope", c.right) or next(
-        (e["scope"] for e in v["scope_of_subject_before"] if rx(e["pattern"]).search(c.left[-80:])), None))
+    noun = (
+        not {"rate-list", "rate-name"} & m.flags
+        and m.unit not in PORT_UNITS
+        and (
+            _first_at(v["scope_of_noun_after"], "scope", c.right)
+            or next((e["scope"] for e in v["scope_of_subject_before"] if rx(e["pattern"]).search(c.left[-80:])), None)
+        )
+    )
     if noun:
-        return noun          # "an 800GB/s Ethernet switch": the switch's; "the X-chiplet offers 14.4Tbps": the part's
-    if ctx.kind == "switch" and f.unit in ("Tb/s", "T", "TB/s") and not re.match(r"\s*(?:[\w/-]+\s){0,2}ports?\b",
-                                                                          c.right, re.I):
+        return noun  # "an 800GB/s Ethernet switch": the switch's; "the X-chiplet offers 14.4Tbps": the part's
+    if (
+        ctx.kind == "switch"
+        and f.unit in ("Tb/s", "T", "TB/s")
+        and not re.match(r"\s*(?:[\w/-]+\s){0,2}ports?\b", c.right, re.I)
+    ):
         return "per-switch"  # no port of a switch runs at terabits: the switch's capacity
-    if ctx.kind == "nic" and rx(v["device_total"]).search(f"{seg.label} {seg.column} {seg.text[max(0, m.start - 30):m.start]}"):
-        return "per-device"  # "Maximum total bandwidth: 800Gb/s", "总带宽最高 400Gb/s": the adapter's, over all its ports
-    if m.unit in PORT_UNITS or "rate-name" in m.flags or (not is_bytes(m.unit) and re.match(
-            r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC|connection)s?\b", c.right, re.I)):
-        return "per-port"    # "one 200 Gb/s NIC per GPU", "40-Gbps fabric connections": a port's speed
+    if ctx.kind == "nic" and rx(v["device_total"]).search(
+        f"{seg.label} {seg.column} {seg.text[max(0, m.start - 30) : m.start]}"
+    ):
+        return (
+            "per-device"  # "Maximum total bandwidth: 800Gb/s", "总带宽最高 400Gb/s": the adapter's, over all its ports
+        )
+    if (
+        m.unit in PORT_UNITS
+        or "rate-name" in m.flags
+        or (
+            not is_bytes(m.unit)
+            and re.match(r"\s*(?:[\w/-]+\s){0,2}(?:NIC|port|adapter|HCA|SuperNIC|connection)s?\b", c.right, re.I)
+        )
+    ):
+        return "per-port"  # "one 200 Gb/s NIC per GPU", "40-Gbps fabric connections": a port's speed
     found = _nearest(scopes, "scope", c) or _first(scopes, "scope", foot, seg.label, seg.column)
     if not found and _nearest([e for e in v["scope"] if e.get("weak")], "scope", c):
         # "Each chip provides four links, delivering a total of 256 GB/s": a sum, whose its sentence's subject says
         found = _first(scopes, "scope", c.lead) or _nearest([e for e in v["scope"] if e.get("weak")], "scope", c)
     if found == "per-accelerator" and f.tier == "host" and not rx(v["several_links"]).search(seg.text):
-        return "per-link"   # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
+        return "per-link"  # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
         # (but "five PCIe Gen6 x8 links ... 320 GB/s per chip" is the chip's total over its links)
     if found:
         return found
@@ -501,11 +586,11 @@ def _sum_of_ports(m: Mention, c: Clause, seg, ctx: SheetContext, v: dict) -> str
     gbps = _gbps(m)
     if gbps is None or gbps <= float(v["port_max_gbps"]):
         return None
-    own = seg.text if seg.kind == "cell" else c.text      # a cell is short: all of it is the figure's
+    own = seg.text if seg.kind == "cell" else c.text  # a cell is short: all of it is the figure's
     if rx(r"\bswitch(?:es|ing)?\b|交换").search(f"{own} {seg.label} {seg.column}"):
-        return "per-switch"     # "12x 64-port 400GbE switches (25.6 Tb/s each)" on a pod's sheet
+        return "per-switch"  # "12x 64-port 400GbE switches (25.6 Tb/s each)" on a pod's sheet
     if rx(v["domain_product"]).search(f"{seg.column} {seg.label}"):
-        return "per-domain"     # an UltraServer's, an NVL72's, a pod's
+        return "per-domain"  # an UltraServer's, an NVL72's, a pod's
     return {"server": "per-node", "nic": "per-device", "rack": "per-domain", "pod": "per-cluster"}.get(ctx.kind)
 
 
@@ -516,17 +601,19 @@ def _lane_rate(m: Mention, c: Clause, v: dict) -> bool:
     gbps = _gbps(m)
     if gbps is None or is_bytes(m.unit) or m.unit == "GB" or gbps > float(v["lane_max_gbps"]):
         return False
-    return bool(rx(v["lane_rate_figure"]).match(m.text) or rx(v["lane_words"]).search(
-        f"{c.text} {_bracket_head(m.segment.text, m.start)}"))
+    return bool(
+        rx(v["lane_rate_figure"]).match(m.text)
+        or rx(v["lane_words"]).search(f"{c.text} {_bracket_head(m.segment.text, m.start)}")
+    )
 
 
 def _bracket_head(text: str, start: int) -> str:
     """The words just before the bracket a figure stands in ("PAM4" of "PAM4 (50G, 100G)"), "" outside brackets."""
-    left = text[max(0, start - 60):start]
+    left = text[max(0, start - 60) : start]
     i = max(left.rfind("("), left.rfind("（"))
     if i < 0 or ")" in left[i:] or "）" in left[i:]:
         return ""
-    return left[max(0, i - 20):i]
+    return left[max(0, i - 20) : i]
 
 
 def _first_at(entries: list[dict], key: str, text: str) -> str | None:
@@ -539,8 +626,13 @@ def _scale_up_scope(f: Figure, m: Mention) -> str:
     every generation's per-accelerator total (both directions added) it is a node's sum. The generations are
     those of the scale-up fabrics whose totals add both directions (rules/technologies.yaml)."""
     from ..units import convert
-    gens = [g for t in knowledge().technologies if t.tier == "scale-up" and t.bytes_totals == "bidirectional"
-            for g in t.generations]
+
+    gens = [
+        g
+        for t in knowledge().technologies
+        if t.tier == "scale-up" and t.bytes_totals == "bidirectional"
+        for g in t.generations
+    ]
     gbs = convert("bandwidth", m.value, m.unit)
     links = {float(g.get("per_link_gbs")) for g in gens if g.get("per_link_gbs")}
     if m.count and (gbs in links or gbs / 2 in links):
@@ -557,23 +649,29 @@ def _latency(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     # "end-to-end solution" is the port-to-port figure; then its row, its cell or its own sentence (a paragraph's
     # other sentences speak of other things: "时延<10us；支持高性能 RDMA ... 端到端可靠性")
     own = seg.text if seg.kind == "cell" else " ".join(_sentence_around(seg.text, m.start, m.end, reach=200))
-    f.basis = _nearest(bases, "basis", Clause(c.left, re.split(r"[;；。]|\.\s", seg.text[m.end:m.end + 80])[0])) or _first(
-        bases, "basis", seg.label, own, seg.row)
+    f.basis = _nearest(
+        bases, "basis", Clause(c.left, re.split(r"[;；。]|\.\s", seg.text[m.end : m.end + 80])[0])
+    ) or _first(bases, "basis", seg.label, own, seg.row)
     marker = _marker(m)
-    foot = ctx.footnotes.get(marker, "")      # "Latency (ns)¹ ... ¹ Port-to-port, cut-through"
+    foot = ctx.footnotes.get(marker, "")  # "Latency (ns)¹ ... ¹ Port-to-port, cut-through"
     if f.basis is None and foot:
         f.basis = _first(bases, "basis", foot)
         if f.basis:
             f.reading = f"its note {marker}: {foot}"
-    if f.basis is None and ctx.kind == "switch" and not rx(r"network|fabric|cluster|system|网络|集群").search(
-            f"{c.text} {seg.label}"):
+    if (
+        f.basis is None
+        and ctx.kind == "switch"
+        and not rx(r"network|fabric|cluster|system|网络|集群").search(f"{c.text} {seg.label}")
+    ):
         f.basis = "hardware"
         f.reading = "a switch sheet's own latency is its port-to-port (ASIC) latency: nothing else is inside the box"
         f.flags.add("basis-by-kind")
     f.basis = f.basis or "unspecified"
-    tier = (_first(v["tier_explicit"], "tier", c.text, seg.label)
-            or _first(v["tier_technology"], "tier", c.text, seg.label)
-            or _first(v["tier_explicit"], "tier", seg.heading))    # a latency under a "Scale-up domain" heading
+    tier = (
+        _first(v["tier_explicit"], "tier", c.text, seg.label)
+        or _first(v["tier_technology"], "tier", c.text, seg.label)
+        or _first(v["tier_explicit"], "tier", seg.heading)
+    )  # a latency under a "Scale-up domain" heading
     # a latency through the sheet's network: the fabric its ports serve (a fabric interconnect's is the front end's)
     f.tier = "scale-up" if tier == "scale-up" else ctx.network_role
     f.technology = technology(c.text, seg.label, seg.text)
@@ -587,16 +685,20 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
     sentence = _power_sentence(m, before)
     tdp = rx(r"\bTDP\b|thermal design|热设计功耗").search(f"{seg.label} {seg.column} {own}")
     if tdp and rx(v["host_cpu"]).search(f"{seg.label} {own}"):
-        scope = "per-device"       # a host CPU's TDP (its row may be headed "Processors", as an AI processor's is)
+        scope = "per-device"  # a host CPU's TDP (its row may be headed "Processors", as an AI processor's is)
     elif rx(v["power_each_of_counted"]).search(c.left[-120:]) and rx(v["accelerator_nouns"]).search(
-            f"{seg.label} {_item_of(m)}"):
+        f"{seg.label} {_item_of(m)}"
+    ):
         scope = "per-accelerator"  # "up to three RTX PRO 6000 at 450W Max power": each accelerator's
-    elif rx(v["power_group_racks"]).search(own) and not rx(v["power_group_one_rack"]).search(own) \
-            and _group_sum(seg, own, v):
-        scope = "per-cluster"      # "sixteen servers in two racks draw 9200 W": over the racks, whatever "rack" says
+    elif (
+        rx(v["power_group_racks"]).search(own)
+        and not rx(v["power_group_one_rack"]).search(own)
+        and _group_sum(seg, own, v)
+    ):
+        scope = "per-cluster"  # "sixteen servers in two racks draw 9200 W": over the racks, whatever "rack" says
     else:
         scope = _first(v["power_scope"], "scope", own, seg.label, seg.column, lead)
-    if scope is None:     # a total over counted systems in its own clause ("a rack holds four nodes (42 kW)")
+    if scope is None:  # a total over counted systems in its own clause ("a rack holds four nodes (42 kW)")
         scope = _group_sum(seg, f"{before} {own}", v)
     if scope is None:
         scope = _first(v["power_scope"], "scope", sentence)
@@ -604,38 +706,68 @@ def _power(f: Figure, m: Mention, c: Clause, ctx: SheetContext) -> None:
         scope = _group_sum(seg, sentence, v)
     if scope is None and tdp:
         # a TDP is a component's: the accelerator's under an accelerator heading, else the device's
-        scope = "per-accelerator" if rx(rf"{v['accelerator_nouns']}|单卡|每卡").search(
-            f"{seg.section or seg.heading} {seg.label}") or ctx.kind == "accelerator" else "per-device"
+        scope = (
+            "per-accelerator"
+            if rx(rf"{v['accelerator_nouns']}|单卡|每卡").search(f"{seg.section or seg.heading} {seg.label}")
+            or ctx.kind == "accelerator"
+            else "per-device"
+        )
     if scope is None:
         # the heading it sits under names a component ("MX304 LMIC (FRU)", "Fan trays")
         scope = _first(v["power_scope_heading"], "scope", seg.heading, seg.section)
     if scope is None:
         # in the figure's own sentence: the whole segment would be read again for each figure of a long page
-        table = ctx.block_text.get(seg.block, "")[:600] if seg.kind == "cell" else ""   # a power table's header
+        table = ctx.block_text.get(seg.block, "")[:600] if seg.kind == "cell" else ""  # a power table's header
         powerish = rx(r"power|consumption|draw|功耗|耗电|\bTDP\b|thermal design").search(
-            f"{seg.label} {seg.column} {lead} {m.segment.text[max(0, m.start - 200):m.end + 200]} {table}")
-        default = {"switch": "per-switch", "nic": "per-device", "server": "per-node", "rack": "per-rack",
-                   "pod": "per-node", "accelerator": "per-accelerator"}.get(ctx.kind)
+            f"{seg.label} {seg.column} {lead} {m.segment.text[max(0, m.start - 200) : m.end + 200]} {table}"
+        )
+        default = {
+            "switch": "per-switch",
+            "nic": "per-device",
+            "server": "per-node",
+            "rack": "per-rack",
+            "pod": "per-node",
+            "accelerator": "per-accelerator",
+        }.get(ctx.kind)
         if ctx.edge_device and ctx.kind == "accelerator":
             default = "per-device"
         scope = default if (powerish and default) else "unspecified"
         if scope != "unspecified":
             f.flags.add("power-scope-by-kind")
-    if ctx.kind == "accelerator" and scope in ("per-device", "unspecified") and not ctx.edge_device and not rx(
-            r"\bCPU|\bNIC|adapter").search(f"{seg.label} {own}") and not rx(v["power_component"]).search(
-            f"{seg.label} {own} {sentence} {seg.heading}"):
-        scope = "per-accelerator"   # a GPU datasheet's TDP is the accelerator's
+    if (
+        ctx.kind == "accelerator"
+        and scope in ("per-device", "unspecified")
+        and not ctx.edge_device
+        and not rx(r"\bCPU|\bNIC|adapter").search(f"{seg.label} {own}")
+        and not rx(v["power_component"]).search(f"{seg.label} {own} {sentence} {seg.heading}")
+    ):
+        scope = "per-accelerator"  # a GPU datasheet's TDP is the accelerator's
         f.flags.add("power-scope-by-kind")
     # "整机功耗" (whole-unit power) on a switch or NIC sheet is the device's own power, not a server node's; a
     # server named in the figure's own header ("2U机架式服务器") keeps its node.
-    if scope == "per-node" and ctx.kind in ("switch", "nic") and not rx(v["power_names_server"]).search(
-            f"{seg.label} {seg.column} {own}"):
+    if (
+        scope == "per-node"
+        and ctx.kind in ("switch", "nic")
+        and not rx(v["power_names_server"]).search(f"{seg.label} {seg.column} {own}")
+    ):
         scope = "per-switch" if ctx.kind == "switch" else "per-device"
     f.scope = scope
 
 
-KW = {"W": 0.001, "w": 0.001, "watts": 0.001, "Watts": 0.001, "瓦": 0.001, "kW": 1.0, "KW": 1.0, "kw": 1.0,
-      "Kw": 1.0, "kilowatts": 1.0, "千瓦": 1.0, "MW": 1000.0}
+KW = {
+    "W": 0.001,
+    "w": 0.001,
+    "watts": 0.001,
+    "Watts": 0.001,
+    "瓦": 0.001,
+    "kW": 1.0,
+    "KW": 1.0,
+    "kw": 1.0,
+    "Kw": 1.0,
+    "kilowatts": 1.0,
+    "千瓦": 1.0,
+    "MW": 1000.0,
+}
 
 
 def _power_beyond_accelerator(figs: list[Figure], ctx: SheetContext) -> None:
@@ -651,11 +783,17 @@ def _power_beyond_accelerator(figs: list[Figure], ctx: SheetContext) -> None:
                 f.scope = "per-domain" if ctx.kind == "rack" else "per-cluster"
     if ctx.kind != "accelerator":
         return
-    stated = [f.value * KW[f.unit] for f in power if f.scope == "per-accelerator" and "power-scope-by-kind" not in f.flags]
+    stated = [
+        f.value * KW[f.unit] for f in power if f.scope == "per-accelerator" and "power-scope-by-kind" not in f.flags
+    ]
     if not stated:
         return
     for f in power:
-        if "power-scope-by-kind" in f.flags and f.scope == "per-accelerator" and f.value * KW[f.unit] >= 2 * max(stated):
+        if (
+            "power-scope-by-kind" in f.flags
+            and f.scope == "per-accelerator"
+            and f.value * KW[f.unit] >= 2 * max(stated)
+        ):
             f.scope = "per-node"
 
 
@@ -674,7 +812,9 @@ def _power_clause(c: Clause) -> str:
 
 # A bracketed aside that counts things is the figure's condition, not its owner: "fully loaded (16 line cards,
 # 6 fabrics)", "max (full load, eight GPUs at rated TGP)".
-BRACKETED_COUNT = regex_cache.compile(r"[(（][^()（）]*?(?:\d+|two|three|four|five|six|eight|sixteen)\s+[\w-]+s\b[^()（）]*[)）]?")
+BRACKETED_COUNT = regex_cache.compile(
+    r"[(（][^()（）]*?(?:\d+|two|three|four|five|six|eight|sixteen)\s+[\w-]+s\b[^()（）]*[)）]?"
+)
 SENTENCE_END = regex_cache.compile(r"[.;!?。；！？]\s|\s\|\s")
 BRACKETED = regex_cache.compile(r"[(（][^()（）]*[)）]")
 
@@ -702,21 +842,21 @@ def _power_sentence(m: Mention, before: str = "") -> str:
     bracket names; the whole segment would lend a long page's every word to each of its figures. `before`: the
     start of the sentence on the line before."""
     text = m.segment.text
-    left = before[-200:] + " " + text[max(0, m.start - 200):m.start]
-    right = text[m.end:m.end + 200]
+    left = before[-200:] + " " + text[max(0, m.start - 200) : m.start]
+    right = text[m.end : m.end + 200]
     cut = None
     for cut in SENTENCE_END.finditer(left):
         pass
     if cut is not None:
-        left = left[cut.end():]
+        left = left[cut.end() :]
     nxt = SENTENCE_END.search(right)
-    right = right[:nxt.start()] if nxt else right
-    return BRACKETED.sub(" ", f"{left}{text[m.start:m.end]}{right}")
+    right = right[: nxt.start()] if nxt else right
+    return BRACKETED.sub(" ", f"{left}{text[m.start : m.end]}{right}")
 
 
 def _item_of(m: Mention) -> str:
     """The figure's own item: the words before it back to an inline bullet or a table rule, within 200 characters."""
-    left = m.segment.text[max(0, m.start - 200):m.start]
+    left = m.segment.text[max(0, m.start - 200) : m.start]
     return re.split(r"\s[•▪●◦■►]\s|\s\|\s", left)[-1]
 
 
@@ -735,7 +875,7 @@ def _group_sum(seg, sentence: str, v) -> str | None:
 def _distance(pat, text: str, m: Mention) -> int:
     """Characters between the mention and the nearest match of pat in text (a large number when none)."""
     spans = _spans(pat, text)
-    k = bisect_left([e for _, e in spans], m.start + 1)      # spans[:k] end at or before the mention
+    k = bisect_left([e for _, e in spans], m.start + 1)  # spans[:k] end at or before the mention
     near = ([m.start - spans[k - 1][1]] if k else []) + ([max(0, spans[k][0] - m.end)] if k < len(spans) else [])
     return min(near, default=10**6)
 
@@ -783,20 +923,20 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
             f.tier = "scale-up"
             return True
         return False
-    before = re.split(r"[,，;；。:：]", seg.text[max(0, m.start - 30):m.start])[-1]
-    total = rx(v["multi_domain_total"]).search(seg.text[max(0, m.start - 40):m.start])
+    before = re.split(r"[,，;；。:：]", seg.text[max(0, m.start - 30) : m.start])[-1]
+    total = rx(v["multi_domain_total"]).search(seg.text[max(0, m.start - 40) : m.start])
     if total and int(re.sub(r"\D", "", total.group("n")) or 0) >= 2:
-        f.tier = "scale-out"   # "432 个超节点、共 165,888 颗 NPU": the sum over many domains, joined by the network
+        f.tier = "scale-out"  # "432 个超节点、共 165,888 颗 NPU": the sum over many domains, joined by the network
         return True
     if rx(v["comparison_cue"]).search(before):
-        return False   # "以 64 卡互联域替代传统 8 卡服务器": the product it replaces
+        return False  # "以 64 卡互联域替代传统 8 卡服务器": the product it replaces
     if ctx.kind in ("rack", "pod") and rx(v["per_node_count"]).search(before) and not _join_after(seg.text, m):
         # "48 个计算节点（每节点 8 颗 NPU）": one node's share of a rack's or pod's domain; but "each node holds eight
         # GPUs joined by NVLink" says the node's GPUs are a domain of their own
         return False
     if _factor(seg.text, m.start, m.end):
-        return False   # "8 nodes x 8 GPUs = 64 GPUs total": the factors are not domains
-    if "restated" in m.flags:     # "two cards for a total of four chips": that total is the chips', not a cluster's
+        return False  # "8 nodes x 8 GPUs = 64 GPUs total": the factors are not domains
+    if "restated" in m.flags:  # "two cards for a total of four chips": that total is the chips', not a cluster's
         seg = replace(seg, text=_RESTATING.sub(lambda x: " " * len(x.group(0)), seg.text))
     up = rx(v["scale_up_domain"])
     out = rx(v["scale_out_domain"])
@@ -816,7 +956,7 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         return True
     spans = re.findall(r"\bNVL(\d+)\b", record)
     if from_record and any(int(n) != int(m.value) for n in spans):
-        return False   # the domain spans several nodes (an NVL72 rack); the per-node count is not it
+        return False  # the domain spans several nodes (an NVL72 rack); the per-node count is not it
     if from_record and rx(v["count_label_container"]).search(seg.label) and not _in(up, seg.text):
         # "GPUs per cabinet: 512": the cabinet's count, joined by its network; but "TPU Pod size: 256 chips" in a
         # table of ICI links and a torus is the chips' own fabric (rules: pod_label, pod_fabric)
@@ -825,7 +965,8 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         return True
     up_sentence = rx(v["scale_up_domain_sentence"])
     stated_total = _in(rx(v["domain_stated"]), seg.text) and all(
-        rx(v["domain_total_only"]).match(x.group(0)) for x in out.finditer(seg.text))
+        rx(v["domain_total_only"]).match(x.group(0)) for x in out.finditer(seg.text)
+    )
     if (_in(up, own) or _in(up_sentence, own)) and _in(out, seg.text) and not from_record and not stated_total:
         # a sentence naming both: the words nearest the count decide ("1,024 GPUs (128 nodes) on a fat tree")
         d_up = min(_distance(up, seg.text, m), _distance(up_sentence, seg.text, m))
@@ -836,18 +977,27 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         return True
     joined = None if from_record else _joined_by(seg.text, m, ctx)
     if joined:
-        f.tier = joined    # "4个昇腾AI处理器通过HCCS互联", "72 GPUs through NVLink": the sheet names what joins them
+        f.tier = joined  # "4个昇腾AI处理器通过HCCS互联", "72 GPUs through NVLink": the sheet names what joins them
         return True
     node_rx = rx(v["node_count_phrase"])
-    if ctx.scale_up_in_node and (node_rx.search(seg.text[max(0, m.start - 60):m.start])
-                                 or node_rx.search(seg.text[m.end:m.end + 40])):
-        f.tier = "scale-up"    # the box's accelerators, which the sheet says its scale-up links join
+    if ctx.scale_up_in_node and (
+        node_rx.search(seg.text[max(0, m.start - 60) : m.start]) or node_rx.search(seg.text[m.end : m.end + 40])
+    ):
+        f.tier = "scale-up"  # the box's accelerators, which the sheet says its scale-up links join
         return True
-    if (ctx.kind in ("server", "accelerator") and (ctx.scale_up_technology or ctx.scale_up_named) and m.value <= 16
-            and not _in(out, own) and not rx(v["per_node_count"]).search(before)
-            and (not from_record or re.match(r"\s*\d+\s*[xX×]\s*[A-Za-z]", seg.text))
-            and (node_rx.search(seg.text[max(0, m.start - 60):m.start]) or m.start == 0 or (
-                seg.kind == "cell" and rx(v["accelerator_count_label"]).search(seg.label)))):
+    if (
+        ctx.kind in ("server", "accelerator")
+        and (ctx.scale_up_technology or ctx.scale_up_named)
+        and m.value <= 16
+        and not _in(out, own)
+        and not rx(v["per_node_count"]).search(before)
+        and (not from_record or re.match(r"\s*\d+\s*[xX×]\s*[A-Za-z]", seg.text))
+        and (
+            node_rx.search(seg.text[max(0, m.start - 60) : m.start])
+            or m.start == 0
+            or (seg.kind == "cell" and rx(v["accelerator_count_label"]).search(seg.label))
+        )
+    ):
         # "GPUs: 8X Tesla V100", "systems with 4 or 8 GPUs", "搭载8颗…" on a server sheet whose accelerators the sheet
         # says its scale-up link joins (NVLink named in its prose): the box's accelerators form the domain. A bare
         # number under a count label ("accelerators_per_node: 4") counts the box, not a fabric; nor is one box's share
@@ -856,9 +1006,13 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
         f.flags.add("domain-by-sheet")
         return True
     fabric = rx(knowledge().tier_pattern("scale-up"))
-    if (_in(out, own) and not from_record and not (_in(fabric, own) and not _in(rx(r"pod|cluster|集群"), own))
-            and (_distance(out, seg.text, m) <= 120 or _in(out, seg.label))
-            and not rx(v["per_box_after"]).match(seg.text, m.end)):
+    if (
+        _in(out, own)
+        and not from_record
+        and not (_in(fabric, own) and not _in(rx(r"pod|cluster|集群"), own))
+        and (_distance(out, seg.text, m) <= 120 or _in(out, seg.label))
+        and not rx(v["per_box_after"]).match(seg.text, m.end)
+    ):
         # the cluster's words near the count ("a cluster of 20,000 GPUs"), not a sentence's far end ("8 GPUs ... to scale
         # training across a cluster of servers"), and never a box's own count ("up to four GPUs per compute node")
         f.tier = "scale-out"
@@ -874,13 +1028,13 @@ _JOIN_BETWEEN = regex_cache.compile(r"间|之间|between|across|nodes?\b|servers
 
 def _sentence_around(text: str, start: int, end: int, reach: int = 100) -> tuple[str, str]:
     """The words of the count's own sentence before and after it, at most `reach` characters each way."""
-    left = text[max(0, start - reach):start]
+    left = text[max(0, start - reach) : start]
     cuts = list(_SENTENCE_END.finditer(left))
     if cuts:
-        left = left[cuts[-1].end():]
-    right = text[end:end + reach]
+        left = left[cuts[-1].end() :]
+    right = text[end : end + reach]
     cut = _SENTENCE_END.search(right)
-    return left, right[:cut.start()] if cut else right
+    return left, right[: cut.start()] if cut else right
 
 
 def _joined_by(text: str, m: Mention, ctx: SheetContext) -> str | None:
@@ -890,7 +1044,7 @@ def _joined_by(text: str, m: Mention, ctx: SheetContext) -> str | None:
     v = load_rules().vocab
     left, right = _sentence_around(text, m.start, m.end)
     if rx(v["domain_to_host"]).match(right):
-        return None    # "connects two B200 GPUs to the Grace CPU over NVLink-C2C": a superchip's host link
+        return None  # "connects two B200 GPUs to the Grace CPU over NVLink-C2C": a superchip's host link
     tail = _join_after(text, m)
     if tail:
         if rx(v["domain_host_link"]).search(tail):
@@ -909,19 +1063,23 @@ def _join_after(text: str, m: Mention) -> str:
     NVSwitch chips"; rules: domain_join); "" where none follows it."""
     _, right = _sentence_around(text, m.start, m.end)
     join = rx(load_rules().vocab["domain_join"]).search(right[:60])
-    if not join or join.start() > 24 or _JOIN_BETWEEN.search(right[:join.start()]) or _CLAUSE_CUT.search(
-            right[:join.start()]):
+    if (
+        not join
+        or join.start() > 24
+        or _JOIN_BETWEEN.search(right[: join.start()])
+        or _CLAUSE_CUT.search(right[: join.start()])
+    ):
         return ""
-    tail = right[join.start():]
+    tail = right[join.start() :]
     cut = _CLAUSE_END.search(tail, join.end() - join.start())
-    return tail[:cut.start()] if cut else tail[:join.end() - join.start() + 30]
+    return tail[: cut.start()] if cut else tail[: join.end() - join.start() + 30]
 
 
 def _scale_up_named(text: str, ctx: SheetContext) -> bool:
     """Whether text names a scale-up link: a known technology (rules: tier_technology) or the sheet's own."""
     v = load_rules().vocab
     pattern = next(e["pattern"] for e in v["tier_technology"] if e["tier"] == "scale-up")
-    text = rx(v["domain_host_link"]).sub(" ", text)       # "NVLink-C2C" is a host link, not NVLink's domain
+    text = rx(v["domain_host_link"]).sub(" ", text)  # "NVLink-C2C" is a host link, not NVLink's domain
     negated = rx(v["link_negated"])
-    named = [x for x in rx(pattern).finditer(text) if not negated.search(text[max(0, x.start() - 14):x.start()])]
+    named = [x for x in rx(pattern).finditer(text) if not negated.search(text[max(0, x.start() - 14) : x.start()])]
     return bool(named) or any(n in text for n in ctx.scale_up_links)

@@ -4,6 +4,7 @@ bandwidth in GB/s (10^9 bytes/s) per direction in the figure's own scope, latenc
 Every conversion records its arithmetic in words, so the report can show how a printed figure became the
 number that is compared.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,9 +51,12 @@ def normalise(figs: list[Figure]) -> list[Figure]:
 def _evidence(f: Figure) -> int:
     """How much the sheet itself says about this printing of a figure: a stated direction, a cross-check
     against the ports, a stated scope and tier."""
-    return (4 * (f.direction in ("bidirectional", "unidirectional") and "direction-from-twin" not in f.flags)
-            + 2 * (getattr(f, "direction_by", "") == "ports") + (f.scope not in ("unspecified", None))
-            + (f.tier not in ("unknown", None)))
+    return (
+        4 * (f.direction in ("bidirectional", "unidirectional") and "direction-from-twin" not in f.flags)
+        + 2 * (getattr(f, "direction_by", "") == "ports")
+        + (f.scope not in ("unspecified", None))
+        + (f.tier not in ("unknown", None))
+    )
 
 
 def _one_reading(figs: list[Figure]) -> None:
@@ -61,13 +65,19 @@ def _one_reading(figs: list[Figure]) -> None:
     printed of equals), so it is not 400 GB/s per direction in one place and 800 in another. A printing that states
     its own direction keeps it: two stated readings that disagree are the sheet's contradiction, not ours."""
     from .s4_classify import PORT_UNITS
+
     # above this a rate is a total, not one port's speed (rules/thresholds.yaml): printed twice, it is the same
     # figure; port speeds repeat on a sheet for different ports and keep their own readings
     total_above = load_rules().threshold("total_above_gbs")
     groups: dict[tuple, list[Figure]] = {}
     for f in figs:
-        if (f.quantity != "bandwidth" or f.tier == "memory" or f.unit in PORT_UNITS or not f.normalized
-                or {"comparison", "measured", "rate-name"} & f.flags):
+        if (
+            f.quantity != "bandwidth"
+            or f.tier == "memory"
+            or f.unit in PORT_UNITS
+            or not f.normalized
+            or {"comparison", "measured", "rate-name"} & f.flags
+        ):
             continue
         gbs = convert("bandwidth", f.value, f.unit)
         if gbs > total_above:
@@ -93,8 +103,11 @@ def base_gbs(f: Figure, conv: dict | None = None) -> tuple[float, str]:
         return gbs, f"{fmt(f.value)} GB next to a link rate read as Gb/s: / 8 = {fmt(gbs)} GB/s"
     if f.unit.endswith("T/s"):
         raw = convert("bandwidth", f.value, f.unit)
-        if f.tier == "memory" or f.technology not in conv.get("encoded_transfer_technologies", ["PCIe", ""]) or (
-                not f.technology and f.tier == "scale-up"):
+        if (
+            f.tier == "memory"
+            or f.technology not in conv.get("encoded_transfer_technologies", ["PCIe", ""])
+            or (not f.technology and f.tier == "scale-up")
+        ):
             # GDDR, Infinity Fabric: no published line encoding to apply, one bit per transfer
             return raw, f"{fmt(f.value)} {f.unit} / 8 bits = {fmt(raw)} GB/s per lane"
         enc = conv["default_encoding"]
@@ -184,9 +197,9 @@ class _Ports:
 
 def _switch_total(f: Figure, gbs: float, ports: _Ports) -> tuple[float, str]:
     tol = load_rules().threshold("aggregate_tolerance")
-    f.direction_by = "ports"         # undone at the end when no port configuration gives it
+    f.direction_by = "ports"  # undone at the end when no port configuration gives it
     groups = ports.of_segment(f)
-    if len(groups) >= 2:     # "48 100G SFP-DD and 8 400G QSFP-DD ports ... up to 8.0 Tbps": one configuration
+    if len(groups) >= 2:  # "48 100G SFP-DD and 8 400G QSFP-DD ports ... up to 8.0 Tbps": one configuration
         total = sum(base_gbs(p)[0] * p.count for p in groups)
         terms = " + ".join(f"{p.count} x {p.text}" for p in groups)
         if abs(gbs - total) <= tol * total:
@@ -199,8 +212,9 @@ def _switch_total(f: Figure, gbs: float, ports: _Ports) -> tuple[float, str]:
         if abs(gbs - total) <= tol * total:
             return gbs, f"equals {p.count} ports x {p.text} per direction ({fmt(total)} GB/s): per direction"
         if abs(gbs - 2 * total) <= tol * 2 * total:
-            return gbs / 2, (f"equals twice {p.count} ports x {p.text} ({fmt(total)} GB/s): both directions "
-                             "added, halved")
+            return gbs / 2, (
+                f"equals twice {p.count} ports x {p.text} ({fmt(total)} GB/s): both directions added, halved"
+            )
     f.direction_by = ""
     return gbs, "switch capacity with no port count to check against: read per direction"
 
@@ -211,13 +225,20 @@ def _known_rate(f: Figure, gbs: float, tech) -> tuple[float, str] | None:
     generation named beside it ("PCIe Gen4: 64 GB/s")."""
     for g in tech.generations:
         per_link = g.get("per_link_gbs")
-        if f.scope == "per-link" and per_link and tech.bytes_totals == "bidirectional" and abs(gbs - per_link) < 0.01 * gbs:
+        if (
+            f.scope == "per-link"
+            and per_link
+            and tech.bytes_totals == "bidirectional"
+            and abs(gbs - per_link) < 0.01 * gbs
+        ):
             return gbs, f"matches {g.label}'s {fmt(per_link)} GB/s per link per direction"
     quoted = [g for g in tech.generations if g.get("x16_quoted_bidirectional")]
     if quoted:
         named = tech.named(f"{f.label} {f.segment.text if f.segment else f.context}")
         g = named[0] if named else None
         if g in quoted and abs(gbs - g.get("x16_quoted_bidirectional")) < 0.02 * gbs:
-            return gbs / 2, (f"matches {g.label} x16 total of both directions "
-                             f"({fmt(g.get('x16_quoted_bidirectional'))} GB/s): halved")
+            return gbs / 2, (
+                f"matches {g.label} x16 total of both directions "
+                f"({fmt(g.get('x16_quoted_bidirectional'))} GB/s): halved"
+            )
     return None

@@ -12,6 +12,7 @@ aspect into a warning worded as a question.
 A port speed's direction is not an inference: Ethernet and InfiniBand define a port's rate per direction, and every
 vendor prints it so. Nor is a measured bus bandwidth: it is per direction as measured.
 """
+
 from __future__ import annotations
 
 import re
@@ -39,12 +40,12 @@ def near(f: Figure, window: int = 40) -> str:
     i = text.find(f.text)
     if i < 0:
         return f"{seg.label} {text[:window]}"
-    left = text[max(0, i - window):i]
-    right = text[i + len(f.text):i + len(f.text) + window]
+    left = text[max(0, i - window) : i]
+    right = text[i + len(f.text) : i + len(f.text) + window]
     cuts = list(CLAUSE_END.finditer(left))
-    left = left[cuts[-1].end():] if cuts else left
+    left = left[cuts[-1].end() :] if cuts else left
     cut = CLAUSE_END.search(right)
-    right = right[:cut.start()] if cut else right
+    right = right[: cut.start()] if cut else right
     return f"{seg.label} {left} {f.text} {right}"
 
 
@@ -109,7 +110,8 @@ def assess(figs: list[Figure], sheet=None) -> list[Figure]:
             f.certainty_reason = "; ".join(inferred[a] for a in ASPECTS if a in inferred)
         else:
             where = {"cell": "a table cell", "heading": "a heading", "footnote": "a note"}.get(
-                f.segment.kind if f.segment else "", "its sentence")
+                f.segment.kind if f.segment else "", "its sentence"
+            )
             f.certainty_reason = f"{where} gives it with its unit" + ("; " + "; ".join(said) if said else "")
     return figs
 
@@ -153,14 +155,14 @@ def _tier(f: Figure, sheet, inferred: dict) -> None:
     if f.tier in named:
         return
     if f.tier == "front-end" and "scale-out" in named:
-        return      # a slow Ethernet port read as front-end by its speed: a network port either way
+        return  # a slow Ethernet port read as front-end by its speed: a network port either way
     kind = getattr(sheet, "kind", "")
     if kind in ("switch", "nic") and f.tier == "scale-out":
-        return      # a switch's or adapter's own ports
+        return  # a switch's or adapter's own ports
     if sheet is not None and _names_any(tuple(getattr(sheet, "scale_up_links", ())), text):
         return
     if f.tier == "front-end" and f.unit and not is_bytes(f.unit):
-        return      # a slow port read as front-end by its speed: no check rests on it as scale-out
+        return  # a slow port read as front-end by its speed: no check rests on it as scale-out
     inferred["tier"] = f"no word beside it says which network it is ({f.tier} read from the rest of the sheet)"
 
 
@@ -178,8 +180,10 @@ def _direction(f: Figure, inferred: dict, said: list) -> None:
         said.append(f"the sheet's own ports give its direction ({f.reading})")
         return
     # the networks whose standards make a port rate per direction: a rate of theirs read by that convention is certain
-    if (f.direction_by == "port-speed" or (f.direction_by == "technology" and f.technology in knowledge().standard_networks())) \
-            and not is_bytes(f.unit):
+    if (
+        f.direction_by == "port-speed"
+        or (f.direction_by == "technology" and f.technology in knowledge().standard_networks())
+    ) and not is_bytes(f.unit):
         said.append("a port speed: per direction by the Ethernet/InfiniBand standard")
         return
     if f.direction == "unspecified":
@@ -192,35 +196,45 @@ def _scope(f: Figure, sheet, inferred: dict, vocab_key: str) -> None:
             inferred["scope"] = "nothing says whose power it is"
         return
     text = _joined(own_text(f), f.heading or "")
-    if f.quantity == "bandwidth" and f.scope in ("per-accelerator", "per-link", "per-port") and words("total_beside").search(
-            near(f, 24).replace(f.label or "\0", " ")):
+    if (
+        f.quantity == "bandwidth"
+        and f.scope in ("per-accelerator", "per-link", "per-port")
+        and words("total_beside").search(near(f, 24).replace(f.label or "\0", " "))
+    ):
         inferred["scope"] = f"'total' is printed beside it: it may be a sum over several ({f.scope} read)"
         return
     if f.scope in _named_in((vocab_key,), "scope", text):
         return
     if f.quantity == "bandwidth":
         from .s4_classify import PORT_UNITS
-        if f.scope in ("per-port", "per-lane") and (f.unit in PORT_UNITS or {"rate-name", "signaling"} & f.flags
-                                                    or not is_bytes(f.unit)):
-            return      # a port or lane rate in bits: the unit names a port
+
+        if f.scope in ("per-port", "per-lane") and (
+            f.unit in PORT_UNITS or {"rate-name", "signaling"} & f.flags or not is_bytes(f.unit)
+        ):
+            return  # a port or lane rate in bits: the unit names a port
         if f.scope == "per-port" and (f.count or "factor" in f.flags):
-            return      # "8x 400 Gb/s": counted ports; "21*25 GB/s = 525 GB/s": a port's rate times its count
+            return  # "8x 400 Gb/s": counted ports; "21*25 GB/s = 525 GB/s": a port's rate times its count
         if f.scope in ("per-port", "per-link") and _found(words("port_or_link"), text):
             return
         kind = getattr(sheet, "kind", "")
         if f.scope == "per-switch" and kind == "switch":
-            return      # a switch sheet's total is the switch's capacity
+            return  # a switch sheet's total is the switch's capacity
         if f.scope == "per-device" and kind == "nic":
             return
         if f.scope == "per-accelerator" and kind == "accelerator":
-            return      # an accelerator's own sheet
+            return  # an accelerator's own sheet
         inferred["scope"] = f"no word beside it says whose bandwidth it is ({f.scope} assumed)"
         return
     kind = getattr(sheet, "kind", "")
-    own = {"rack": "per-rack", "switch": "per-switch", "nic": "per-device", "accelerator": "per-accelerator",
-           "server": "per-node"}
+    own = {
+        "rack": "per-rack",
+        "switch": "per-switch",
+        "nic": "per-device",
+        "accelerator": "per-accelerator",
+        "server": "per-node",
+    }
     if own.get(kind) == f.scope:
-        return          # the product the sheet sells: its power is the product's
+        return  # the product the sheet sells: its power is the product's
     inferred["scope"] = f"no word beside it says whose power it is ({f.scope} assumed)"
 
 
@@ -245,6 +259,7 @@ def _model(f: Figure, inferred: dict) -> None:
 
 
 # ---- severity ----------------------------------------------------------------------------------------------
+
 
 def rests_on(code: str) -> tuple[str, ...]:
     """The aspects of a reading an error of this check depends on (rules/checks.yaml `rests_on`)."""
@@ -292,7 +307,10 @@ def derived_certainty(findings: list[Finding], figs: list[Figure]) -> None:
     by_id = {f.id: f for f in figs}
     for x in findings:
         for d in x.derived:
-            why = [f"{by_id[i].text} (p{by_id[i].page}): {by_id[i].certainty_reason}" for i in d.figures
-                   if i in by_id and by_id[i].certainty == "inferred"]
+            why = [
+                f"{by_id[i].text} (p{by_id[i].page}): {by_id[i].certainty_reason}"
+                for i in d.figures
+                if i in by_id and by_id[i].certainty == "inferred"
+            ]
             if why and d.certainty != "inferred":
                 d.certainty, d.certainty_reason = "inferred", "; ".join(why)

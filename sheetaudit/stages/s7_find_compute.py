@@ -10,15 +10,16 @@ Vendors print compute their own way, and each way is normalised and said (rules/
   marked inferred;
 - a figure with no precision named ("312 teraFLOPS of deep learning performance") is 16-bit tensor compute,
   marked inferred."""
+
 from __future__ import annotations
 
 from ..model import Figure
 from ..rules import load_rules, rx
 
-WINDOW = 60          # characters either side of a number in which its precision, sparsity and scope are read
+WINDOW = 60  # characters either side of a number in which its precision, sparsity and scope are read
 UNITS = {"t": "TFLOP/s", "p": "PFLOP/s", "e": "EFLOP/s", "g": "GFLOP/s"}
 CLAUSE_END = rx(r"[.;|。；](?:\s|$)|\s[•▪●◦■►]\s")
-NUMBER = rx(r"(?<![\w.,])\d")       # a number of its own ("FP16", "H100" are names): the next figure's words
+NUMBER = rx(r"(?<![\w.,])\d")  # a number of its own ("FP16", "H100" are names): the next figure's words
 
 
 def _num(text: str) -> float:
@@ -28,12 +29,12 @@ def _num(text: str) -> float:
 def _window(text: str, start: int, end: int, width: int = WINDOW) -> tuple[str, str]:
     """The words before and after a span, inside its clause (a sentence end, a semicolon or a bar ends it) and
     up to the next number ("5 petaFLOPS AI 10 petaOPS INT8": INT8 is the second figure's)."""
-    left = text[max(0, start - width):start]
+    left = text[max(0, start - width) : start]
     cut = list(CLAUSE_END.finditer(left)) + list(NUMBER.finditer(left))
-    left = left[max(c.end() for c in cut):] if cut else left
-    right = text[end:end + width]
+    left = left[max(c.end() for c in cut) :] if cut else left
+    right = text[end : end + width]
     cut2 = [c.start() for c in (CLAUSE_END.search(right), NUMBER.search(right)) if c]
-    return left, right[:min(cut2)] if cut2 else right
+    return left, right[: min(cut2)] if cut2 else right
 
 
 def _nearest(entries: list[dict], key: str, left: str, right: str):
@@ -41,8 +42,9 @@ def _nearest(entries: list[dict], key: str, left: str, right: str):
     best, best_d = None, None
     for e in entries:
         pat = rx(e["pattern"])
-        d = min([len(left) - m.end() for m in pat.finditer(left)] + [m.start() for m in pat.finditer(right)],
-                default=None)
+        d = min(
+            [len(left) - m.end() for m in pat.finditer(left)] + [m.start() for m in pat.finditer(right)], default=None
+        )
         if d is not None and (best_d is None or d < best_d):
             best, best_d = e[key], d
     return best
@@ -76,8 +78,14 @@ def _footnote(doc, marker: str | None) -> str:
 
 
 def _domain_count(figures: list[Figure]) -> int | None:
-    sizes = [int(f.normalized["value"]) for f in figures if f.quantity == "domain_size" and f.tier == "scale-up"
-             and f.normalized and isinstance(f.normalized.get("value"), (int, float))]
+    sizes = [
+        int(f.normalized["value"])
+        for f in figures
+        if f.quantity == "domain_size"
+        and f.tier == "scale-up"
+        and f.normalized
+        and isinstance(f.normalized.get("value"), (int, float))
+    ]
     return max(sizes) if sizes else None
 
 
@@ -133,11 +141,13 @@ def _compute(doc, sheet, figures, voc: dict) -> list[Figure]:
             tflops = _num(m.group(1)) * voc["prefix_tflops"][m.group(2)[0].lower()]
             inferred: dict[str, str] = {}
             note = _footnote(doc, m.group(3))
-            precision = (_first(voc["precisions"], "precision", seg.label)
-                         or _nearest(voc["precisions"], "precision", left, right)
-                         or _first(voc["precisions"], "precision", seg.column)
-                         or _first(voc["precisions"], "precision", note)
-                         or _first(voc["precisions"], "precision", seg.heading))
+            precision = (
+                _first(voc["precisions"], "precision", seg.label)
+                or _nearest(voc["precisions"], "precision", left, right)
+                or _first(voc["precisions"], "precision", seg.column)
+                or _first(voc["precisions"], "precision", note)
+                or _first(voc["precisions"], "precision", seg.heading)
+            )
             if precision is None:
                 precision = voc["unstated_precision"]
                 inferred["precision"] = "no precision printed: read as 16-bit tensor compute"
@@ -149,8 +159,9 @@ def _compute(doc, sheet, figures, voc: dict) -> list[Figure]:
             else:
                 basis = "unspecified"
             per_acc = rx(voc["per_accelerator"]).search(around)
-            system_words = rx(voc["system"]).search(around) or rx(voc["rack"]).search(around) or \
-                rx(voc["cluster"]).search(around)
+            system_words = (
+                rx(voc["system"]).search(around) or rx(voc["rack"]).search(around) or rx(voc["cluster"]).search(around)
+            )
             counted = None if per_acc else rx(voc["counted"]).search(f"{seg.column} | {seg.label}")
             if per_acc:
                 scope = "per-accelerator"
@@ -160,24 +171,40 @@ def _compute(doc, sheet, figures, voc: dict) -> list[Figure]:
                 scope = _system_scope((near, seg.label, seg.column), sheet.kind, voc)
             elif tflops > voc["accelerator_max_tflops"]:
                 scope = _system_scope((near, seg.label, seg.column, seg.text, seg.heading), sheet.kind, voc)
-                inferred["scope"] = (f"{m.group(0)} is more than any one accelerator computes and the sheet does "
-                                     f"not say it is one's: read as the whole {sheet.kind if sheet.kind in ('server', 'rack', 'pod') else 'system'}'s")
+                inferred["scope"] = (
+                    f"{m.group(0)} is more than any one accelerator computes and the sheet does "
+                    f"not say it is one's: read as the whole {sheet.kind if sheet.kind in ('server', 'rack', 'pod') else 'system'}'s"
+                )
             else:
                 scope = "per-accelerator"
                 if sheet.kind in ("server", "rack", "pod"):
-                    inferred["scope"] = "a system's sheet that does not say whose compute this is: read as one accelerator's"
-            f = Figure(id="", quantity="compute", text=m.group(0)[:(m.start(3) if m.group(3) else m.end()) - m.start()],
-                       value=_num(m.group(1)),
-                       unit=UNITS[m.group(2)[0].lower()], page=seg.page, context=_context(seg), scope=scope,
-                       basis=basis, label=seg.label, heading=seg.heading, bbox=seg.bbox, ocr=seg.ocr, segment=seg,
-                       model=sheet.model_of(seg), precision=precision,
-                       accelerator=_accelerator_name(seg, doc, names))
+                    inferred["scope"] = (
+                        "a system's sheet that does not say whose compute this is: read as one accelerator's"
+                    )
+            f = Figure(
+                id="",
+                quantity="compute",
+                text=m.group(0)[: (m.start(3) if m.group(3) else m.end()) - m.start()],
+                value=_num(m.group(1)),
+                unit=UNITS[m.group(2)[0].lower()],
+                page=seg.page,
+                context=_context(seg),
+                scope=scope,
+                basis=basis,
+                label=seg.label,
+                heading=seg.heading,
+                bbox=seg.bbox,
+                ocr=seg.ocr,
+                segment=seg,
+                model=sheet.model_of(seg),
+                precision=precision,
+                accelerator=_accelerator_name(seg, doc, names),
+            )
             steps = [f"{m.group(0)} = {tflops:g} TFLOP/s"]
             value = tflops
             if scope != "per-accelerator":
                 got = (int(counted.group(1)), "") if counted else _count(sheet, seg, f.model, scope, domain)
-                value = _per_accelerator(tflops, got, domain,
-                                         voc["accelerator_max_tflops"], steps, inferred)
+                value = _per_accelerator(tflops, got, domain, voc["accelerator_max_tflops"], steps, inferred)
             out.append((f, value, steps, inferred))
     own = _own_dense(out)
     dense_only = _first_named(doc, voc)
@@ -190,21 +217,26 @@ def _compute(doc, sheet, figures, voc: dict) -> list[Figure]:
     return [x[0] for x in out]
 
 
-def _per_accelerator(tflops: float, counted: tuple, domain: int | None, most: float, steps: list,
-                     inferred: dict) -> float | None:
+def _per_accelerator(
+    tflops: float, counted: tuple, domain: int | None, most: float, steps: list, inferred: dict
+) -> float | None:
     """A system's total per accelerator: over the accelerators the sheet counts, else its scale-up domain where the
     count gives more than any accelerator computes; None when no count the sheet gives makes it one's."""
     count, how = counted
-    tries = [(count, how)] + ([(domain, f"divided by the scale-up domain of {domain}")]
-                              if domain and domain != count else [])
+    tries = [(count, how)] + (
+        [(domain, f"divided by the scale-up domain of {domain}")] if domain and domain != count else []
+    )
     for n, why in tries:
         if n and tflops / n <= most:
             steps.append(f"/ {n} accelerators = {tflops / n:g}")
             if why:
                 inferred["value"] = why
             return tflops / n
-    steps.append("the sheet does not count the accelerators it is the total of" if not count else
-                 f"/ {count} accelerators is more than any accelerator computes: not the count it totals")
+    steps.append(
+        "the sheet does not count the accelerators it is the total of"
+        if not count
+        else f"/ {count} accelerators is more than any accelerator computes: not the count it totals"
+    )
     return None
 
 
@@ -234,18 +266,23 @@ def _dense(f: Figure, value: float, own: dict, voc: dict, steps: list, inferred:
     read as sparse by the vendors' convention for a system's headline."""
     sparse = f.basis == "sparse"
     if f.basis == "unspecified" and f.scope != "per-accelerator":
-        match = next(((k, d) for d in own.get(f.precision, []) for k in (1, 2) if abs(value / (k * d) - 1) < 0.05),
-                     None)
+        match = next(
+            ((k, d) for d in own.get(f.precision, []) for k in (1, 2) if abs(value / (k * d) - 1) < 0.05), None
+        )
         if match:
             sparse = match[0] == 2
-            inferred["basis"] = (f"its share per accelerator is {'twice ' if sparse else ''}the sheet's own "
-                                 f"{match[1]:g} TFLOP/s per accelerator: {'sparse' if sparse else 'dense'}")
+            inferred["basis"] = (
+                f"its share per accelerator is {'twice ' if sparse else ''}the sheet's own "
+                f"{match[1]:g} TFLOP/s per accelerator: {'sparse' if sparse else 'dense'}"
+            )
         elif dense_only:
             inferred["basis"] = f"the sheet's {dense_only} has no sparse mode: dense"
         elif voc["system_unstated_is_sparse"]:
             sparse = True
-            inferred["basis"] = ("a system's headline compute that says neither dense nor sparse: read as sparse, "
-                                 "the vendors' convention")
+            inferred["basis"] = (
+                "a system's headline compute that says neither dense nor sparse: read as sparse, "
+                "the vendors' convention"
+            )
     if sparse:
         value /= 2
         steps.append(f"/ 2 (with sparsity) = {value:g} dense")
@@ -258,11 +295,11 @@ def _memory(doc, sheet, voc: dict, cvoc: dict) -> list[Figure]:
     for seg in doc.segments:
         label_ok = bool(rx(voc["label"]).search(seg.label or "")) and not rx(voc["not_accelerator"]).search(seg.label)
         for m in rx(voc["figure"]).finditer(seg.text):
-            if rx(r"^\s?(?:/\s?s|ps\b|it\b|bps)").search(seg.text[m.end():m.end() + 4]):
-                continue          # a rate: memory bandwidth is a bandwidth figure
+            if rx(r"^\s?(?:/\s?s|ps\b|it\b|bps)").search(seg.text[m.end() : m.end() + 4]):
+                continue  # a rate: memory bandwidth is a bandwidth figure
             left, right = _window(seg.text, m.start(), m.end(), 40)
             near = f"{left[-25:]} {right[:30]}"
-            own = rx(r"[，,;；、(（]").split(right, maxsplit=1)[0]      # the words of this figure's own item
+            own = rx(r"[，,;；、(（]").split(right, maxsplit=1)[0]  # the words of this figure's own item
             if rx(voc["not_accelerator"]).search(near) or rx(voc["memory_bandwidth"]).search(own[:15]):
                 continue
             if not (label_ok or rx(voc["words"]).search(near)):
@@ -273,15 +310,31 @@ def _memory(doc, sheet, voc: dict, cvoc: dict) -> list[Figure]:
                 scope = _system_scope((near, seg.label, seg.column), sheet.kind, cvoc)
             else:
                 scope = "per-accelerator"
-                said = rx(cvoc["per_accelerator"]).search(f"{seg.label} {seg.text}") or rx(voc["each"]).search(right[:25])
+                said = rx(cvoc["per_accelerator"]).search(f"{seg.label} {seg.text}") or rx(voc["each"]).search(
+                    right[:25]
+                )
                 if not said and sheet.kind != "accelerator":
                     inferred["scope"] = "accelerator memory with no scope printed: read as one accelerator's"
             gb = _num(m.group(1)) * voc["to_gb"][m.group(2).lower()]
-            f = Figure(id="", quantity="memory", text=m.group(0), value=_num(m.group(1)), unit=m.group(2),
-                       page=seg.page, context=_context(seg), tier="memory", scope=scope, label=seg.label,
-                       heading=seg.heading, bbox=seg.bbox, ocr=seg.ocr, segment=seg, model=sheet.model_of(seg),
-                       accelerator=_accelerator_name(seg, doc, names),
-                       normalized={"value": round(gb, 3), "unit": "GB"})
+            f = Figure(
+                id="",
+                quantity="memory",
+                text=m.group(0),
+                value=_num(m.group(1)),
+                unit=m.group(2),
+                page=seg.page,
+                context=_context(seg),
+                tier="memory",
+                scope=scope,
+                label=seg.label,
+                heading=seg.heading,
+                bbox=seg.bbox,
+                ocr=seg.ocr,
+                segment=seg,
+                model=sheet.model_of(seg),
+                accelerator=_accelerator_name(seg, doc, names),
+                normalized={"value": round(gb, 3), "unit": "GB"},
+            )
             _certainty(f, inferred, "memory")
             out.append(f)
     if not out:
@@ -294,12 +347,30 @@ def _named_memory(doc, sheet, voc: dict) -> list[Figure]:
     for seg in doc.segments:
         m = rx(voc["model_name"]).search(seg.text)
         if m:
-            f = Figure(id="", quantity="memory", text=m.group(0), value=float(m.group(2)), unit="GB", page=seg.page,
-                       context=_context(seg), tier="memory", scope="per-accelerator", label=seg.label,
-                       heading=seg.heading, bbox=seg.bbox, ocr=seg.ocr, segment=seg, model=sheet.model_of(seg),
-                       accelerator=m.group(1), normalized={"value": float(m.group(2)), "unit": "GB"})
-            _certainty(f, {"value": f"read from the model's name {m.group(0)!r}: the sheet prints no memory "
-                                    f"capacity"}, "memory")
+            f = Figure(
+                id="",
+                quantity="memory",
+                text=m.group(0),
+                value=float(m.group(2)),
+                unit="GB",
+                page=seg.page,
+                context=_context(seg),
+                tier="memory",
+                scope="per-accelerator",
+                label=seg.label,
+                heading=seg.heading,
+                bbox=seg.bbox,
+                ocr=seg.ocr,
+                segment=seg,
+                model=sheet.model_of(seg),
+                accelerator=m.group(1),
+                normalized={"value": float(m.group(2)), "unit": "GB"},
+            )
+            _certainty(
+                f,
+                {"value": f"read from the model's name {m.group(0)!r}: the sheet prints no memory capacity"},
+                "memory",
+            )
             return [f]
     return []
 
@@ -312,5 +383,6 @@ def _context(seg) -> str:
 def _certainty(f: Figure, inferred: dict, what: str) -> None:
     f.inferred = inferred
     f.certainty = "inferred" if inferred else "stated"
-    f.certainty_reason = "; ".join(inferred.values()) if inferred else \
-        f"the sheet gives this {what} with its unit and whose it is"
+    f.certainty_reason = (
+        "; ".join(inferred.values()) if inferred else f"the sheet gives this {what} with its unit and whose it is"
+    )

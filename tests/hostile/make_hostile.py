@@ -8,6 +8,7 @@ invariant mode), so re-running gives identical bytes. See README.md beside this 
 behaviour expected of the tool on each file. Needs reportlab and Pillow (a dependency of sheetaudit).
 No symlinks are written; tests that need symlink loops make them at test time.
 """
+
 import io
 import random
 import re
@@ -99,21 +100,29 @@ def scanned_page(c, lines):
     c.showPage()
 
 
-SCAN_LINES = ["Kite K4 Accelerator Node - scanned datasheet",
-              "GPU-to-GPU bandwidth   900 GB/s per GPU",
-              "Cluster network        4x 400 Gb/s InfiniBand",
-              "Node power             6.8 kW max",
-              "Cooling                Air-cooled",
-              "Scanned copy: no text layer on this page."]
+SCAN_LINES = [
+    "Kite K4 Accelerator Node - scanned datasheet",
+    "GPU-to-GPU bandwidth   900 GB/s per GPU",
+    "Cluster network        4x 400 Gb/s InfiniBand",
+    "Node power             6.8 kW max",
+    "Cooling                Air-cooled",
+    "Scanned copy: no text layer on this page.",
+]
 
 
 def tiny_png():
     """A real 8x8 PNG, built by hand so its bytes never depend on an imaging library."""
+
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
     raw = b"".join(b"\x00" + bytes((x * 32 + y * 4) % 256 for x in range(8)) for y in range(8))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 0, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def tiny_zip():
@@ -158,8 +167,12 @@ def raw_pdf(objects, root=1, trailer_extra=b""):
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     for off in offsets:
         out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root %d 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, root,
-                                                                            trailer_extra, xref)
+    out += b"trailer\n<< /Size %d /Root %d 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        root,
+        trailer_extra,
+        xref,
+    )
     return bytes(out)
 
 
@@ -178,37 +191,73 @@ def text_ops(lines, size=10):
 
 
 def one_page_pdf(content, compress=False, mediabox=b"[0 0 595 842]", font=HELVETICA, page_extra=b""):
-    return raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
-                    b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                    b"<< /Type /Page /Parent 2 0 R /MediaBox %s /Resources << /Font << /F1 4 0 R >> >> "
-                    b"/Contents 5 0 R%s >>" % (mediabox, page_extra),
-                    font, raw_stream(content, compress)])
+    return raw_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox %s /Resources << /Font << /F1 4 0 R >> >> "
+            b"/Contents 5 0 R%s >>" % (mediabox, page_extra),
+            font,
+            raw_stream(content, compress),
+        ]
+    )
 
 
 def write_raw_pdfs():
-    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> "
-            b"/Contents 5 0 R >>")
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> "
+        b"/Contents 5 0 R >>"
+    )
     # the page tree points back at itself (and at a second /Pages node that points back again)
-    write("page-tree-loop.pdf", raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
-                                         b"<< /Type /Pages /Kids [2 0 R 3 0 R 6 0 R] /Count 3 >>", page,
-                                         HELVETICA, raw_stream(text_ops(RAW_LINES)),
-                                         b"<< /Type /Pages /Kids [6 0 R 2 0 R] /Count 1 >>"]))
+    write(
+        "page-tree-loop.pdf",
+        raw_pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [2 0 R 3 0 R 6 0 R] /Count 3 >>",
+                page,
+                HELVETICA,
+                raw_stream(text_ops(RAW_LINES)),
+                b"<< /Type /Pages /Kids [6 0 R 2 0 R] /Count 1 >>",
+            ]
+        ),
+    )
     # /Count claims a billion pages; there is one
-    write("count-lies.pdf", raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>",
-                                     b"<< /Type /Pages /Kids [3 0 R] /Count 1000000000 >>", page, HELVETICA,
-                                     raw_stream(text_ops(RAW_LINES))]))
+    write(
+        "count-lies.pdf",
+        raw_pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1000000000 >>",
+                page,
+                HELVETICA,
+                raw_stream(text_ops(RAW_LINES)),
+            ]
+        ),
+    )
     # 20,000 nested arrays in the page dictionary
     write("deep-nesting.pdf", one_page_pdf(text_ops(RAW_LINES), page_extra=b" /Junk " + b"[" * 20000 + b"]" * 20000))
     # a 64 KB content stream that inflates to 64 MB (spaces), then the text
     write("flate-bomb.pdf", one_page_pdf(b" " * (64 * 2**20) + text_ops(RAW_LINES), compress=True))
     # a form XObject that draws itself
-    write("xobject-loop.pdf", raw_pdf([
-        b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> "
-        b"/XObject << /X1 6 0 R >> >> /Contents 5 0 R >>",
-        HELVETICA, raw_stream(text_ops(RAW_LINES) + b"\n/X1 Do"),
-        raw_stream(b"/X1 Do", extra=b" /Type /XObject /Subtype /Form /BBox [0 0 100 100] "
-                                    b"/Resources << /XObject << /X1 6 0 R >> >>")]))
+    write(
+        "xobject-loop.pdf",
+        raw_pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> "
+                b"/XObject << /X1 6 0 R >> >> /Contents 5 0 R >>",
+                HELVETICA,
+                raw_stream(text_ops(RAW_LINES) + b"\n/X1 Do"),
+                raw_stream(
+                    b"/X1 Do",
+                    extra=b" /Type /XObject /Subtype /Form /BBox [0 0 100 100] "
+                    b"/Resources << /XObject << /X1 6 0 R >> >>",
+                ),
+            ]
+        ),
+    )
     # an empty media box: still readable
     write("zero-mediabox.pdf", one_page_pdf(text_ops(RAW_LINES), mediabox=b"[0 0 0 0]"))
     # a media box of infinities: the only page cannot be read
@@ -216,19 +265,44 @@ def write_raw_pdfs():
     # /Root is a string: no page tree, no pages
     write("no-pages.pdf", raw_pdf([b"(just a string)"]))
     # /Kids is not an array, /MediaBox is a name, /Contents a number
-    write("bad-types.pdf", raw_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids 3 0 R /Count (x) >>",
-                                    b"<< /Type /Page /Parent 2 0 R /MediaBox /Oops /Resources 7 /Contents 42 >>"]))
+    write(
+        "bad-types.pdf",
+        raw_pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids 3 0 R /Count (x) >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox /Oops /Resources 7 /Contents 42 >>",
+            ]
+        ),
+    )
     # encrypted with a public-key security handler (certificates, not a password)
-    write("encrypted-pubsec.pdf", raw_pdf([
-        b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>", page, HELVETICA,
-        raw_stream(text_ops(RAW_LINES)), b"<< /Filter /Adobe.PubSec /V 4 /R 4 /SubFilter /adbe.pkcs7.s5 >>"],
-        trailer_extra=b" /Encrypt 6 0 R /ID [<01> <01>]"))
+    write(
+        "encrypted-pubsec.pdf",
+        raw_pdf(
+            [
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                page,
+                HELVETICA,
+                raw_stream(text_ops(RAW_LINES)),
+                b"<< /Filter /Adobe.PubSec /V 4 /R 4 /SubFilter /adbe.pkcs7.s5 >>",
+            ],
+            trailer_extra=b" /Encrypt 6 0 R /ID [<01> <01>]",
+        ),
+    )
     # terminal escape sequences and other control characters in the text
-    write("control-chars.pdf", one_page_pdf(text_ops([b"\x1b]0;pwned\x07\x1b[2J\x1b[31mNode power: 10.2 kW\x1b[0m",
-                                                      b"Cooling: Air-cooled\x00\x08"])))
+    write(
+        "control-chars.pdf",
+        one_page_pdf(
+            text_ops([b"\x1b]0;pwned\x07\x1b[2J\x1b[31mNode power: 10.2 kW\x1b[0m", b"Cooling: Air-cooled\x00\x08"])
+        ),
+    )
     # 200,000 one-point characters on one page: a page that takes long to lay out (time-limit test)
-    ops = b"BT /F1 1 Tf\n" + b"".join(b"%d %d Td (8) Tj\n" % ((1, 0) if i % 500 else (-499, 1))
-                                      for i in range(200000)) + b"ET"
+    ops = (
+        b"BT /F1 1 Tf\n"
+        + b"".join(b"%d %d Td (8) Tj\n" % ((1, 0) if i % 500 else (-499, 1)) for i in range(200000))
+        + b"ET"
+    )
     write("many-chars.pdf", one_page_pdf(ops, compress=True))
 
 
@@ -238,12 +312,15 @@ def write_text_files():
     write("png-named.txt", tiny_png())
     # a run of 100,000 digits: a quadratic regular expression over it would never end (time-limit test)
     write("digit-run.txt", b"1" * 100000 + b" Gb/s\n")
-    write("injection.html", b"<!DOCTYPE html><html><head><title><script>alert(1)</script> NIC</title></head><body>"
-                            b"<h1 onmouseover=\"alert(1)\">Injection NIC {{ 7*7 }} ${7*7}</h1><table>"
-                            b"<tr><td>=HYPERLINK(\"http://x\")</td><td>400 Gb/s per port</td></tr>"
-                            b"<tr><td>@SUM(A1)</td><td>650 W</td></tr>"
-                            b"<tr><td>+cmd|' /C calc'!A0</td><td>Air-cooled</td></tr></table>"
-                            b"<script>document.write('900 GB/s')</script></body></html>\n")
+    write(
+        "injection.html",
+        b"<!DOCTYPE html><html><head><title><script>alert(1)</script> NIC</title></head><body>"
+        b'<h1 onmouseover="alert(1)">Injection NIC {{ 7*7 }} ${7*7}</h1><table>'
+        b'<tr><td>=HYPERLINK("http://x")</td><td>400 Gb/s per port</td></tr>'
+        b"<tr><td>@SUM(A1)</td><td>650 W</td></tr>"
+        b"<tr><td>+cmd|' /C calc'!A0</td><td>Air-cooled</td></tr></table>"
+        b"<script>document.write('900 GB/s')</script></body></html>\n",
+    )
 
 
 def main():
@@ -251,9 +328,12 @@ def main():
     good = good_sheet_bytes()
 
     write("empty.pdf", b"")
-    write("html-named.pdf", b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n"
-                            b"<body><h1>Not Found</h1><p>The requested datasheet was not found on this "
-                            b"server.</p></body></html>\n")
+    write(
+        "html-named.pdf",
+        b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n"
+        b"<body><h1>Not Found</h1><p>The requested datasheet was not found on this "
+        b"server.</p></body></html>\n",
+    )
     write("png-named.pdf", tiny_png())
     write("zip-named.pdf", tiny_zip())
     write("truncated.pdf", good[: int(len(good) * 0.4)])
@@ -278,19 +358,28 @@ def main():
     # mixed: page 1 has a text layer, page 2 is an image only
     buf = io.BytesIO()
     c = new_canvas(buf, title="Kite K4 datasheet", author="Kite Compute")
-    draw_rows(c, [("Kite K4 Accelerator Node", None), ("Kite Compute | Datasheet page 1 of 2", None), ("", None),
-                  ("Node power", "Node power 10.2 kW"),
-                  ("Cluster network", "4x 400 Gb/s InfiniBand NDR"),
-                  ("Cooling", "Air-cooled")])
+    draw_rows(
+        c,
+        [
+            ("Kite K4 Accelerator Node", None),
+            ("Kite Compute | Datasheet page 1 of 2", None),
+            ("", None),
+            ("Node power", "Node power 10.2 kW"),
+            ("Cluster network", "4x 400 Gb/s InfiniBand NDR"),
+            ("Cooling", "Air-cooled"),
+        ],
+    )
     c.showPage()
     scanned_page(c, SCAN_LINES[1:])
     c.save()
     write("mixed-scanned.pdf", buf.getvalue())
 
     # long: 1,000 pages, figures only on pages 3, 500 and 998
-    figures = {3: ["Cluster network: 8x 400 Gb/s InfiniBand NDR, one port per GPU"],
-               500: ["Node power: 10.2 kW maximum"],
-               998: ["GPU-to-GPU interconnect: NVLink 4, 900 GB/s per GPU"]}
+    figures = {
+        3: ["Cluster network: 8x 400 Gb/s InfiniBand NDR, one port per GPU"],
+        500: ["Node power: 10.2 kW maximum"],
+        998: ["GPU-to-GPU interconnect: NVLink 4, 900 GB/s per GPU"],
+    }
     buf = io.BytesIO()
     c = new_canvas(buf, title="Heron H8 service manual (1,000 pages)")
     for n in range(1, 1001):
@@ -305,26 +394,38 @@ def main():
     # injection: markup and formula payloads in the text and in the metadata
     buf = io.BytesIO()
     c = new_canvas(buf, title="<script>alert(1)</script> Switch", author="<img src=x onerror=alert(1)>")
-    draw_rows(c, [("Injection Test Switch <script>alert(1)</script>", None),
-                  ("Vendor: <img src=x onerror=alert(1)>  Template: {{ 7*7 }}  Shell: ${7*7}", None),
-                  ("", None),
-                  ('=HYPERLINK("http://x")', "400 Gb/s per port"),
-                  ("<b>Typical power</b>", "650 W"),
-                  ("Notes", "{{ 7*7 }} ${7*7} <script>alert(1)</script>"),
-                  ("Cooling", "Air-cooled")])
+    draw_rows(
+        c,
+        [
+            ("Injection Test Switch <script>alert(1)</script>", None),
+            ("Vendor: <img src=x onerror=alert(1)>  Template: {{ 7*7 }}  Shell: ${7*7}", None),
+            ("", None),
+            ('=HYPERLINK("http://x")', "400 Gb/s per port"),
+            ("<b>Typical power</b>", "650 W"),
+            ("Notes", "{{ 7*7 }} ${7*7} <script>alert(1)</script>"),
+            ("Cooling", "Air-cooled"),
+        ],
+    )
     c.showPage()
     c.save()
     write("injection.pdf", buf.getvalue())
 
     # odd names: copies of a good sheet
-    for name in ["-leading dash.pdf", "quote's \"name\".pdf", unicodedata.normalize("NFC", "规格 spec é.pdf"),
-                 "nested/deeper/good-sheet.pdf"]:
+    for name in [
+        "-leading dash.pdf",
+        'quote\'s "name".pdf',
+        unicodedata.normalize("NFC", "规格 spec é.pdf"),
+        "nested/deeper/good-sheet.pdf",
+    ]:
         write(name, good)
 
-    write("notes.txt", "Procurement meeting notes, 14 March 2025\n\n"
-                       "- Ask the three vendors for updated quotes before Friday.\n"
-                       "- Maria to book the data-hall tour (room 2.14).\n"
-                       "- Next meeting: 21 March, 10:00.\n".encode("utf-8"))
+    write(
+        "notes.txt",
+        "Procurement meeting notes, 14 March 2025\n\n"
+        "- Ask the three vendors for updated quotes before Friday.\n"
+        "- Maria to book the data-hall tour (room 2.14).\n"
+        "- Next meeting: 21 March, 10:00.\n".encode("utf-8"),
+    )
 
     write_raw_pdfs()
     write_text_files()

@@ -29,6 +29,7 @@ tests/test_read_pages.py, tests/test_read_command.py):
 The sheets are the project's own (fictional products); nothing is downloaded. ReportLab runs in invariant
 mode and the pictures come from fixed seeds, so re-running gives identical bytes.
 """
+
 import io
 import random
 from pathlib import Path
@@ -82,7 +83,7 @@ def word_by_word(c, x, y, words, font, size, gap):
 
 def kerned_line(c, x, y, words, font, size, gap):
     """One text object a line, the word gaps as TJ kerning (thousandths of an em), no space: LaTeX's way."""
-    c.setFont(font, size)      # puts the font in the page's resources
+    c.setFont(font, size)  # puts the font in the page's resources
     name = c._doc.getInternalFontName(font)
     esc = [w.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") for w in words]
     shown = f" {-gap * 1000:.0f} ".join(f"({w})" for w in esc)
@@ -102,24 +103,43 @@ def no_space_glyphs():
     x, y = 56, H - 80
     glyph_by_glyph(c, x, y, "Halyard HX72 rack-scale system ships".split(), BOLD, 18, 0.25)
     y -= 34
-    y = paragraph(c, glyph_by_glyph, x, y,
-                  "SAN MARCO, 3 March - Halyard Systems today began shipping the HX72, a liquid-cooled rack that joins "
-                  "72 accelerators in a single NVLink domain. NVLink delivers 1.8 TB/s bidirectional throughput per "
-                  "GPU, and every compute tray carries four 800 Gb/s ports for the cluster network.")
-    y = paragraph(c, kerned_line, x, y,
-                  "The companion HL-6400 leaf switch moves up to 1.6 Tbps of bidirectional traffic on each of its 64 "
-                  "ports, with a port-to-port latency of 450 ns measured at the switch ASIC.", gap=0.18)
-    y = paragraph(c, word_by_word, x, y,
-                  "Each HX72 rack draws 132 kW and is cooled by direct liquid cooling: a hall built for 40 kW "
-                  "air-cooled racks cannot host it without a coolant distribution unit.", gap=0.2)
+    y = paragraph(
+        c,
+        glyph_by_glyph,
+        x,
+        y,
+        "SAN MARCO, 3 March - Halyard Systems today began shipping the HX72, a liquid-cooled rack that joins "
+        "72 accelerators in a single NVLink domain. NVLink delivers 1.8 TB/s bidirectional throughput per "
+        "GPU, and every compute tray carries four 800 Gb/s ports for the cluster network.",
+    )
+    y = paragraph(
+        c,
+        kerned_line,
+        x,
+        y,
+        "The companion HL-6400 leaf switch moves up to 1.6 Tbps of bidirectional traffic on each of its 64 "
+        "ports, with a port-to-port latency of 450 ns measured at the switch ASIC.",
+        gap=0.18,
+    )
+    y = paragraph(
+        c,
+        word_by_word,
+        x,
+        y,
+        "Each HX72 rack draws 132 kW and is cooled by direct liquid cooling: a hall built for 40 kW "
+        "air-cooled racks cannot host it without a coolant distribution unit.",
+        gap=0.2,
+    )
     y -= 8
     glyph_by_glyph(c, x, y, ["Specifications"], BOLD, 11, 0.25)
     y -= 18
-    for label, value in (("Scale-up domain", "72 GPUs, NVLink 5"),
-                         ("GPU-to-GPU bandwidth", "1.8 TB/s per GPU, bidirectional"),
-                         ("Cluster network", "4x 800 Gb/s per tray"),
-                         ("Rack power", "132 kW"),
-                         ("Cooling", "direct liquid cooling")):
+    for label, value in (
+        ("Scale-up domain", "72 GPUs, NVLink 5"),
+        ("GPU-to-GPU bandwidth", "1.8 TB/s per GPU, bidirectional"),
+        ("Cluster network", "4x 800 Gb/s per tray"),
+        ("Rack power", "132 kW"),
+        ("Cooling", "direct liquid cooling"),
+    ):
         word_by_word(c, x, y, label.split(), BOLD, 9, 0.22)
         word_by_word(c, x + 150, y, value.split(), BODY, 9, 0.22)
         y -= 14
@@ -127,19 +147,23 @@ def no_space_glyphs():
     c.save()
 
 
-OVERVIEW = ("The Merlin M8 is a 6U server for training and inference at scale. Eight accelerators sit on one "
-            "baseboard and talk to each other over a switched fabric, so that tensor-parallel work never leaves the "
-            "box. Each accelerator has its own network adapter for the cluster fabric, placed next to it on the "
-            "same PCIe switch, and the host processors stay out of the data path. The chassis takes two power "
-            "shelves at the rear and draws cold air from the front. Management runs over a dedicated port with "
-            "Redfish and IPMI, and firmware updates are signed. Field service replaces a fan, a power supply or a "
-            "drive without tools, and the accelerator tray slides out on rails for the rest.")
-SPECS = [("Accelerators", "8x M-500 OAM, fully connected"),
-         ("Scale-up bandwidth", "896 GB/s per accelerator, bidirectional"),
-         ("Cluster network", "8x 400 Gb/s RoCE v2 adapters, one per accelerator"),
-         ("Host link", "PCIe Gen5 x16 per adapter"),
-         ("System power", "10.2 kW maximum"),
-         ("Cooling", "Air, front-to-rear airflow")]
+OVERVIEW = (
+    "The Merlin M8 is a 6U server for training and inference at scale. Eight accelerators sit on one "
+    "baseboard and talk to each other over a switched fabric, so that tensor-parallel work never leaves the "
+    "box. Each accelerator has its own network adapter for the cluster fabric, placed next to it on the "
+    "same PCIe switch, and the host processors stay out of the data path. The chassis takes two power "
+    "shelves at the rear and draws cold air from the front. Management runs over a dedicated port with "
+    "Redfish and IPMI, and firmware updates are signed. Field service replaces a fan, a power supply or a "
+    "drive without tools, and the accelerator tray slides out on rails for the rest."
+)
+SPECS = [
+    ("Accelerators", "8x M-500 OAM, fully connected"),
+    ("Scale-up bandwidth", "896 GB/s per accelerator, bidirectional"),
+    ("Cluster network", "8x 400 Gb/s RoCE v2 adapters, one per accelerator"),
+    ("Host link", "PCIe Gen5 x16 per adapter"),
+    ("System power", "10.2 kW maximum"),
+    ("Cooling", "Air, front-to-rear airflow"),
+]
 
 
 def two_columns():
@@ -171,8 +195,11 @@ def two_columns():
     # page 2: a ruled table left, body text right
     c.setFont(BOLD, 14)
     c.drawString(40, H - 70, "Merlin M8 networking")
-    rows = [("Port", "Speed", "Count")] + [("Cluster", "400 Gb/s", "8"), ("Front-end", "200 Gb/s", "2"),
-                                           ("Management", "1 Gb/s", "1")]
+    rows = [("Port", "Speed", "Count")] + [
+        ("Cluster", "400 Gb/s", "8"),
+        ("Front-end", "200 Gb/s", "2"),
+        ("Management", "1 Gb/s", "1"),
+    ]
     x0, widths, top, rh = 40, (90, 70, 50), H - 100, 18
     c.setLineWidth(0.6)
     for r, row in enumerate(rows):
@@ -183,9 +210,15 @@ def two_columns():
             c.drawString(x + 4, top - rh * (r + 1) + 6, cell)
             x += widths[k]
     y = H - 100
-    for line in lines_of("The cluster ports are RoCE v2 adapters, one beside each accelerator, and reach any other "
-                         "accelerator of the cluster through a two-tier leaf-spine fabric. The front-end ports carry "
-                         "storage and tenant traffic; the management port is out of band.", BODY, 9, 280, 0.28):
+    for line in lines_of(
+        "The cluster ports are RoCE v2 adapters, one beside each accelerator, and reach any other "
+        "accelerator of the cluster through a two-tier leaf-spine fabric. The front-end ports carry "
+        "storage and tenant traffic; the management port is out of band.",
+        BODY,
+        9,
+        280,
+        0.28,
+    ):
         c.setFont(BODY, 9)
         c.drawString(280, y, " ".join(line))
         y -= 12.5
@@ -205,8 +238,7 @@ def photo(seed: int, size=(300, 424)) -> Image.Image:
     draw = ImageDraw.Draw(img)
     for _ in range(40):
         x, y, r = rnd.randrange(w), rnd.randrange(h), rnd.randrange(10, 90)
-        draw.ellipse((x - r, y - r, x + r, y + r),
-                     fill=(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)))
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256)))
     img = img.filter(ImageFilter.GaussianBlur(6))
     grain = img.load()
     for yy in range(0, h):
@@ -254,10 +286,13 @@ def title_over_photo():
     c.setFont(BOLD, 14)
     c.drawString(48, H - 70, "Specifications")
     y = H - 100
-    for label, value in (("Scale-up domain", "72 GPUs in one NVLink domain"),
-                         ("GPU-to-GPU bandwidth", "1.8 TB/s per GPU, bidirectional"),
-                         ("Cluster network", "4x 800 Gb/s InfiniBand XDR per compute tray"),
-                         ("Rack power", "132 kW"), ("Cooling", "Direct liquid cooling")):
+    for label, value in (
+        ("Scale-up domain", "72 GPUs in one NVLink domain"),
+        ("GPU-to-GPU bandwidth", "1.8 TB/s per GPU, bidirectional"),
+        ("Cluster network", "4x 800 Gb/s InfiniBand XDR per compute tray"),
+        ("Rack power", "132 kW"),
+        ("Cooling", "Direct liquid cooling"),
+    ):
         c.setFont(BOLD, 9)
         c.drawString(48, y, label)
         c.setFont(BODY, 9)
@@ -271,40 +306,71 @@ def title_over_photo():
     c.showPage()
     c.save()
 
-BRIEF = ("The Tern T4 family is the fourth generation of Tern leaf switches and the first to bring 400G to the top "
-         "of the rack. As enterprises move applications to containers and emerging AI clusters, the demand for high "
-         "capacity, low latency networking keeps growing, and the T4 answers it with wire speed on every port. "
-         "It supports a wide range of interface speeds on one platform, from legacy server links to the newest "
-         "optics, and runs the same operating system as every other Tern product, so existing tools keep working.")
-SIDEBAR = [("Performance", ["T4-32Q: 32 QSFP-DD 400G", "T4-48S: 48 SFP-DD 100G & 8 QSFP-DD 400G",
-                            "Up to 12.8 terabits per second"]),
-           ("Efficient design", ["Up to 32 x 400G with under 9W/port", "1+1 redundant & hot-swappable power",
-                                 "N+1 redundant fans"])]
+
+BRIEF = (
+    "The Tern T4 family is the fourth generation of Tern leaf switches and the first to bring 400G to the top "
+    "of the rack. As enterprises move applications to containers and emerging AI clusters, the demand for high "
+    "capacity, low latency networking keeps growing, and the T4 answers it with wire speed on every port. "
+    "It supports a wide range of interface speeds on one platform, from legacy server links to the newest "
+    "optics, and runs the same operating system as every other Tern product, so existing tools keep working."
+)
+SIDEBAR = [
+    (
+        "Performance",
+        ["T4-32Q: 32 QSFP-DD 400G", "T4-48S: 48 SFP-DD 100G & 8 QSFP-DD 400G", "Up to 12.8 terabits per second"],
+    ),
+    (
+        "Efficient design",
+        ["Up to 32 x 400G with under 9W/port", "1+1 redundant & hot-swappable power", "N+1 redundant fans"],
+    ),
+]
 MODELS = ["T4-48S", "T4-48P", "T4-24C", "T4-32Q"]
-GRID = [("Ports", [["48x SFP-DD 100G", "8x QSFP-DD 400G"], ["48x DSFP 100G", "8x QSFP-DD 400G"],
-                   ["24x QSFP56 200G", "8x QSFP-DD 400G"], ["32x QSFP-DD 400G", "2x SFP+"]]),
-        ("Max 400GbE Ports", [["8"], ["8"], ["8"], ["32"]]),
-        ("Throughput (FDX)", [["8.0 (16) Tbps"], ["8.0 (16) Tbps"], ["8.0 (16) Tbps"], ["12.8 (25.6) Tbps"]]),
-        ("Latency", [["800ns"], ["800ns"], ["800ns"], ["850ns"]]),
-        ("Typical/Max Power", [["160W / 510W"], ["150W / 510W"], ["210W / 455W"], ["380W / 730W"]]),
-        ("Rack Units", [["1RU"], ["1RU"], ["1RU"], ["2RU"]])]
+GRID = [
+    (
+        "Ports",
+        [
+            ["48x SFP-DD 100G", "8x QSFP-DD 400G"],
+            ["48x DSFP 100G", "8x QSFP-DD 400G"],
+            ["24x QSFP56 200G", "8x QSFP-DD 400G"],
+            ["32x QSFP-DD 400G", "2x SFP+"],
+        ],
+    ),
+    ("Max 400GbE Ports", [["8"], ["8"], ["8"], ["32"]]),
+    ("Throughput (FDX)", [["8.0 (16) Tbps"], ["8.0 (16) Tbps"], ["8.0 (16) Tbps"], ["12.8 (25.6) Tbps"]]),
+    ("Latency", [["800ns"], ["800ns"], ["800ns"], ["850ns"]]),
+    ("Typical/Max Power", [["160W / 510W"], ["150W / 510W"], ["210W / 455W"], ["380W / 730W"]]),
+    ("Rack Units", [["1RU"], ["1RU"], ["1RU"], ["2RU"]]),
+]
 
-SERVER_PROSE = ("Inspired by the demands of research teams, the Vega V-8 server works out of the box: plug it in, power "
-                "it up and train. Its eight accelerators talk to each other over NVLink, so a model split across them "
-                "never leaves the box, and a tuned software stack saves months of integration. Management runs over "
-                "a dedicated port, and firmware updates are signed and staged without downtime.")
-SERVER_SPECS = [("GPUs", ["8X Vega V2", "8X Vega V1"]),
-                ("GPU Memory", ["128 GB total system"]),
-                ("Maximum Power", ["3,200 W"]),
-                ("Network", ["Dual 10 GbE, 4 IB EDR"]),
-                ("System Weight", ["134 lbs"])]
+SERVER_PROSE = (
+    "Inspired by the demands of research teams, the Vega V-8 server works out of the box: plug it in, power "
+    "it up and train. Its eight accelerators talk to each other over NVLink, so a model split across them "
+    "never leaves the box, and a tuned software stack saves months of integration. Management runs over "
+    "a dedicated port, and firmware updates are signed and staged without downtime."
+)
+SERVER_SPECS = [
+    ("GPUs", ["8X Vega V2", "8X Vega V1"]),
+    ("GPU Memory", ["128 GB total system"]),
+    ("Maximum Power", ["3,200 W"]),
+    ("Network", ["Dual 10 GbE, 4 IB EDR"]),
+    ("System Weight", ["134 lbs"]),
+]
 
-BULLET_COLUMNS = [("Power Specifications", ["Typical power with passive cables (ATIS): 150W",
-                                            "Input range: 100-127 VAC, 200-240VAC", "Frequency: 50-60Hz"]),
-                  ("Physical Characteristics", ["Dimensions: 1.72 in H x 16.84 in W x 27 in D",
-                                                "Weight: 11.1kg (24.5lb)"]),
-                  ("Supported Modules", ["QSFP28 short and long range optics", "QSFP AOC",
-                                         "1000BASE-T module", "QSFP breakout cables"])]
+BULLET_COLUMNS = [
+    (
+        "Power Specifications",
+        [
+            "Typical power with passive cables (ATIS): 150W",
+            "Input range: 100-127 VAC, 200-240VAC",
+            "Frequency: 50-60Hz",
+        ],
+    ),
+    ("Physical Characteristics", ["Dimensions: 1.72 in H x 16.84 in W x 27 in D", "Weight: 11.1kg (24.5lb)"]),
+    (
+        "Supported Modules",
+        ["QSFP28 short and long range optics", "QSFP AOC", "1000BASE-T module", "QSFP breakout cables"],
+    ),
+]
 
 
 def model_grid():
@@ -346,7 +412,7 @@ def model_grid():
     # page 2: the models side by side
     c.setFont(BOLD, 14)
     c.drawString(300, H - 40, "Tern T4 | Technical Specifications")
-    xs = [150, 240, 330, 450]             # each model's column starts here; the last is boxed
+    xs = [150, 240, 330, 450]  # each model's column starts here; the last is boxed
     pitch, top = 22.0, H - 80
     c.setFont(BOLD, 10)
     c.drawString(40, top, "Model")
@@ -362,18 +428,18 @@ def model_grid():
         c.setFont(BODY, 9)
         c.drawString(40, mid, label)
         for x, value in zip(xs, values):
-            first = mid + 5.5 * (len(value) - 1)       # a value's lines centred on the label
+            first = mid + 5.5 * (len(value) - 1)  # a value's lines centred on the label
             for k, line in enumerate(value):
                 c.drawString(x, first - 11 * k, line)
         y -= height
     bounds.append(y - 8)
     c.setLineWidth(0.6)
     x0, x1 = xs[-1] - 8, xs[-1] + 110
-    for b in bounds:                      # the highlighted column: a box per row, nothing else ruled
+    for b in bounds:  # the highlighted column: a box per row, nothing else ruled
         c.line(x0, b, x1, b)
     c.line(x0, bounds[0], x0, bounds[-1])
     c.line(x1, bounds[0], x1, bounds[-1])
-    c.line(xs[-2] - 8, bounds[-2], xs[-2] - 8, bounds[-1])   # one more rule: a last row of two cells
+    c.line(xs[-2] - 8, bounds[-2], xs[-2] - 8, bounds[-1])  # one more rule: a last row of two cells
     c.line(xs[-2] - 8, bounds[-2], x0, bounds[-2])
     c.line(xs[-2] - 8, bounds[-1], x0, bounds[-1])
     c.showPage()
@@ -413,7 +479,7 @@ def spec_box():
         c.setFont(BODY, 7.5)
         c.drawString(392, y, label)
         if len(values) == 1:
-            middle = (472 + 528 + stringWidth(SERVER_SPECS[0][1][1], BODY, 7.5)) / 2    # both variants': centred
+            middle = (472 + 528 + stringWidth(SERVER_SPECS[0][1][1], BODY, 7.5)) / 2  # both variants': centred
             c.drawString(middle - stringWidth(values[0], BODY, 7.5) / 2, y, values[0])
         else:
             c.drawString(472, y, values[0])
@@ -423,10 +489,12 @@ def spec_box():
     c.save()
 
 
-CARD_PROSE = ("The Kite K2, built on the Kite Aero architecture, brings accelerated graphics and compute to compact "
-              "workstations. Featuring 768 shader cores and 4 GB or 8 GB of GDDR6 memory, the K2 fits a single slot "
-              "and stays quiet under load. Native support for four displays gives designers room to work, and "
-              "certified drivers keep professional applications stable from one release to the next.")
+CARD_PROSE = (
+    "The Kite K2, built on the Kite Aero architecture, brings accelerated graphics and compute to compact "
+    "workstations. Featuring 768 shader cores and 4 GB or 8 GB of GDDR6 memory, the K2 fits a single slot "
+    "and stays quiet under load. Native support for four displays gives designers room to work, and "
+    "certified drivers keep professional applications stable from one release to the next."
+)
 CARD_SPECS = [  # label lines, value lines; an indented label is a sub-row of the label-only row above it
     (["GPU Memory"], []),
     (["  Kite K2"], ["4 GB GDDR6"]),
@@ -445,8 +513,14 @@ SERVER_MODELS = ["C4-2S", "C4-4S", "C4-8L"]
 SERVER_GRID = [  # label, each model's value lines (one entry: a value shared by all, centred across them)
     ("Accelerators", [["4x Corsac A2"], ["4x Corsac A2"], ["8x Corsac A2"]]),
     ("Accelerator memory bandwidth", [["3.2 TB/s"], ["3.2 TB/s"], ["4.0 TB/s"]]),
-    ("Scale-up link", [["A2 Link, 400 GB/s", "per accelerator"], ["A2 Link, 400 GB/s", "per accelerator"],
-                       ["A2 Link, 600 GB/s", "per accelerator"]]),
+    (
+        "Scale-up link",
+        [
+            ["A2 Link, 400 GB/s", "per accelerator"],
+            ["A2 Link, 400 GB/s", "per accelerator"],
+            ["A2 Link, 600 GB/s", "per accelerator"],
+        ],
+    ),
     ("Cluster network", [["4x 400 Gb/s RoCE v2"], ["4x 400 Gb/s RoCE v2"], ["8x 400 Gb/s RoCE v2"]]),
     ("Front-end network", [["Dual 25 GbE, OCP 3.0"]]),
     (None, "Power and cooling"),
@@ -454,11 +528,13 @@ SERVER_GRID = [  # label, each model's value lines (one entry: a value shared by
     ("Cooling", [["Air"], ["Air"], ["Direct liquid", "cooling"]]),
     ("Power supplies", [["2x 2,000 W"], ["2x 2,400 W"], ["4x 3,000 W"]]),
 ]
-NIC_PROSE = ("The Egret E1 adapter puts two 400 Gb/s ports on a half-height card for the cluster network of an AI "
-             "server. RDMA over Converged Ethernet runs in hardware, congestion control is programmable, and the "
-             "adapter reads and writes accelerator memory directly, so that the host processor stays out of the "
-             "data path. A dedicated engine encrypts traffic at line rate, and firmware updates are signed and "
-             "checked at boot.")
+NIC_PROSE = (
+    "The Egret E1 adapter puts two 400 Gb/s ports on a half-height card for the cluster network of an AI "
+    "server. RDMA over Converged Ethernet runs in hardware, congestion control is programmable, and the "
+    "adapter reads and writes accelerator memory directly, so that the host processor stays out of the "
+    "data path. A dedicated engine encrypts traffic at line rate, and firmware updates are signed and "
+    "checked at boot."
+)
 NIC_SPECS = [
     (["Ports"], ["2x QSFP112"]),
     (["Data rate"], ["400 Gb/s per port,", "Ethernet and RoCE v2"]),
@@ -497,8 +573,9 @@ def spec_boxes():
         lines = max(len(labels), len(values))
         y -= 10 * lines + (4 if labels[0].startswith("  ") or not values else 6)
     c.setFont(BODY, 9)
-    c.drawString(36, y - 30, "To learn more about the Kite K2 or the Kite K2 8GB, visit www.example.com/kite/k2/ "
-                             "(fictional)")
+    c.drawString(
+        36, y - 30, "To learn more about the Kite K2 or the Kite K2 8GB, visit www.example.com/kite/k2/ (fictional)"
+    )
     c.showPage()
     c.save()
     c = canvas.Canvas(str(HERE / "spec-box-models.pdf"), pagesize=A4, invariant=1)
@@ -523,7 +600,11 @@ def spec_boxes():
             centre_of = centres
         for centre, lines in zip(centre_of, values):
             for k, line in enumerate(lines):
-                width = stringWidth(line, BODY, 9) + 0.25 * 9 * line.count(" ") - stringWidth(" ", BODY, 9) * line.count(" ")
+                width = (
+                    stringWidth(line, BODY, 9)
+                    + 0.25 * 9 * line.count(" ")
+                    - stringWidth(" ", BODY, 9) * line.count(" ")
+                )
                 glyph_by_glyph(c, centre - width / 2, y - 11 * k, line.split(), BODY, 9, 0.25)
         y -= 11 * max(len(v) for v in values) + 9
     c.showPage()
@@ -535,8 +616,15 @@ def spec_boxes():
     y = H - 110
     for labels, values in NIC_SPECS:
         for k, label in enumerate(labels):
-            word_by_word(c, 150 - stringWidth(label, BOLD, 8.5) - label.count(" ") * (0.22 * 8.5 - stringWidth(
-                " ", BOLD, 8.5)), y - 10.5 * k, label.split(), BOLD, 8.5, 0.22)
+            word_by_word(
+                c,
+                150 - stringWidth(label, BOLD, 8.5) - label.count(" ") * (0.22 * 8.5 - stringWidth(" ", BOLD, 8.5)),
+                y - 10.5 * k,
+                label.split(),
+                BOLD,
+                8.5,
+                0.22,
+            )
         for k, value in enumerate(values):
             word_by_word(c, 162, y - 10.5 * k, value.split(), BODY, 8.5, 0.22)
         y -= 10.5 * max(len(labels), len(values)) + 7
@@ -555,7 +643,14 @@ if __name__ == "__main__":
     model_grid()
     spec_box()
     spec_boxes()
-    for name in ("no-space-glyphs.pdf", "two-column-spec-table.pdf", "title-over-photo.pdf", "model-grid.pdf",
-                 "spec-box-beside-text.pdf", "spec-box-card.pdf", "spec-box-models.pdf",
-                 "spec-box-flush-right.pdf"):
+    for name in (
+        "no-space-glyphs.pdf",
+        "two-column-spec-table.pdf",
+        "title-over-photo.pdf",
+        "model-grid.pdf",
+        "spec-box-beside-text.pdf",
+        "spec-box-card.pdf",
+        "spec-box-models.pdf",
+        "spec-box-flush-right.pdf",
+    ):
         print(HERE / name, (HERE / name).stat().st_size, "bytes")

@@ -13,6 +13,7 @@
 
 The products are the project's own (fictional). ReportLab runs in invariant mode: re-running gives identical bytes.
 """
+
 from pathlib import Path
 
 from reportlab import rl_config
@@ -26,54 +27,82 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 HERE = Path(__file__).resolve().parent
 STYLES = getSampleStyleSheet()
-INTRO = ("The Tern TX series are fixed-configuration Ethernet switches for the back-end fabric of GPU clusters, "
-         "with RoCE v2, PFC and ECN for lossless RDMA traffic.")
+INTRO = (
+    "The Tern TX series are fixed-configuration Ethernet switches for the back-end fabric of GPU clusters, "
+    "with RoCE v2, PFC and ECN for lossless RDMA traffic."
+)
 MODELS = [("TX-6400", "64", "51.2 Tb/s", "700 ns", "1,800 W"), ("TX-7200", "72", "64.8 Tb/s", "750 ns", "2,100 W")]
 
 
 def build(name, story):
-    doc = SimpleDocTemplate(str(HERE / name), pagesize=A4, title="Tern TX Series AI Fabric Switches",
-                            author="Tern Networks")
+    doc = SimpleDocTemplate(
+        str(HERE / name), pagesize=A4, title="Tern TX Series AI Fabric Switches", author="Tern Networks"
+    )
     doc.build(story)
 
 
 def table():
-    rows = [["Specification", *(m[0] for m in MODELS)],
-            ["Ports", *(f"{m[1]} x 800 Gb/s OSFP" for m in MODELS)],
-            ["Switching capacity", *(m[2] for m in MODELS)],
-            ["Port-to-port latency", *(m[3] for m in MODELS)],
-            ["Typical power", *(m[4] for m in MODELS)]]
+    rows = [
+        ["Specification", *(m[0] for m in MODELS)],
+        ["Ports", *(f"{m[1]} x 800 Gb/s OSFP" for m in MODELS)],
+        ["Switching capacity", *(m[2] for m in MODELS)],
+        ["Port-to-port latency", *(m[3] for m in MODELS)],
+        ["Typical power", *(m[4] for m in MODELS)],
+    ]
     t = Table(rows, colWidths=[150, 150, 150])
-    t.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
-                           ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold")]))
-    build("two-model-switch-table.pdf", [Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]),
-                                         Paragraph(INTRO, STYLES["BodyText"]), Spacer(1, 12), t])
+    t.setStyle(
+        TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey), ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold")])
+    )
+    build(
+        "two-model-switch-table.pdf",
+        [
+            Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]),
+            Paragraph(INTRO, STYLES["BodyText"]),
+            Spacer(1, 12),
+            t,
+        ],
+    )
 
 
 def sections():
     story = [Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]), Paragraph(INTRO, STYLES["BodyText"])]
     for model, ports, capacity, latency, power in MODELS:
-        story += [Spacer(1, 12), Paragraph(f"Tern {model}", STYLES["Heading2"]),
-                  Paragraph(f"The {model} offers {ports} ports x 800 Gb/s in one rack unit.", STYLES["BodyText"]),
-                  Paragraph(f"Switching capacity: {capacity}", STYLES["BodyText"]),
-                  Paragraph(f"Port-to-port latency: {latency}", STYLES["BodyText"]),
-                  Paragraph(f"Typical power: {power}", STYLES["BodyText"])]
+        story += [
+            Spacer(1, 12),
+            Paragraph(f"Tern {model}", STYLES["Heading2"]),
+            Paragraph(f"The {model} offers {ports} ports x 800 Gb/s in one rack unit.", STYLES["BodyText"]),
+            Paragraph(f"Switching capacity: {capacity}", STYLES["BodyText"]),
+            Paragraph(f"Port-to-port latency: {latency}", STYLES["BodyText"]),
+            Paragraph(f"Typical power: {power}", STYLES["BodyText"]),
+        ]
     build("two-model-switch-sections.pdf", story)
 
 
 def prose():
     (a, pa, ca, *_), (b, pb, cb, *_) = MODELS
-    build("two-model-switch-prose.pdf", [
-        Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]), Paragraph(INTRO, STYLES["BodyText"]),
-        Paragraph(f"The {a} has {pa} ports of 800GbE for {ca} of switching capacity; the {b} has {pb} ports of "
-                  f"800GbE for {cb} of switching capacity.", STYLES["BodyText"])])
+    build(
+        "two-model-switch-prose.pdf",
+        [
+            Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]),
+            Paragraph(INTRO, STYLES["BodyText"]),
+            Paragraph(
+                f"The {a} has {pa} ports of 800GbE for {ca} of switching capacity; the {b} has {pb} ports of "
+                f"800GbE for {cb} of switching capacity.",
+                STYLES["BodyText"],
+            ),
+        ],
+    )
 
 
 def lines():
-    build("two-model-switch-lines.pdf", [
-        Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]), Paragraph(INTRO, STYLES["BodyText"])]
-        + [Paragraph(f"{model}: {ports} ports x 800 Gb/s, {capacity} switching capacity.", STYLES["BodyText"])
-           for model, ports, capacity, *_ in MODELS])
+    build(
+        "two-model-switch-lines.pdf",
+        [Paragraph("Tern TX Series AI Fabric Switches", STYLES["Title"]), Paragraph(INTRO, STYLES["BodyText"])]
+        + [
+            Paragraph(f"{model}: {ports} ports x 800 Gb/s, {capacity} switching capacity.", STYLES["BodyText"])
+            for model, ports, capacity, *_ in MODELS
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The four-step check (plus checks on the sheet itself). Each step is one module; each check is declared
 in rules/checks.yaml, which supplies its severity, why it matters and how to fix it."""
+
 from __future__ import annotations
 
 import re
@@ -11,12 +12,22 @@ from ...rules import check_words as words, load_rules
 from ...severity import rank
 from .wording import word
 
-PAGED: ContextVar[bool] = ContextVar("paged", default=True)   # a PDF's page numbers mean something to the vendor
+PAGED: ContextVar[bool] = ContextVar("paged", default=True)  # a PDF's page numbers mean something to the vendor
 
 
-def finding(code: str, template: str, figures: list[Figure] = (), derived: list[Derived] = (),
-            models: list[str] = (), question: str = "", doubt: str = "", buyer: str = "", data: dict | None = None,
-            each: str = "", case: str = "") -> Finding:
+def finding(
+    code: str,
+    template: str,
+    figures: list[Figure] = (),
+    derived: list[Derived] = (),
+    models: list[str] = (),
+    question: str = "",
+    doubt: str = "",
+    buyer: str = "",
+    data: dict | None = None,
+    each: str = "",
+    case: str = "",
+) -> Finding:
     """A finding of CODE (rules/checks.yaml gives its severity, why and fix), its message rendered from TEMPLATE
     over DATA, the values it speaks of (checks.wording; EACH words one of data["items"]). question: what to ask
     the vendor, in the vendor's words (checks/ask.py words the rest); doubt: the check's own reason its
@@ -30,11 +41,27 @@ def finding(code: str, template: str, figures: list[Figure] = (), derived: list[
         except KeyError:
             raise RulesError(f"rules/checks.yaml: {code}: cases: {case} is missing") from None
         data["case"] = case
-    return word(Finding(check=code, step=c["step"], severity=c["severity"], message="", why=c["why"],
-                        fix=c["fix"], figures=[f.id for f in figures],
-                        pages=sorted({f.page for f in figures}), derived=list(derived), models=list(models),
-                        title=c["title"], question=question, doubt=doubt, buyer=buyer, data=data,
-                        template=template, each=each))
+    return word(
+        Finding(
+            check=code,
+            step=c["step"],
+            severity=c["severity"],
+            message="",
+            why=c["why"],
+            fix=c["fix"],
+            figures=[f.id for f in figures],
+            pages=sorted({f.page for f in figures}),
+            derived=list(derived),
+            models=list(models),
+            title=c["title"],
+            question=question,
+            doubt=doubt,
+            buyer=buyer,
+            data=data,
+            template=template,
+            each=each,
+        )
+    )
 
 
 def shown(f: Figure, **more) -> dict:
@@ -55,7 +82,7 @@ def ask_where(f: Figure) -> str:
     quote = (f"{seg.label}: {seg.text}" if seg and seg.label else (seg.text if seg else f.context)).strip()
     if len(quote) > 70:
         i = max(0, quote.find(f.text) - 30)
-        quote = ("..." if i else "") + quote[i:i + 70].strip() + "..."
+        quote = ("..." if i else "") + quote[i : i + 70].strip() + "..."
     return f'the {text} ("{quote}")'
 
 
@@ -69,6 +96,7 @@ def same_words(f: Finding, leave_out: tuple = ()) -> str:
         if isinstance(v, list):
             return [strip(x) for x in v]
         return v
+
     return json.dumps([f.template, f.each, strip(f.data)], sort_keys=True, default=str)
 
 
@@ -102,17 +130,26 @@ def run_checks(figs: list[Figure], sheet, doc, facility: dict | None = None) -> 
     from . import step3_latency, step4_power
     from ..s6_certainty import derived_certainty, temper
     from .present import fit_to_sheet, merge_repeats
+
     token = PAGED.set(getattr(doc, "kind", "pdf") == "pdf")
     try:
         findings: list[Finding] = []
-        for module in (sheet_checks, step1_tier, step2_bandwidth, headline, compute, step3_latency, step4_power,
-                       plausibility):
+        for module in (
+            sheet_checks,
+            step1_tier,
+            step2_bandwidth,
+            headline,
+            compute,
+            step3_latency,
+            step4_power,
+            plausibility,
+        ):
             findings.extend(module.run(figs, sheet, doc, facility))
         findings = fit_to_sheet(merge_repeats(merge_models(findings), figs), sheet.kind)
         ask.word(findings, figs, sheet, doc)
         temper(findings, figs)
         derived_certainty(findings, figs)
-        one_question.merge(findings, figs, sheet)      # severities are final: one question per figure and doubt
+        one_question.merge(findings, figs, sheet)  # severities are final: one question per figure and doubt
     finally:
         PAGED.reset(token)
     findings.sort(key=lambda f: (f.step if isinstance(f.step, int) else 0, rank(f.severity)))
@@ -136,11 +173,11 @@ def sentence(f: Figure, reach: int = 120) -> str:
     if seg is None:
         return f.context or ""
     i = max(0, seg.text.find(f.text))
-    left = seg.text[max(0, i - reach):i]
-    right = seg.text[i + len(f.text):i + len(f.text) + reach]
+    left = seg.text[max(0, i - reach) : i]
+    right = seg.text[i + len(f.text) : i + len(f.text) + reach]
     cuts = list(_SENTENCE_END.finditer(left))
     cut = _SENTENCE_END.search(right)
-    return (left[cuts[-1].end():] if cuts else left) + f.text + (right[:cut.start()] if cut else right)
+    return (left[cuts[-1].end() :] if cuts else left) + f.text + (right[: cut.start()] if cut else right)
 
 
 def twins(figs: list[Figure]) -> dict[str, str]:
@@ -160,5 +197,4 @@ def twins(figs: list[Figure]) -> dict[str, str]:
 
 
 def bw(figs, *tiers, scopes=None):
-    return [f for f in figs if f.quantity == "bandwidth" and f.tier in tiers
-            and (scopes is None or f.scope in scopes)]
+    return [f for f in figs if f.quantity == "bandwidth" and f.tier in tiers and (scopes is None or f.scope in scopes)]

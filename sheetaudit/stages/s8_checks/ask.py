@@ -8,6 +8,7 @@ what the buyer should check themselves. The words are each check's `question` an
 A check may word its own question (it knows the arithmetic): that one is kept. No question names a command of this
 tool: the vendor does not run it.
 """
+
 from __future__ import annotations
 
 from ...errors import RulesError
@@ -17,11 +18,26 @@ from ...technologies import load as knowledge
 from ...numfmt import fmt
 from . import ask_where
 
-SCOPE_WORD = {"per-accelerator": "accelerator", "per-node": "server", "per-domain": "domain", "per-rack": "rack",
-              "per-switch": "switch", "per-port": "port", "per-link": "link", "per-device": "device",
-              "per-cluster": "cluster", "per-lane": "lane"}
-PRODUCT = {"server": "server", "rack": "rack", "pod": "system", "switch": "switch", "nic": "adapter",
-           "accelerator": "accelerator"}
+SCOPE_WORD = {
+    "per-accelerator": "accelerator",
+    "per-node": "server",
+    "per-domain": "domain",
+    "per-rack": "rack",
+    "per-switch": "switch",
+    "per-port": "port",
+    "per-link": "link",
+    "per-device": "device",
+    "per-cluster": "cluster",
+    "per-lane": "lane",
+}
+PRODUCT = {
+    "server": "server",
+    "rack": "rack",
+    "pod": "system",
+    "switch": "switch",
+    "nic": "adapter",
+    "accelerator": "accelerator",
+}
 
 
 def _list(figs: list[Figure], most: int = 3) -> str:
@@ -34,7 +50,7 @@ def _list(figs: list[Figure], most: int = 3) -> str:
 def _unique(figs: list[Figure]) -> list[Figure]:
     seen, out = set(), []
     for f in figs:
-        key = ("".join(f.text.split()).lower(), f.page)      # "14.4 TB/s" and "14.4TB/s" on one page: one figure
+        key = ("".join(f.text.split()).lower(), f.page)  # "14.4 TB/s" and "14.4TB/s" on one page: one figure
         if key not in seen:
             seen.add(key)
             out.append(f)
@@ -50,11 +66,14 @@ def _direction(figs: list[Figure]) -> str:
     for f in figs[:3]:
         where = ask_where(f)
         if "scope" in f.inferred and f.scope == "per-accelerator":
-            out.append(f"Is {where} per {_acc(f)} or for a pair or group of them, and per direction or both "
-                       "directions added?")
+            out.append(
+                f"Is {where} per {_acc(f)} or for a pair or group of them, and per direction or both directions added?"
+            )
         elif "scope" in f.inferred and f.scope in SCOPE_WORD:
-            out.append(f"Is {where} per {SCOPE_WORD[f.scope]} or a total over several, and per direction or "
-                       "both directions added?")
+            out.append(
+                f"Is {where} per {SCOPE_WORD[f.scope]} or a total over several, and per direction or "
+                "both directions added?"
+            )
         else:
             out.append(f"Is {where} per direction, or both directions added?")
     if len(figs) > 3:
@@ -77,8 +96,10 @@ class _Values(dict):
 
     def __missing__(self, key):
         if key not in self.makers:
-            raise RulesError(f"rules/checks.yaml: {self.code}: the question names {{{key}}}, which is none of "
-                             f"{', '.join(sorted(self.makers))}")
+            raise RulesError(
+                f"rules/checks.yaml: {self.code}: the question names {{{key}}}, which is none of "
+                f"{', '.join(sorted(self.makers))}"
+            )
         self[key] = value = self.makers[key]()
         return value
 
@@ -94,8 +115,11 @@ def values(x: Finding, figs: list[Figure], sheet) -> dict:
         "figure": lambda: ask_where(f) if f else "the figure",
         "figures": lambda: _list(unique),
         "top_figure": lambda: ask_where(top) if top else "the figure",
-        "top_kw": lambda: fmt(top.normalized["value"]) if top and isinstance(
-            (top.normalized or {}).get("value"), (int, float)) else "that many",
+        "top_kw": lambda: (
+            fmt(top.normalized["value"])
+            if top and isinstance((top.normalized or {}).get("value"), (int, float))
+            else "that many"
+        ),
         "directions": lambda: _direction(_unique([g for g in figs if "direction" in g.inferred] or figs)),
         "product": lambda: PRODUCT.get(kind, "system"),
         "tech": lambda: next((g.technology for g in figs if g.technology), "scale-up"),

@@ -1,6 +1,7 @@
 """An accelerator's compute as the sheet prints it: sparse throughput (twice dense, never reached in training) or a
 whole system's total, where a buyer compares dense TFLOP/s per accelerator. The figures were normalised to that
 basis by find_compute; this check says which were not printed on it, and what they are per accelerator, dense."""
+
 from __future__ import annotations
 
 from . import finding
@@ -11,14 +12,22 @@ SYSTEM_SCOPES = ("per-node", "per-rack", "per-cluster", "per-domain")
 def _item(f) -> dict:
     n = (f.normalized or {}).get("value")
     unstated = [w for k, w in (("precision", "precision"), ("basis", "sparsity")) if k in f.inferred]
-    return {"figure": f.text, "pages": [f.page],
-            "precision": "16-bit" if "precision" in f.inferred else (f.precision or "").upper(),
-            "dense": "not derivable (the sheet does not count its accelerators)" if n is None else
-            f"{n:g} TFLOP/s dense per accelerator" + (f" ({' and '.join(unstated)} not printed: read as "
-                                                      f"{'sparse ' if 'basis' in f.inferred else ''}"
-                                                      f"{'16-bit' if 'precision' in f.inferred else f.precision.upper()})"
-                                                      if unstated else ""),
-            "scope": f.scope.replace("per-", "")}
+    return {
+        "figure": f.text,
+        "pages": [f.page],
+        "precision": "16-bit" if "precision" in f.inferred else (f.precision or "").upper(),
+        "dense": "not derivable (the sheet does not count its accelerators)"
+        if n is None
+        else f"{n:g} TFLOP/s dense per accelerator"
+        + (
+            f" ({' and '.join(unstated)} not printed: read as "
+            f"{'sparse ' if 'basis' in f.inferred else ''}"
+            f"{'16-bit' if 'precision' in f.inferred else f.precision.upper()})"
+            if unstated
+            else ""
+        ),
+        "scope": f.scope.replace("per-", ""),
+    }
 
 
 def run(figs, sheet, doc, facility):
@@ -26,17 +35,33 @@ def run(figs, sheet, doc, facility):
     out = []
     sparse = _once([f for f in compute if f.basis == "sparse" and f.scope == "per-accelerator"])
     if sparse:
-        out.append(finding("compute.sparse-or-system-wide", "{count} compute figure{s} count{verb} sparsity (twice "
-                           "dense, which training does not reach): {items}.", sparse, case="sparse",
-                           data={"count": len(sparse), "s": "s" if len(sparse) > 1 else "",
-                                 "verb": "" if len(sparse) > 1 else "s", "items": [_item(f) for f in sparse]},
-                           each="{figure} {precision} ({pages}) is {dense}"))
+        out.append(
+            finding(
+                "compute.sparse-or-system-wide",
+                "{count} compute figure{s} count{verb} sparsity (twice dense, which training does not reach): {items}.",
+                sparse,
+                case="sparse",
+                data={
+                    "count": len(sparse),
+                    "s": "s" if len(sparse) > 1 else "",
+                    "verb": "" if len(sparse) > 1 else "s",
+                    "items": [_item(f) for f in sparse],
+                },
+                each="{figure} {precision} ({pages}) is {dense}",
+            )
+        )
     system = _once([f for f in compute if f.scope in SYSTEM_SCOPES])
     if system:
-        out.append(finding("compute.sparse-or-system-wide", "The sheet's compute {items}: a buyer compares one "
-                           "accelerator's dense throughput.", system, case="system",
-                           data={"items": [_item(f) for f in system]},
-                           each="{figure} {precision} ({pages}) is the whole {scope}'s; read as {dense}"))
+        out.append(
+            finding(
+                "compute.sparse-or-system-wide",
+                "The sheet's compute {items}: a buyer compares one accelerator's dense throughput.",
+                system,
+                case="system",
+                data={"items": [_item(f) for f in system]},
+                each="{figure} {precision} ({pages}) is the whole {scope}'s; read as {dense}",
+            )
+        )
     return out
 
 

@@ -1,5 +1,6 @@
 """Headline figures a system sheet must give: a scale-up or scale-out fabric the sheet names, with no bandwidth
 for it. A buyer cannot compare such a system with any other; it is a question for the vendor, not a clean bill."""
+
 from __future__ import annotations
 
 from ...technologies import load, technology
@@ -31,7 +32,12 @@ def run(figs, sheet, doc, facility):
     for tier, word in (("scale-up", "scale-up"), ("scale-out", "scale-out")):
         names = _named(doc, tier, sheet)
         if names and not bw(figs, tier):
-            out.append(finding("bandwidth.headline-missing", "The sheet names its {tier} fabric ({fabric}) but "
-                               "gives no bandwidth for it: nothing to compare with another system.",
-                               data={"tier": word, "fabric": ", ".join(names[:3])}))
+            out.append(
+                finding(
+                    "bandwidth.headline-missing",
+                    "The sheet names its {tier} fabric ({fabric}) but "
+                    "gives no bandwidth for it: nothing to compare with another system.",
+                    data={"tier": word, "fabric": ", ".join(names[:3])},
+                )
+            )
     return out

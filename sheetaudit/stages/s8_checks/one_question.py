@@ -5,6 +5,7 @@ asks ("... and per direction?") is not asked again: each check's `asks` (rules/c
 question settles.
 
 Runs after severities are final (stages.s6_certainty.temper): only warnings and errors are questions to send."""
+
 from __future__ import annotations
 
 from ...model import Figure, Finding
@@ -28,9 +29,9 @@ def merge(findings: list[Finding], figs: list[Figure], sheet) -> None:
     by_id = {f.id: f for f in figs}
     where = {f.id: printed(ask_where(f)) for f in figs}
     for twin, first in twins(figs).items():
-        where[twin] = where[first]          # '600 GB/s unidirectional or 1200 GB/s bidirectional': one link
-    asked: dict[str, Finding] = {}          # figure as asked -> the finding whose question names it
-    settled: dict[str, set[str]] = {}       # figure as asked -> the doubts asked about it
+        where[twin] = where[first]  # '600 GB/s unidirectional or 1200 GB/s bidirectional': one link
+    asked: dict[str, Finding] = {}  # figure as asked -> the finding whose question names it
+    settled: dict[str, set[str]] = {}  # figure as asked -> the doubts asked about it
     sent = [x for x in findings if x.severity in SENT and x.question and x.figures and asks(x)]
     sent.sort(key=lambda x: (rank(x.severity), -len(asks(x))))
     for x in sent:
@@ -43,7 +44,7 @@ def merge(findings: list[Finding], figs: list[Figure], sheet) -> None:
         first = asked[where.get(seen[0], seen[0])]
         new = [i for i in x.figures if where.get(i, i) not in asked]
         if new and not _worded_by_rules(x, by_id, sheet):
-            continue            # a question the check worded itself (it knows the arithmetic) stays whole
+            continue  # a question the check worded itself (it knows the arithmetic) stays whole
         open_ = [i for i in seen if not doubts <= settled[where.get(i, i)]]
         if open_:
             more = question(x, _figs(open_, by_id), sheet)[0] if new else x.question

@@ -2,6 +2,7 @@
 sheet names (rules/technologies.yaml): a rate above what the generation carries, a domain larger than it
 joins, a NIC port faster than its PCIe slot, Ethernet scale-out with no RDMA transport named. Each bandwidth
 also gets the generation it matches, or the generations it could belong to, for the report."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -31,8 +32,11 @@ def run(figs, sheet, doc, facility):
 
 def _text(f) -> str:
     """The row label and the cell or sentence, kept apart ('NVLink' and '1,800 GB/s' are not 'NVLink 1')."""
-    return f"{f.label}: {f.segment.text if f.segment else f.context}" if f.label else (
-        f.segment.text if f.segment else f.context)
+    return (
+        f"{f.label}: {f.segment.text if f.segment else f.context}"
+        if f.label
+        else (f.segment.text if f.segment else f.context)
+    )
 
 
 def _own_words(f) -> str:
@@ -44,6 +48,7 @@ def _own_words(f) -> str:
 @lru_cache(maxsize=4096)
 def _without_comparisons(text: str) -> str:
     from ..s6_certainty import comparator
+
     return comparator().sub(" ", text)
 
 
@@ -81,6 +86,7 @@ class _SheetGenerations(dict):
 
     def __missing__(self, name: str) -> list[Generation]:
         from ..s6_certainty import comparator
+
         tech = self.kb.get(name)
         found: list[Generation] = []
         if tech is not None and tech.generations and self.doc is not None:
@@ -89,8 +95,10 @@ class _SheetGenerations(dict):
                 # Pages kept as plain text (read.pdf: the finder found no figure on them) are left out: in a long
                 # manual they are most of its text and lie far from every figure, and reading them for every
                 # technology cost a 200-page guide a third of its audit.
-                self._text = comparator().sub(" ", " ".join(f"{s.label} {s.text}" for s in doc.segments
-                                                            if s.kind != "page") + " " + (doc.title or ""))
+                self._text = comparator().sub(
+                    " ",
+                    " ".join(f"{s.label} {s.text}" for s in doc.segments if s.kind != "page") + " " + (doc.title or ""),
+                )
             found = tech.named(self._text)
         self[name] = found
         return found
@@ -148,15 +156,32 @@ def _exceeds(kb, figs, on_sheet=None):
         gbs, _ = base_gbs(f)
         low, reading = _lowest(f, gbs, kb)
         if low > limit * (1 + tol):
-            q = (f"{ask_where(f)[0].upper()}{ask_where(f)[1:]} is more than {g.label} carries ({how}). Is it per "
-                 f"link, per port, per {_unit_word(f)} or a total over several, is it per direction or both directions "
-                 f"added, and at which {g.technology} generation does it run?")
-            out.append(finding("bandwidth.exceeds-technology",
-                               "{generation} carries {reference}; the sheet's {figure} ({pages}, {scope}) is {reading}, "
-                               "{times:.1f}x that. Source: {source}.", [f], question=q, doubt=elsewhere,
-                               data=shown(f, generation=g.label, reference=how, reference_gbs=limit, scope=f.scope,
-                                          reading=reading, lowest_gbs=low, times=low / limit,
-                                          source=g.citation)))
+            q = (
+                f"{ask_where(f)[0].upper()}{ask_where(f)[1:]} is more than {g.label} carries ({how}). Is it per "
+                f"link, per port, per {_unit_word(f)} or a total over several, is it per direction or both directions "
+                f"added, and at which {g.technology} generation does it run?"
+            )
+            out.append(
+                finding(
+                    "bandwidth.exceeds-technology",
+                    "{generation} carries {reference}; the sheet's {figure} ({pages}, {scope}) is {reading}, "
+                    "{times:.1f}x that. Source: {source}.",
+                    [f],
+                    question=q,
+                    doubt=elsewhere,
+                    data=shown(
+                        f,
+                        generation=g.label,
+                        reference=how,
+                        reference_gbs=limit,
+                        scope=f.scope,
+                        reading=reading,
+                        lowest_gbs=low,
+                        times=low / limit,
+                        source=g.citation,
+                    ),
+                )
+            )
     return out
 
 
@@ -175,20 +200,33 @@ def _match(kb, f, on_sheet=None) -> dict | None:
             return None
         limit, how = ref
         status = "matches" if abs(v - limit) <= MATCH_TOLERANCE * limit else ("above" if v > limit else "below")
-        return {"generation": g.label, "reference_gbs": limit, "reference": how, "status": status,
-                "source": g.citation, "text": f"{status} {g.label}: {how}" + (f" ({elsewhere})" if elsewhere else "")}
+        return {
+            "generation": g.label,
+            "reference_gbs": limit,
+            "reference": how,
+            "status": status,
+            "source": g.citation,
+            "text": f"{status} {g.label}: {how}" + (f" ({elsewhere})" if elsewhere else ""),
+        }
     readings = [(float(v), "")]
-    if f.direction == "unspecified" and is_bytes(f.unit):   # an unstated byte total could be either reading
+    if f.direction == "unspecified" and is_bytes(f.unit):  # an unstated byte total could be either reading
         gbs = base_gbs(f)[0]
         readings = [(gbs, " (per direction)"), (gbs / 2, " (both directions added)")]
-    cands = [(c, how, said) for value, said in readings for c, _, how in _candidates(kb, value, f.scope or "")
-             if not f.technology or c.technology == f.technology]
+    cands = [
+        (c, how, said)
+        for value, said in readings
+        for c, _, how in _candidates(kb, value, f.scope or "")
+        if not f.technology or c.technology == f.technology
+    ]
     if not cands:
         return None
     names = list(dict.fromkeys(c.label for c, _, _ in cands))
     shown = list(dict.fromkeys(c.label + (said if len(readings) > 1 else "") for c, _, said in cands))
-    return {"candidates": names, "references": [how for _, how, _ in cands],
-            "text": "could be " + " or ".join(shown[:6])}
+    return {
+        "candidates": names,
+        "references": [how for _, how, _ in cands],
+        "text": "could be " + " or ".join(shown[:6]),
+    }
 
 
 def _domain(kb, figs):
@@ -211,8 +249,9 @@ def _domain(kb, figs):
         gens = list(_generations(tech, own))
         if not gens:
             if tech.name not in beside:
-                beside[tech.name] = list(dict.fromkeys(g for f in up if f.technology == tech.name
-                                                       for g in _generations(tech, _own_words(f))))
+                beside[tech.name] = list(
+                    dict.fromkeys(g for f in up if f.technology == tech.name for g in _generations(tech, _own_words(f)))
+                )
             gens = beside[tech.name]
             if len(gens) == 1:
                 doubt = doubt or f"the count does not name its generation ({gens[0].label} is named beside a bandwidth)"
@@ -221,14 +260,26 @@ def _domain(kb, figs):
         g = gens[0]
         most = int(g.get("max_domain"))
         if float(d.value) > most:
-            out.append(finding("tier.domain-exceeds-technology",
-                               "{generation} joins at most {most} accelerators in one domain; the sheet's {figure} "
-                               "({pages}) is {times:.1f}x that. Source: {source}.", [d],
-                               data=shown(d, generation=g.label, most=most, domain=float(d.value),
-                                          times=float(d.value) / most, source=g.citation),
-                               question=f"Which system joins {ask_where(d)} in one {g.label} domain at full "
-                                        f"bandwidth? {g.label} systems join at most {most}; does part of it run "
-                                        "over the scale-out network?", doubt=doubt))
+            out.append(
+                finding(
+                    "tier.domain-exceeds-technology",
+                    "{generation} joins at most {most} accelerators in one domain; the sheet's {figure} "
+                    "({pages}) is {times:.1f}x that. Source: {source}.",
+                    [d],
+                    data=shown(
+                        d,
+                        generation=g.label,
+                        most=most,
+                        domain=float(d.value),
+                        times=float(d.value) / most,
+                        source=g.citation,
+                    ),
+                    question=f"Which system joins {ask_where(d)} in one {g.label} domain at full "
+                    f"bandwidth? {g.label} systems join at most {most}; does part of it run "
+                    "over the scale-out network?",
+                    doubt=doubt,
+                )
+            )
     return out
 
 
@@ -252,11 +303,14 @@ def _how(g: Generation, width: str) -> str:
 
 def _host_bottleneck(kb, figs, sheet, doc):
     tol = load_rules().threshold("technology_rounding")
-    ports = [f for f in bw(figs, "scale-out", "front-end", scopes={"per-port", "per-device"})
-             if not is_bytes(f.unit) and f.normalized]
+    ports = [
+        f
+        for f in bw(figs, "scale-out", "front-end", scopes={"per-port", "per-device"})
+        if not is_bytes(f.unit) and f.normalized
+    ]
     if not ports:
         return []
-    whole = sheet.kind == "nic"   # a NIC sheet's host interface feeds its ports; elsewhere only the port's own row
+    whole = sheet.kind == "nic"  # a NIC sheet's host interface feeds its ports; elsewhere only the port's own row
     sheet_links = _pcie_links(kb, " ".join(s.text for s in doc.segments)) if whole else []
     out, seen, read = [], set(), {}
     for p in ports:
@@ -271,30 +325,44 @@ def _host_bottleneck(kb, figs, sheet, doc):
         v = float(p.normalized["value"])
         if v > host * (1 + tol) and (p.text, how) not in seen:
             seen.add((p.text, how))
-            q = (f"Which PCIe generation and width connect {ask_where(p)} to the host? If it is {how.split(' carries')[0]}, "
-                 f"the host link carries {fmt(host)} GB/s per direction against the port's {fmt(v)} GB/s: what "
-                 "throughput does the port reach between host memory and the network?")
-            out.append(finding("bandwidth.host-bottleneck",
-                               "{figure} ({pages}) = {port_gbs} GB/s per direction, but its host link {host_link}: the "
-                               "port can run at most {share:.0%} of its rate.", [p], question=q,
-                               data=shown(p, port_gbs=v, host_gbs=host, host_link=how, share=host / v)))
+            q = (
+                f"Which PCIe generation and width connect {ask_where(p)} to the host? If it is {how.split(' carries')[0]}, "
+                f"the host link carries {fmt(host)} GB/s per direction against the port's {fmt(v)} GB/s: what "
+                "throughput does the port reach between host memory and the network?"
+            )
+            out.append(
+                finding(
+                    "bandwidth.host-bottleneck",
+                    "{figure} ({pages}) = {port_gbs} GB/s per direction, but its host link {host_link}: the "
+                    "port can run at most {share:.0%} of its rate.",
+                    [p],
+                    question=q,
+                    data=shown(p, port_gbs=v, host_gbs=host, host_link=how, share=host / v),
+                )
+            )
     return out
 
 
 def _no_rdma(kb, figs, doc):
     out_figs = bw(figs, "scale-out")
-    ether = [f for f in own(out_figs) if f.technology == "Ethernet"]     # the product's, not the market's
+    ether = [f for f in own(out_figs) if f.technology == "Ethernet"]  # the product's, not the market's
     if not ether or any(kb.get(f.technology or "") and kb.get(f.technology).rdma for f in out_figs):
         return []
     text = " ".join(s.text + " " + s.label for s in doc.segments) + " " + doc.title
     if any(compiled(p).search(text) for p in kb.rdma_transports):
         return []
-    items: dict[str, dict] = {}         # one item a speed as printed, on every page it is printed on
+    items: dict[str, dict] = {}  # one item a speed as printed, on every page it is printed on
     for f in ether:
         item = items.setdefault(f.text, shown(f, pages=[]))
         item["pages"] = sorted({*item["pages"], f.page})
-    return [finding("latency.no-rdma",
-                    "The scale-out fabric is Ethernet and the sheet names no RDMA transport (RoCE, iWARP, GPUDirect "
-                    "RDMA, InfiniBand, EFA or the like): plain TCP/IP over Ethernet drops and retransmits under load. "
-                    "Its Ethernet figures: {items}.", ether, each="{figure} ({pages})",
-                    data={"items": list(items.values())})]
+    return [
+        finding(
+            "latency.no-rdma",
+            "The scale-out fabric is Ethernet and the sheet names no RDMA transport (RoCE, iWARP, GPUDirect "
+            "RDMA, InfiniBand, EFA or the like): plain TCP/IP over Ethernet drops and retransmits under load. "
+            "Its Ethernet figures: {items}.",
+            ether,
+            each="{figure} ({pages})",
+            data={"items": list(items.values())},
+        )
+    ]

@@ -1,6 +1,7 @@
 """Findings as the reader of this sheet should get them: one finding where the same problem recurs (the same
 figure printed twice, or one model's figure repeated for each model of a family), and switch and NIC sheets
 spoken of in ports, not accelerators."""
+
 from __future__ import annotations
 
 import copy
@@ -11,7 +12,7 @@ from . import PAGED, same_words
 from .wording import word
 
 PORT_KINDS = ("switch", "nic")
-WHERE = ("pages", "same_on")       # data that says where on the sheet, not what
+WHERE = ("pages", "same_on")  # data that says where on the sheet, not what
 
 
 def _key(f: Finding) -> tuple:
@@ -61,14 +62,33 @@ def merge_repeats(findings: list[Finding], figs: list[Figure]) -> list[Finding]:
         asked = [by_id[first.figures[0]].page] if question and PAGED.get() and first.figures[0] in by_id else []
         rest = [p for p in pages if p not in asked]
         if question and len(pages) > 1 and rest and asked:
-            question += f" (The same figure is printed on page{'s' if len(rest) > 1 else ''} " \
-                        f"{', '.join(map(str, rest))}.)"
+            question += (
+                f" (The same figure is printed on page{'s' if len(rest) > 1 else ''} {', '.join(map(str, rest))}.)"
+            )
         doubt = "; ".join(dict.fromkeys(f.doubt for f in group if f.doubt))
-        out.append(word(Finding(check=first.check, step=first.step, severity=first.severity, message="",
-                                why=first.why, fix=first.fix, figures=ids, pages=pages, derived=derived,
-                                title=first.title, models=models if len(models) > 1 else first.models,
-                                question=question, doubt=doubt, buyer=first.buyer, data=data,
-                                template=first.template, each=first.each)))
+        out.append(
+            word(
+                Finding(
+                    check=first.check,
+                    step=first.step,
+                    severity=first.severity,
+                    message="",
+                    why=first.why,
+                    fix=first.fix,
+                    figures=ids,
+                    pages=pages,
+                    derived=derived,
+                    title=first.title,
+                    models=models if len(models) > 1 else first.models,
+                    question=question,
+                    doubt=doubt,
+                    buyer=first.buyer,
+                    data=data,
+                    template=first.template,
+                    each=first.each,
+                )
+            )
+        )
     return out
 
 

@@ -1,5 +1,6 @@
 """Step 1, tier and domain: every interconnect figure in a tier, the scale-up domain's size known, totals
 over a node, domain or switch divided back to one accelerator (or one port)."""
+
 from __future__ import annotations
 
 
@@ -9,23 +10,39 @@ from ...numfmt import fmt
 from . import ask_where, bw, finding, own, sentence, shown, twins, words
 from ..s6_certainty import near as _near
 
-AGGREGATE_SCOPES = {"per-node": "node", "per-domain": "domain", "per-switch": "switch", "per-rack": "rack",
-                    "per-cluster": "cluster"}
+AGGREGATE_SCOPES = {
+    "per-node": "node",
+    "per-domain": "domain",
+    "per-switch": "switch",
+    "per-rack": "rack",
+    "per-cluster": "cluster",
+}
 
 
 def run(figs, sheet, doc, facility):
     out = []
     unknown = [f for f in own(figs) if f.quantity in ("bandwidth", "latency") and f.tier in ("unknown", None)]
     if unknown:
-        out.append(finding("tier.unclassified", "Tier not decided: nothing says whether these figures are scale-up, "
-                           "scale-out or front-end: {items}.", unknown, each="{figure} ({pages})",
-                           data={"items": [shown(f) for f in unknown]}))
+        out.append(
+            finding(
+                "tier.unclassified",
+                "Tier not decided: nothing says whether these figures are scale-up, scale-out or front-end: {items}.",
+                unknown,
+                each="{figure} ({pages})",
+                data={"items": [shown(f) for f in unknown]},
+            )
+        )
     up = bw(figs, "scale-up")
     domain = [f for f in figs if f.quantity == "domain_size" and f.tier == "scale-up"]
     if up and not domain:
-        out.append(finding("tier.domain-size-missing",
-                           "Scale-up bandwidth is given ({stated}) but not how many accelerators share one scale-up "
-                           "domain.", up, data={"stated": list(dict.fromkeys(f.text for f in up))}))
+        out.append(
+            finding(
+                "tier.domain-size-missing",
+                "Scale-up bandwidth is given ({stated}) but not how many accelerators share one scale-up domain.",
+                up,
+                data={"stated": list(dict.fromkeys(f.text for f in up))},
+            )
+        )
     out.extend(_aggregates(figs, sheet, domain))
     out.extend(_mixed(figs))
     return out
@@ -37,9 +54,9 @@ def _aggregates(figs, sheet, domain):
     paired = twins(totals)
     for f in totals:
         if f.scope == "per-switch" and sheet.kind == "switch":
-            continue   # a switch's own capacity is its figure; bandwidth.aggregate-mismatch checks it
+            continue  # a switch's own capacity is its figure; bandwidth.aggregate-mismatch checks it
         if f.id in paired:
-            continue   # the other direction of a figure already named ("600 GB/s ... or 1200 GB/s bidirectional")
+            continue  # the other direction of a figure already named ("600 GB/s ... or 1200 GB/s bidirectional")
         pair = [f] + [g for g in totals if paired.get(g.id) == f.id]
         v = f.normalized["value"]
         where = AGGREGATE_SCOPES[f.scope]
@@ -55,19 +72,37 @@ def _aggregates(figs, sheet, domain):
         derived, stated = [], whole_named(f)
         if divisor:
             per = v / divisor
-            derived.append(Derived(f"per-{what} equivalent of {f.text}", per, "GB/s",
-                                   f"{fmt(v)} GB/s per direction / {int(divisor)} {what}s = {fmt(per)} GB/s per {what}",
-                                   [f.id]))
-            template = ("{figure} ({pages}) is a total over the {over}"
-                        + (", as the sheet says" if stated else ", not a per-{unit} figure")
-                        + ": {total_gbs} GB/s per direction / {divisor} = {per_gbs} GB/s per {unit} per direction.")
+            derived.append(
+                Derived(
+                    f"per-{what} equivalent of {f.text}",
+                    per,
+                    "GB/s",
+                    f"{fmt(v)} GB/s per direction / {int(divisor)} {what}s = {fmt(per)} GB/s per {what}",
+                    [f.id],
+                )
+            )
+            template = (
+                "{figure} ({pages}) is a total over the {over}"
+                + (", as the sheet says" if stated else ", not a per-{unit} figure")
+                + ": {total_gbs} GB/s per direction / {divisor} = {per_gbs} GB/s per {unit} per direction."
+            )
             data = shown(f, over=where, unit=what, total_gbs=v, divisor=int(divisor), per_gbs=per)
         else:
-            template = "{figure} ({pages}) is a total over the {over}; the sheet does not say how many {unit}s share it."
+            template = (
+                "{figure} ({pages}) is a total over the {over}; the sheet does not say how many {unit}s share it."
+            )
             data = shown(f, over=where, unit=what, total_gbs=v)
-        out.append(finding("tier.aggregate-figure", ("{models}: " if f.model else "") + template, pair, derived,
-                           models=[f.model] if f.model else [], data=data,
-                           case="stated" if stated else ""))
+        out.append(
+            finding(
+                "tier.aggregate-figure",
+                ("{models}: " if f.model else "") + template,
+                pair,
+                derived,
+                models=[f.model] if f.model else [],
+                data=data,
+                case="stated" if stated else "",
+            )
+        )
     return out
 
 
@@ -101,15 +136,17 @@ def _written_out(f, a, b) -> bool:
 
 
 def _part(a) -> bool:
-    return (a.quantity == "bandwidth" and a.tier != "memory" and "rate-list" not in a.flags
-            and "comparison" not in a.flags)
+    return (
+        a.quantity == "bandwidth" and a.tier != "memory" and "rate-list" not in a.flags and "comparison" not in a.flags
+    )
 
 
 def _sums_to(a, b, f) -> bool:
     from ..s5_normalise import base_gbs
+
     tol = 1e-6 * max(1, float(f.value))
     if abs(float(a.value) + float(b.value) - float(f.value)) < tol:
-        return True     # as printed ("7.2 TB/s ... 3.2 Tbps ... Total 10.4 TB/s": bytes and bits added)
+        return True  # as printed ("7.2 TB/s ... 3.2 Tbps ... Total 10.4 TB/s": bytes and bits added)
     total, x, y = base_gbs(f)[0], base_gbs(a)[0], base_gbs(b)[0]
     # each part a real share of the total: 900 GB/s is not '900 GB/s + a 1 GbE management port'
     return min(x, y) >= 0.02 * total and abs(x + y - total) <= 1e-3 * total
@@ -135,22 +172,39 @@ def _mixed(figs):
         anywhere = said and (f.tier == "mixed" or bool(words("joins_kinds").search(near)))
         if anywhere:
             parts = anywhere_sums.last_pair(f, bws)
-        else:           # only parts written out in the total's own sentence count
+        else:  # only parts written out in the total's own sentence count
             key = id(f.segment)
             if key not in sentence_sums:
                 sentence_sums[key] = _Sums(by_sentence[key])
             parts = sentence_sums[key].last_pair(f, bws, lambda a, b: _written_out(f, a, b))
         if f.tier == "mixed" or parts:
-            detail = (": it equals {part_a} ({tier_a}) + {part_b} ({tier_b})"
-                      + (", adding bytes and bits" if _bits(parts[0]) != _bits(parts[1]) else "")) if parts else ""
-            data = shown(f, **({"part_a": parts[0].text, "tier_a": parts[0].tier, "part_b": parts[1].text,
-                                "tier_b": parts[1].tier} if parts else {}))
+            detail = (
+                (
+                    ": it equals {part_a} ({tier_a}) + {part_b} ({tier_b})"
+                    + (", adding bytes and bits" if _bits(parts[0]) != _bits(parts[1]) else "")
+                )
+                if parts
+                else ""
+            )
+            data = shown(
+                f,
+                **(
+                    {"part_a": parts[0].text, "tier_a": parts[0].tier, "part_b": parts[1].text, "tier_b": parts[1].tier}
+                    if parts
+                    else {}
+                ),
+            )
             tiers = " and ".join(dict.fromkeys(p.tier for p in parts)) if parts else "scale-up and scale-out"
-            q = (f"Which links make up {ask_where(f)}? Please give the {tiers} bandwidth separately, each per "
-                 "direction.")
-            out.append(finding("tier.mixed-sum", "{figure} ({pages}) adds bandwidths of different tiers" + detail
-                               + "; it describes no usable link.", [f] + (list(parts) if parts else []), question=q,
-                               data=data))
+            q = f"Which links make up {ask_where(f)}? Please give the {tiers} bandwidth separately, each per direction."
+            out.append(
+                finding(
+                    "tier.mixed-sum",
+                    "{figure} ({pages}) adds bandwidths of different tiers" + detail + "; it describes no usable link.",
+                    [f] + (list(parts) if parts else []),
+                    question=q,
+                    data=data,
+                )
+            )
     return out
 
 
@@ -164,6 +218,7 @@ class _Sums:
 
     def __init__(self, indexed):
         from ..s5_normalise import base_gbs
+
         groups: dict = {}
         for i, f in indexed:
             key = (f.text, f.tier, f.unit, repr(f.value), f.technology, frozenset(f.flags))
@@ -176,10 +231,12 @@ class _Sums:
     @staticmethod
     def _within(table, lo, hi):
         from bisect import bisect_left, bisect_right
-        return (k for _, k in table[bisect_left(table, (lo, -1)):bisect_right(table, (hi, len(table)))])
+
+        return (k for _, k in table[bisect_left(table, (lo, -1)) : bisect_right(table, (hi, len(table)))])
 
     def last_pair(self, f, bws, accept=lambda a, b: True):
         from ..s5_normalise import base_gbs
+
         value, total = float(f.value), base_gbs(f)[0]
         tol = 1e-6 * max(1, value)
         best = None
@@ -187,8 +244,9 @@ class _Sums:
             if a.text == f.text:
                 continue
             # the groups that could complete a to f's total, by either of _sums_to's two tests
-            partners = (set(self._within(self.printed, value - va - tol, value - va + tol))
-                        | set(self._within(self.base, total - xa - 1e-3 * total, total - xa + 1e-3 * total)))
+            partners = set(self._within(self.printed, value - va - tol, value - va + tol)) | set(
+                self._within(self.base, total - xa - 1e-3 * total, total - xa + 1e-3 * total)
+            )
             for kb in partners:
                 b = self.reps[kb][0]
                 if b.text == f.text or not (a.tier != b.tier or _bits(a) != _bits(b)):
@@ -216,4 +274,5 @@ def _last(A, B, f):
 
 def _bits(f) -> bool:
     from ..s4_classify import is_bytes
+
     return not is_bytes(f.unit)

@@ -1,5 +1,6 @@
 """Step 2, bandwidth basis: one basis (bytes, per direction) for every link figure; how each unstated
 direction was read; totals checked against ports x rate; scale-out : scale-up per accelerator."""
+
 from __future__ import annotations
 
 import re
@@ -23,42 +24,76 @@ def run(figs, sheet, doc, facility):
     # a port speed read by the Ethernet/InfiniBand standard, or a measured bus bandwidth, raises no question
     doubtful = [f for f in unspecified if "direction" in f.inferred]
     if unspecified:
-        items = [shown(f, tier=f.tier, gbs=f.normalized["value"], reading=f.reading)
-                 for f in _unique(doubtful or unspecified)]
-        template = ("{count} bandwidth figure(s) state no direction. {items}." if doubtful else
-                    "{count} bandwidth figure(s) state no direction, each read by a convention that leaves no doubt "
-                    "(a port speed is per direction by the Ethernet/InfiniBand standard, a measured throughput per "
-                    "direction as measured). {items}.")
-        x = finding("bandwidth.direction-unspecified", template, doubtful or unspecified,
-                    each="{figure} ({pages}, {tier}) read as {gbs} GB/s per direction: {reading}",
-                    data={"count": len(items), "items": items})
+        items = [
+            shown(f, tier=f.tier, gbs=f.normalized["value"], reading=f.reading)
+            for f in _unique(doubtful or unspecified)
+        ]
+        template = (
+            "{count} bandwidth figure(s) state no direction. {items}."
+            if doubtful
+            else "{count} bandwidth figure(s) state no direction, each read by a convention that leaves no doubt "
+            "(a port speed is per direction by the Ethernet/InfiniBand standard, a measured throughput per "
+            "direction as measured). {items}."
+        )
+        x = finding(
+            "bandwidth.direction-unspecified",
+            template,
+            doubtful or unspecified,
+            each="{figure} ({pages}, {tier}) read as {gbs} GB/s per direction: {reading}",
+            data={"count": len(items), "items": items},
+        )
         if not doubtful:
             x.severity = "info"
         out.append(x)
     bidir = [f for f in links if f.direction == "bidirectional"]
     if bidir:
-        out.append(finding("bandwidth.bidirectional", "Stated as both directions added, halved: {items}.", bidir,
-                           each="{figure} ({pages}) = {gbs} GB/s per direction",
-                           data={"items": [shown(f, gbs=f.normalized["value"]) for f in _unique(bidir)]}))
+        out.append(
+            finding(
+                "bandwidth.bidirectional",
+                "Stated as both directions added, halved: {items}.",
+                bidir,
+                each="{figure} ({pages}) = {gbs} GB/s per direction",
+                data={"items": [shown(f, gbs=f.normalized["value"]) for f in _unique(bidir)]},
+            )
+        )
     ambiguous = [f for f in own(links) if {"bare-unit", "bytes-for-bits"} & f.flags]
     if ambiguous:
         # a bare '400G' on a port is one of the standard port speeds, in bits: a note, not a question
         doubtful = [f for f in ambiguous if "value" in f.inferred]
-        x = finding("bandwidth.unit-ambiguous", "The unit does not say bits or bytes: {items}." + (
-            "" if doubtful else " Each is a standard Ethernet/InfiniBand port speed, which is in bits."),
-            doubtful or ambiguous, each="{figure} ({pages}) read as {read_as} = {gbs} GB/s",
-            data={"items": [shown(f, read_as="bits written as bytes" if "bytes-for-bits" in f.flags else "a bit rate",
-                                  gbs=f.normalized["value"]) for f in _unique(doubtful or ambiguous)]})
+        x = finding(
+            "bandwidth.unit-ambiguous",
+            "The unit does not say bits or bytes: {items}."
+            + ("" if doubtful else " Each is a standard Ethernet/InfiniBand port speed, which is in bits."),
+            doubtful or ambiguous,
+            each="{figure} ({pages}) read as {read_as} = {gbs} GB/s",
+            data={
+                "items": [
+                    shown(
+                        f,
+                        read_as="bits written as bytes" if "bytes-for-bits" in f.flags else "a bit rate",
+                        gbs=f.normalized["value"],
+                    )
+                    for f in _unique(doubtful or ambiguous)
+                ]
+            },
+        )
         if not doubtful:
             x.severity = "info"
         out.append(x)
     out.extend(_aggregate_mismatch(figs, sheet.kind))
     signalling = [f for f in links if "signaling" in f.flags]
     if signalling:
-        out.append(finding("bandwidth.signaling-rate", "Signalling rate, not payload: {items}.", signalling,
-                           each="{figure} ({pages}): {arithmetic}",
-                           data={"items": [shown(f, arithmetic=f.arithmetic, gbs=f.normalized["value"])
-                                           for f in _unique(signalling)]}))
+        out.append(
+            finding(
+                "bandwidth.signaling-rate",
+                "Signalling rate, not payload: {items}.",
+                signalling,
+                each="{figure} ({pages}): {arithmetic}",
+                data={
+                    "items": [shown(f, arithmetic=f.arithmetic, gbs=f.normalized["value"]) for f in _unique(signalling)]
+                },
+            )
+        )
     out.extend(_ratio(figs, sheet))
     return out
 
@@ -76,8 +111,12 @@ def _contradictions(figs):
     places and asking which holds; both figures stay, so requirements see both readings."""
     groups: dict[tuple, list] = {}
     for f in bw(figs, *CONTRADICTION_TIERS):
-        if (not f.technology or f.scope not in CONTRADICTION_SCOPES or f.count
-                or {"comparison", "measured", "rate-list", "signaling"} & f.flags):
+        if (
+            not f.technology
+            or f.scope not in CONTRADICTION_SCOPES
+            or f.count
+            or {"comparison", "measured", "rate-list", "signaling"} & f.flags
+        ):
             continue
         groups.setdefault((f.technology, f.tier, f.scope, f.model), []).append(f)
     out = []
@@ -89,17 +128,24 @@ def _contradictions(figs):
         high = next(f for f in group if round(f.normalized["value"], 3) == values[1])
         several = rx(load_rules().vocab["several_links"])
         if low.segment is high.segment or any(several.search(f.segment.text) for f in (low, high) if f.segment):
-            continue        # one sentence's twin ("25 GB/s per link, 50 GB/s bidirectional"), or a counted group
+            continue  # one sentence's twin ("25 GB/s per link, 50 GB/s bidirectional"), or a counted group
             # of links each ("five PCIe Gen6 x8 links ... 320 GB/s", "two ... links for inter-rack ... 128 GB/s")
         items = [shown(f, gbs=f.normalized["value"]) for f in (high, low)]
-        out.append(finding("bandwidth.self-contradiction",
-                           "The sheet gives {tech} bandwidth {scope} two ways: {items}. Both are kept; which holds?",
-                           [high, low], models=[model] if model else [],
-                           question=(f"{ask_where(high)[0].upper()}{ask_where(high)[1:]} and {ask_where(low)} describe the same "
-                                     f"{tech} link {scope.replace('-', ' ')} but differ. Which is right, and per direction "
-                                     "or both directions added?"),
-                           each="{figure} ({pages}) read as {gbs} GB/s per direction",
-                           data={"tech": tech, "scope": scope.replace("-", " "), "items": items}))
+        out.append(
+            finding(
+                "bandwidth.self-contradiction",
+                "The sheet gives {tech} bandwidth {scope} two ways: {items}. Both are kept; which holds?",
+                [high, low],
+                models=[model] if model else [],
+                question=(
+                    f"{ask_where(high)[0].upper()}{ask_where(high)[1:]} and {ask_where(low)} describe the same "
+                    f"{tech} link {scope.replace('-', ' ')} but differ. Which is right, and per direction "
+                    "or both directions added?"
+                ),
+                each="{figure} ({pages}) read as {gbs} GB/s per direction",
+                data={"tech": tech, "scope": scope.replace("-", " "), "items": items},
+            )
+        )
     return out
 
 
@@ -111,10 +157,6 @@ def _unique(figs):
             seen.add(k)
             out.append(f)
     return out
-
-
-
-
 
 
 def _option(p) -> bool:
@@ -138,8 +180,16 @@ def _counted(count, text: str) -> re.Pattern:
 
 def _terms(figs):
     """Counted ports of a switch (scale-out, per port, a count), comparisons left out."""
-    return [p for p in figs if p.quantity == "bandwidth" and p.scope == "per-port" and p.count
-            and p.tier == "scale-out" and "comparison" not in p.flags and "rate-list" not in p.flags]
+    return [
+        p
+        for p in figs
+        if p.quantity == "bandwidth"
+        and p.scope == "per-port"
+        and p.count
+        and p.tier == "scale-out"
+        and "comparison" not in p.flags
+        and "rate-list" not in p.flags
+    ]
 
 
 class _Ports:
@@ -153,7 +203,7 @@ class _Ports:
         self.option: dict[tuple, bool] = {}
         self.component: dict[tuple, bool] = {}
         self.grouped: dict[tuple, list] = {}
-        self.switch_values: dict[int, list] = {}     # segment -> (figure, value) of its switch totals
+        self.switch_values: dict[int, list] = {}  # segment -> (figure, value) of its switch totals
         for g in figs:
             if g.quantity == "bandwidth" and g.scope == "per-switch" and "paren-twin" not in g.flags:
                 self.switch_values.setdefault(id(g.segment), []).append(g)
@@ -175,8 +225,9 @@ class _Ports:
 
     def of(self, f) -> tuple[list[tuple[list, float, object]], list[float]]:
         """(terms, GB/s per direction, segment) of each configuration total f may count, and their sums sorted."""
-        whole = self._component((f.label, f.heading, id(f.segment)),
-                                lambda: f"{f.label} {f.heading} {f.segment.text if f.segment else ''}")
+        whole = self._component(
+            (f.label, f.heading, id(f.segment)), lambda: f"{f.label} {f.heading} {f.segment.text if f.segment else ''}"
+        )
         shared = self.shared(f)
         key = (f.model, whole, shared)
         if key not in self.grouped:
@@ -186,22 +237,25 @@ class _Ports:
 
     def _group(self, f, whole: bool, shared: bool):
         from ..s5_normalise import base_gbs
+
         by_seg: dict[int, list] = {}
         for p in same_model(f, self.terms):
             if self._is_option(p):
                 continue
-            if not whole and self._component(("part", p.heading, p.label, id(p.segment)),
-                                             lambda: f"{p.heading} {p.label} {p.segment.section if p.segment else ''}"):
-                continue   # a line card's ports are not the chassis's configuration
+            if not whole and self._component(
+                ("part", p.heading, p.label, id(p.segment)),
+                lambda: f"{p.heading} {p.label} {p.segment.section if p.segment else ''}",
+            ):
+                continue  # a line card's ports are not the chassis's configuration
             by_seg.setdefault(id(p.segment), []).append(p)
         out = []
         for terms in by_seg.values():
             seg = terms[0].segment
             if sum(p.count for p in terms) < 4:
-                continue   # '1 x 400G per card': an attachment, not a switch's ports
+                continue  # '1 x 400G per card': an attachment, not a switch's ports
             seen, unique = set(), []
-            for p in terms:       # one term printed twice in a cell is one term (a term of each model, in a table
-                key = (p.text, p.count)   # read as one line, is kept: _subset_matches tries them)
+            for p in terms:  # one term printed twice in a cell is one term (a term of each model, in a table
+                key = (p.text, p.count)  # read as one line, is kept: _subset_matches tries them)
                 if key not in seen or shared:
                     seen.add(key)
                     unique.append(p)
@@ -215,7 +269,7 @@ def _counts_up_to(gbs: float, sums: list[float], tol: float) -> bool:
     near = []
     for centre in (gbs, gbs / 2):
         reach = abs(centre) * tol * 1.1 / (1 - tol) + 1e-9
-        near += sums[bisect_left(sums, centre - reach):bisect_right(sums, centre + reach)]
+        near += sums[bisect_left(sums, centre - reach) : bisect_right(sums, centre + reach)]
     return any(abs(gbs - t) <= tol * t or abs(gbs - 2 * t) <= tol * 2 * t for t in near)
 
 
@@ -225,7 +279,7 @@ def _counted_by_another(t: float, gbs: float, totals: list[float], tol: float) -
     near = []
     for centre in (t, 2 * t):
         reach = abs(centre) * tol * 1.001 + 1e-9
-        near += totals[bisect_left(totals, centre - reach):bisect_right(totals, centre + reach)]
+        near += totals[bisect_left(totals, centre - reach) : bisect_right(totals, centre + reach)]
     return any(abs(o - gbs) > tol * gbs and (abs(o - t) <= tol * t or abs(o - 2 * t) <= tol * 2 * t) for o in near)
 
 
@@ -233,6 +287,7 @@ def _subset_matches(terms, gbs: float, tol: float) -> bool:
     from itertools import combinations
 
     from ..s5_normalise import base_gbs
+
     vals = [base_gbs(p)[0] * p.count for p in terms][:10]
     for n in range(1, len(vals) + 1):
         for combo in combinations(vals, n):
@@ -276,6 +331,7 @@ def _aggregate_mismatch(figs, kind: str = "switch"):
     switch (a pod, a rack), only the ports printed beside the total count (the nodes' NICs are not the switch's)."""
     from ..s5_normalise import base_gbs
     from ...rules import load_rules
+
     tol = load_rules().threshold("aggregate_tolerance")
     out = []
     totals = bw(figs, "scale-out", scopes={"per-switch"})
@@ -290,15 +346,18 @@ def _aggregate_mismatch(figs, kind: str = "switch"):
             continue
         grouped, sums = ports.of(f)
         if _counts_up_to(gbs, sums, tol):
-            continue   # a configuration the sheet gives adds up to the total (whatever other totals it also counts)
+            continue  # a configuration the sheet gives adds up to the total (whatever other totals it also counts)
         # a configuration another total of the sheet counts ('Capacity: 28.8 Tbps per line card') is not this one's
-        configs = [(terms, t, seg is f.segment) for terms, t, seg in grouped
-                   if not _counted_by_another(t, gbs, distinct_gbs, tol) and (kind == "switch" or seg is f.segment)]
+        configs = [
+            (terms, t, seg is f.segment)
+            for terms, t, seg in grouped
+            if not _counted_by_another(t, gbs, distinct_gbs, tol) and (kind == "switch" or seg is f.segment)
+        ]
         if not configs:
             continue
         shared = ports.shared(f)
         if shared and any(_subset_matches(terms, gbs, tol) for terms, _, own in configs if own):
-            continue   # a table read as one line: several totals beside several models' ports
+            continue  # a table read as one line: several totals beside several models' ports
         own = [c for c in configs if c[2]]
         distinct = {round(t, 3) for _, t, _ in configs}
         terms, t, _ = own[0] if own else configs[0]
@@ -306,23 +365,38 @@ def _aggregate_mismatch(figs, kind: str = "switch"):
         paired = _clause_terms(f, terms, ports) if own and shared else None
         if paired is not None:
             if _counts_up_to(gbs, [sum(base_gbs(p)[0] * p.count for p in paired)], tol) or _subset_matches(
-                    paired, gbs, tol):
-                continue   # the total's own clause gives the ports that make it
+                paired, gbs, tol
+            ):
+                continue  # the total's own clause gives the ports that make it
             terms, t = paired, sum(base_gbs(p)[0] * p.count for p in paired)
         elif own and shared:
-            doubt = ("its sentence holds several totals and several port counts (a table of models read as one line): "
-                     "which ports this total counts is not certain")
+            doubt = (
+                "its sentence holds several totals and several port counts (a table of models read as one line): "
+                "which ports this total counts is not certain"
+            )
         if not own and len(distinct) > 1:
-            doubt = ("the sheet gives several port configurations (" + "; ".join(
-                _config_text(c[0]) for c in configs[:4]) + ") and does not say which one this total counts")
-        q = (f"How is {ask_where(f)} computed: which ports, at which speed, and are both directions added? "
-             f"{_config_text(terms)} gives {fmt(t)} GB/s per direction ({fmt(t * 8 / 1000)} Tb/s), "
-             f"{fmt(2 * t * 8 / 1000)} Tb/s with both directions added.")
-        out.append(finding("bandwidth.aggregate-mismatch",
-                           ("{models}: " if f.model else "") + "{figure} ({pages}) equals neither {ports} = "
-                           "{ports_gbs} GB/s per direction nor twice that ({twice_gbs} GB/s).", [f] + terms,
-                           models=[f.model] if f.model else [], question=q, doubt=doubt,
-                           data=shown(f, total_gbs=gbs, ports=_config_text(terms), ports_gbs=t, twice_gbs=2 * t)))
+            doubt = (
+                "the sheet gives several port configurations ("
+                + "; ".join(_config_text(c[0]) for c in configs[:4])
+                + ") and does not say which one this total counts"
+            )
+        q = (
+            f"How is {ask_where(f)} computed: which ports, at which speed, and are both directions added? "
+            f"{_config_text(terms)} gives {fmt(t)} GB/s per direction ({fmt(t * 8 / 1000)} Tb/s), "
+            f"{fmt(2 * t * 8 / 1000)} Tb/s with both directions added."
+        )
+        out.append(
+            finding(
+                "bandwidth.aggregate-mismatch",
+                ("{models}: " if f.model else "") + "{figure} ({pages}) equals neither {ports} = "
+                "{ports_gbs} GB/s per direction nor twice that ({twice_gbs} GB/s).",
+                [f] + terms,
+                models=[f.model] if f.model else [],
+                question=q,
+                doubt=doubt,
+                data=shown(f, total_gbs=gbs, ports=_config_text(terms), ports_gbs=t, twice_gbs=2 * t),
+            )
+        )
     return out
 
 
@@ -361,8 +435,9 @@ def _per_acc(f, sheet):
     if f.scope == "per-port" and f.segment and _one_port_each(words("one_per_accelerator"), f.segment.text):
         return v, f"{f.text} per port, one port per accelerator = {fmt(v)} GB/s"
     if f.scope == "per-port" and count and acc:
-        return v * count / acc, (f"{count} x {f.text} = {fmt(v * count)} GB/s per node / {acc} accelerators = "
-                                 f"{fmt(v * count / acc)} GB/s")
+        return v * count / acc, (
+            f"{count} x {f.text} = {fmt(v * count)} GB/s per node / {acc} accelerators = {fmt(v * count / acc)} GB/s"
+        )
     return None
 
 
@@ -372,7 +447,7 @@ def _ratio(figs, sheet):
     for f in bw(figs, "scale-up", "scale-out"):
         blocks.setdefault(f.segment.block if f.segment else 0, []).append(f)
     groups = [g for g in blocks.values() if {f.tier for f in g} == {"scale-up", "scale-out"}]
-    groups.append(bw(figs, "scale-up", "scale-out"))   # the sheet as a whole, when no record holds both
+    groups.append(bw(figs, "scale-up", "scale-out"))  # the sheet as a whole, when no record holds both
     for group in groups:
         if out and group is groups[-1] and len(groups) > 1:
             break
@@ -386,13 +461,29 @@ def _ratio(figs, sheet):
             continue
         seen.add((round(vu, 3), round(vs, 3)))
         ratio = vs / vu
-        d = Derived("scale-out : scale-up per accelerator, per direction", ratio, "ratio",
-                    f"scale-out {as_}; scale-up {au}; {fmt(vs)} / {fmt(vu)} = {ratio:.3f} ({ratio_text(ratio)})" if vs else
-                    f"scale-out {as_}; scale-up {au}", [fu.id, fs.id])
-        out.append(finding("bandwidth.scale-ratio",
-                           "Per accelerator, per direction: scale-up {scale_up_gbs} GB/s, scale-out {scale_out_gbs} "
-                           "GB/s; scale-out is {ratio:ratio} of scale-up." if vs else "Scale-out bandwidth is zero.",
-                           [fu, fs], [d, Derived("scale-up per accelerator, per direction", vu, "GB/s", au, [fu.id]),
-                                      Derived("scale-out per accelerator, per direction", vs, "GB/s", as_, [fs.id])],
-                           data={"scale_up_gbs": vu, "scale_out_gbs": vs, "ratio": ratio}))
+        d = Derived(
+            "scale-out : scale-up per accelerator, per direction",
+            ratio,
+            "ratio",
+            f"scale-out {as_}; scale-up {au}; {fmt(vs)} / {fmt(vu)} = {ratio:.3f} ({ratio_text(ratio)})"
+            if vs
+            else f"scale-out {as_}; scale-up {au}",
+            [fu.id, fs.id],
+        )
+        out.append(
+            finding(
+                "bandwidth.scale-ratio",
+                "Per accelerator, per direction: scale-up {scale_up_gbs} GB/s, scale-out {scale_out_gbs} "
+                "GB/s; scale-out is {ratio:ratio} of scale-up."
+                if vs
+                else "Scale-out bandwidth is zero.",
+                [fu, fs],
+                [
+                    d,
+                    Derived("scale-up per accelerator, per direction", vu, "GB/s", au, [fu.id]),
+                    Derived("scale-out per accelerator, per direction", vs, "GB/s", as_, [fs.id]),
+                ],
+                data={"scale_up_gbs": vu, "scale_out_gbs": vs, "ratio": ratio},
+            )
+        )
     return out

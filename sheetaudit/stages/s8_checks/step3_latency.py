@@ -1,11 +1,11 @@
 """Step 3, latency basis: hardware (ASIC, port-to-port) kept apart from end-to-end (through the stack)."""
+
 from __future__ import annotations
 
 from functools import lru_cache
 
 from ...rules import load_rules, rx
 from . import finding, shown, words
-
 
 
 def run(figs, sheet, doc, facility):
@@ -15,35 +15,65 @@ def run(figs, sheet, doc, facility):
         return out
     unspecified = [f for f in lat if f.basis == "unspecified"]
     if unspecified:
-        out.append(finding("latency.basis-unspecified", "Latency without a basis (hardware or end-to-end): {items}.",
-                           unspecified, each="{figure} ({pages})", data={"items": [shown(f) for f in unspecified]}))
+        out.append(
+            finding(
+                "latency.basis-unspecified",
+                "Latency without a basis (hardware or end-to-end): {items}.",
+                unspecified,
+                each="{figure} ({pages})",
+                data={"items": [shown(f) for f in unspecified]},
+            )
+        )
     hw = [f for f in lat if f.basis == "hardware"]
     e2e = [f for f in lat if f.basis == "end-to-end"]
     if hw and not e2e:
         switch = sheet.kind == "switch"
-        out.append(finding("latency.hardware-only", "Only hardware latency is given ({stated}); end-to-end latency "
-                           "through NIC, PCIe and the software stack will be several times higher."
-                           + (" A switch's own latency is port to port; plan end-to-end latency with the NICs."
-                              if switch else ""), hw, data={"stated": list(dict.fromkeys(f.text for f in hw))}))
+        out.append(
+            finding(
+                "latency.hardware-only",
+                "Only hardware latency is given ({stated}); end-to-end latency "
+                "through NIC, PCIe and the software stack will be several times higher."
+                + (" A switch's own latency is port to port; plan end-to-end latency with the NICs." if switch else ""),
+                hw,
+                data={"stated": list(dict.fromkeys(f.text for f in hw))},
+            )
+        )
         if switch:
-            out[-1].severity = "info"    # a switch has no end-to-end latency of its own to ask its vendor for
+            out[-1].severity = "info"  # a switch has no end-to-end latency of its own to ask its vendor for
     cond = rx(load_rules().vocab["latency_conditions"])
     # its row label, sentence, a test table's condition column, and the note its basis was read from
-    bare = [f for f in e2e if not _conditions(cond, f.label, f.segment.text if f.segment else f.context,
-                                              f.segment.row if f.segment else "", f.reading)]
+    bare = [
+        f
+        for f in e2e
+        if not _conditions(
+            cond, f.label, f.segment.text if f.segment else f.context, f.segment.row if f.segment else "", f.reading
+        )
+    ]
     if bare:
-        out.append(finding("latency.conditions-missing", "End-to-end latency with no message size or software stack: "
-                           "{items}.", bare, each="{figure} ({pages})", data={"items": [shown(f) for f in bare]}))
+        out.append(
+            finding(
+                "latency.conditions-missing",
+                "End-to-end latency with no message size or software stack: {items}.",
+                bare,
+                each="{figure} ({pages})",
+                data={"items": [shown(f) for f in bare]},
+            )
+        )
     by_seg = {}
     for f in lat:
         by_seg.setdefault(id(f.segment), []).append(f)
     for group in by_seg.values():
         bases = {f.basis for f in group}
         if len(bases) > 1 and group[0].segment and words("compare").search(group[0].segment.text):
-            out.append(finding("latency.mixed-basis", "Latencies of different bases are compared in one statement: "
-                               "{items}.", group, each="{figure} ({basis}, {ns} ns)",
-                               data={"items": [{"figure": f.text, "basis": f.basis, "ns": f.normalized["value"]}
-                                               for f in group]}))
+            out.append(
+                finding(
+                    "latency.mixed-basis",
+                    "Latencies of different bases are compared in one statement: {items}.",
+                    group,
+                    each="{figure} ({basis}, {ns} ns)",
+                    data={"items": [{"figure": f.text, "basis": f.basis, "ns": f.normalized["value"]} for f in group]},
+                )
+            )
     return out
 
 
@@ -53,11 +83,11 @@ def _conditions(cond, label: str, text: str, row, reading: str) -> bool:
     own note is searched again."""
     if _in_sentence(cond, label, text, str(row)):
         return True
-    joint = f"{label} {text[-_REACH:]} {row} "[-_REACH:]      # the sentence's end, as the joined words end
+    joint = f"{label} {text[-_REACH:]} {row} "[-_REACH:]  # the sentence's end, as the joined words end
     return cond.search(joint + f"{reading}") is not None
 
 
-_REACH = 200     # longer than any condition phrase ("8 KB messages with NCCL over RoCE")
+_REACH = 200  # longer than any condition phrase ("8 KB messages with NCCL over RoCE")
 
 
 @lru_cache(maxsize=1024)

@@ -1,5 +1,6 @@
 """Step 4, physical constraints: rack power against the air-cooling limit and the user's facility,
 liquid cooling, and rack power derived from node power where the sheet gives only that."""
+
 from __future__ import annotations
 
 from ...model import Derived
@@ -19,8 +20,11 @@ def hall_of(facility: dict | None) -> dict | None:
     offers = facility.get("cooling")
     offers = None if not offers else {offers} if isinstance(offers, str) else set(offers)
     cap = facility.get("rack_power_kw")
-    return {"name": str(facility.get("name") or "your hall"), "kw": None if cap is None else float(cap),
-            "offers": offers}
+    return {
+        "name": str(facility.get("name") or "your hall"),
+        "kw": None if cap is None else float(cap),
+        "offers": offers,
+    }
 
 
 def run(figs, sheet, doc, facility):
@@ -33,7 +37,7 @@ def run(figs, sheet, doc, facility):
     cooling_figs = [f for f in figs if f.quantity == "cooling"]
     hall = hall_of(facility)
     dense = [f for f in rack if f.normalized["value"] > limit]
-    if hall is None:        # with a hall, the hall decides (_facility): the air limit is the hall's, not a guess
+    if hall is None:  # with a hall, the hall decides (_facility): the air limit is the hall's, not a guess
         cases: dict[str, list] = {}
         for f in dense:
             cases.setdefault(cooled_by(f, cooling_figs, r), []).append(f)
@@ -44,8 +48,11 @@ def run(figs, sheet, doc, facility):
     if not dense:
         liquid = [f for f in liquid if not _liquid_is_an_option(f, cooling_figs, r)]
     if liquid or dense:
-        data = ({"stated": list(dict.fromkeys(f.text for f in liquid))} if liquid else
-                {"rack_kw": max(f.normalized["value"] for f in dense), "limit_kw": limit})
+        data = (
+            {"stated": list(dict.fromkeys(f.text for f in liquid))}
+            if liquid
+            else {"rack_kw": max(f.normalized["value"] for f in dense), "limit_kw": limit}
+        )
         why = "the sheet states {stated}" if liquid else "its rack power ({rack_kw} kW) is above the air-cooling limit"
         case = ""
         if hall and hall["offers"] and hall["offers"] & set(LIQUID):
@@ -54,35 +61,71 @@ def run(figs, sheet, doc, facility):
             case = "hall"
         # a family where only some models need liquid: say which, and which can be air-cooled
         need = list(dict.fromkeys(f.model for f in liquid + dense if f.model))
-        air = [m for m in dict.fromkeys(f.model for f in cooling_figs if f.model and f.normalized["value"] == "air")
-               if m not in need]
+        air = [
+            m
+            for m in dict.fromkeys(f.model for f in cooling_figs if f.model and f.normalized["value"] == "air")
+            if m not in need
+        ]
         if need and air:
-            out.append(finding("power.liquid-cooling-required",
-                               "{models}: liquid cooling is required: " + why + "; {air_cooled} "
-                               f"{'is' if len(air) == 1 else 'are'} air-cooled.", liquid + dense, models=need,
-                               data={**data, "air_cooled": air}, case=case))
+            out.append(
+                finding(
+                    "power.liquid-cooling-required",
+                    "{models}: liquid cooling is required: " + why + "; {air_cooled} "
+                    f"{'is' if len(air) == 1 else 'are'} air-cooled.",
+                    liquid + dense,
+                    models=need,
+                    data={**data, "air_cooled": air},
+                    case=case,
+                )
+            )
         else:
-            out.append(finding("power.liquid-cooling-required", "Liquid cooling is required: " + why + ".",
-                               liquid + dense, data=data, case=case))
+            out.append(
+                finding(
+                    "power.liquid-cooling-required",
+                    "Liquid cooling is required: " + why + ".",
+                    liquid + dense,
+                    data=data,
+                    case=case,
+                )
+            )
     derived_rack = None
     if node and not rack and sheet.kind in ("server", "pod", "unknown", "rack"):
         n = int(r.threshold("typical_nodes_per_rack"))
         top = max(node, key=lambda f: f.normalized["value"])
         kw = top.normalized["value"] * n
         derived_rack = kw
-        d = Derived("rack power for typical nodes per rack", kw, "kW",
-                    f"{top.text} per node x {n} nodes per rack = {fmt(kw)} kW", [top.id],
-                    inputs={"node_kw": top.normalized["value"], "nodes": n})
+        d = Derived(
+            "rack power for typical nodes per rack",
+            kw,
+            "kW",
+            f"{top.text} per node x {n} nodes per rack = {fmt(kw)} kW",
+            [top.id],
+            inputs={"node_kw": top.normalized["value"], "nodes": n},
+        )
         over = "; that is above the {limit_kw} kW air-cooling limit" if kw > limit else ""
-        out.append(finding("power.per-node-only", "Only node power is given ({figure}, {pages}); {nodes} nodes per "
-                           "rack would draw {rack_kw} kW" + over + ".", [top], [d],
-                           data=shown(top, node_kw=top.normalized["value"], nodes=n, rack_kw=kw, limit_kw=limit)))
+        out.append(
+            finding(
+                "power.per-node-only",
+                "Only node power is given ({figure}, {pages}); {nodes} nodes per "
+                "rack would draw {rack_kw} kW" + over + ".",
+                [top],
+                [d],
+                data=shown(top, node_kw=top.normalized["value"], nodes=n, rack_kw=kw, limit_kw=limit),
+            )
+        )
     system = [f for f in power if f.scope not in ("per-device", "per-accelerator", "per-port", "per-lane", "per-link")]
     if not system and sheet.kind in ("server", "rack", "pod"):
-        out.append(finding("power.missing", "The sheet gives no power consumption for the node, rack or accelerators." if not power
-                           else "The sheet gives no power consumption for the system it sells, only its components': "
-                                "{items}.", power[:3], data={"items": [shown(f) for f in power[:3]]},
-                           each="{figure} ({pages})"))
+        out.append(
+            finding(
+                "power.missing",
+                "The sheet gives no power consumption for the node, rack or accelerators."
+                if not power
+                else "The sheet gives no power consumption for the system it sells, only its components': {items}.",
+                power[:3],
+                data={"items": [shown(f) for f in power[:3]]},
+                each="{figure} ({pages})",
+            )
+        )
     if facility:
         weight = [f for f in figs if f.quantity == "weight" and f.scope == "per-rack"]
         out.extend(_facility(facility, hall, rack, derived_rack, liquid, limit, weight, footprint_m(doc)))
@@ -96,8 +139,11 @@ def cooled_by(f, cooling_figs, r) -> str:
     said = _own_words(f, r)
     if said:
         return said
-    own = ([c for c in cooling_figs if c.model == f.model] if f.model else []) or \
-        [c for c in cooling_figs if not c.model] or cooling_figs
+    own = (
+        ([c for c in cooling_figs if c.model == f.model] if f.model else [])
+        or [c for c in cooling_figs if not c.model]
+        or cooling_figs
+    )
     said = {c.normalized["value"] for c in own}
     if said & set(LIQUID):
         wet = [c for c in own if c.normalized["value"] in LIQUID]
@@ -124,26 +170,35 @@ def _own_words(f, r) -> str:
 
 DENSITY = {
     "air": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove, and the "
-           "sheet states air cooling ({cooling}).",
+    "sheet states air cooling ({cooling}).",
     "unstated": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove; the "
-                "sheet does not say how the rack is cooled.",
+    "sheet does not say how the rack is cooled.",
     "either": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove; the "
-              "sheet offers air cooling ({cooling}) with liquid cooling as an option, and does not say which the "
-              "rack needs.",
+    "sheet offers air cooling ({cooling}) with liquid cooling as an option, and does not say which the "
+    "rack needs.",
     "liquid": "Rack power {figure} ({pages}) needs liquid cooling: it is above the {limit_kw} kW per rack that air "
-              "can remove, and the sheet states liquid cooling ({cooling}).",
+    "can remove, and the sheet states liquid cooling ({cooling}).",
 }
 
 
 def _density(case: str, dense: list, cooling_figs: list, limit: float):
     """power.rack-density for the racks above the air limit that the sheet cools alike (CASE, rules/checks.yaml)."""
     top = max(dense, key=lambda f: f.normalized["value"])
-    said = [c for c in cooling_figs if (case != "liquid" or c.normalized["value"] in LIQUID)
-            and (case not in ("air", "either") or c.normalized["value"] == "air")]
+    said = [
+        c
+        for c in cooling_figs
+        if (case != "liquid" or c.normalized["value"] in LIQUID)
+        and (case not in ("air", "either") or c.normalized["value"] == "air")
+    ]
     own = _phrases(top, load_rules())
     cooling = own or list(dict.fromkeys(c.text for c in said))[:3]
-    return finding("power.rack-density", DENSITY[case], dense, case=case,
-                   data=shown(top, rack_kw=top.normalized["value"], limit_kw=limit, cooling=cooling))
+    return finding(
+        "power.rack-density",
+        DENSITY[case],
+        dense,
+        case=case,
+        data=shown(top, rack_kw=top.normalized["value"], limit_kw=limit, cooling=cooling),
+    )
 
 
 def _offered_as_option(f, r) -> bool:
@@ -173,11 +228,24 @@ def _floor(limit, weight, footprint):
     if load <= limit:
         return []
     assumed = "" if footprint else " (footprint not printed: a 600 x 1,200 mm rack assumed)"
-    dv = Derived("floor load", load, "kg/m²", f"{top.text} / ({w:g} m x {d:g} m){assumed} = {fmt(load)} kg/m²", [top.id],
-                 inputs={"weight_kg": top.normalized["value"], "width_m": w, "depth_m": d})
-    return [finding("power.facility-exceeded", "Floor load {load_kg_m2} kg/m² ({figure} on {width_m:g} x {depth_m:g} m"
-                    "{assumed}) exceeds the facility's {limit_kg_m2} kg/m².", [top], [dv],
-                    data=shown(top, load_kg_m2=load, width_m=w, depth_m=d, assumed=assumed, limit_kg_m2=limit))]
+    dv = Derived(
+        "floor load",
+        load,
+        "kg/m²",
+        f"{top.text} / ({w:g} m x {d:g} m){assumed} = {fmt(load)} kg/m²",
+        [top.id],
+        inputs={"weight_kg": top.normalized["value"], "width_m": w, "depth_m": d},
+    )
+    return [
+        finding(
+            "power.facility-exceeded",
+            "Floor load {load_kg_m2} kg/m² ({figure} on {width_m:g} x {depth_m:g} m"
+            "{assumed}) exceeds the facility's {limit_kg_m2} kg/m².",
+            [top],
+            [dv],
+            data=shown(top, load_kg_m2=load, width_m=w, depth_m=d, assumed=assumed, limit_kg_m2=limit),
+        )
+    ]
 
 
 def footprint_m(doc) -> tuple[float, float] | None:
@@ -208,27 +276,58 @@ def _facility(fac, hall, rack, derived_rack, liquid, limit, weight=(), footprint
                 head = "Rack power {figure} ({pages})"
                 if over:
                     head += " exceeds the {limit_kw} kW per rack of {hall}"
-                    tail = (", and the sheet requires {needs} cooling, which {hall} does not offer (it offers "
-                            "{offers})" if cooling_short and need else
-                            ", and is above the {air_kw} kW per rack that air can remove while {hall} offers "
-                            "{offers} cooling only" if cooling_short else "")
+                    tail = (
+                        ", and the sheet requires {needs} cooling, which {hall} does not offer (it offers {offers})"
+                        if cooling_short and need
+                        else ", and is above the {air_kw} kW per rack that air can remove while {hall} offers "
+                        "{offers} cooling only"
+                        if cooling_short
+                        else ""
+                    )
                 else:
-                    tail = (" needs {needs} cooling, which {hall} does not offer (it offers {offers})" if need else
-                            " is above the {air_kw} kW per rack that air can remove, and {hall} offers {offers} "
-                            "cooling only")
+                    tail = (
+                        " needs {needs} cooling, which {hall} does not offer (it offers {offers})"
+                        if need
+                        else " is above the {air_kw} kW per rack that air can remove, and {hall} offers {offers} "
+                        "cooling only"
+                    )
                 parts = [head, tail]
-                out.append(finding("power.facility-exceeded", "".join(parts) + ".", [top] + (liquid if need else []),
-                                   data=shown(top, rack_kw=kw, limit_kw=cap, hall=hall["name"], air_kw=limit,
-                                              needs=sorted(need), offers=sorted(offers or ()))))
+                out.append(
+                    finding(
+                        "power.facility-exceeded",
+                        "".join(parts) + ".",
+                        [top] + (liquid if need else []),
+                        data=shown(
+                            top,
+                            rack_kw=kw,
+                            limit_kw=cap,
+                            hall=hall["name"],
+                            air_kw=limit,
+                            needs=sorted(need),
+                            offers=sorted(offers or ()),
+                        ),
+                    )
+                )
                 cooling_short = False
         elif derived_rack and cap is not None and derived_rack > cap:
-            out.append(finding("power.facility-exceeded", "Derived rack power {rack_kw} kW exceeds the {limit_kw} kW "
-                               "per rack of {hall} (fewer nodes per rack would fit).", case="derived",
-                               data={"rack_kw": derived_rack, "limit_kw": cap, "hall": hall["name"]}))
+            out.append(
+                finding(
+                    "power.facility-exceeded",
+                    "Derived rack power {rack_kw} kW exceeds the {limit_kw} kW "
+                    "per rack of {hall} (fewer nodes per rack would fit).",
+                    case="derived",
+                    data={"rack_kw": derived_rack, "limit_kw": cap, "hall": hall["name"]},
+                )
+            )
         if cooling_short:
-            out.append(finding("power.facility-exceeded", "The sheet requires {needs} cooling; {hall} offers "
-                               "{offers}.", liquid, data={"needs": sorted(need), "offers": sorted(offers),
-                                                          "hall": hall["name"]}))
+            out.append(
+                finding(
+                    "power.facility-exceeded",
+                    "The sheet requires {needs} cooling; {hall} offers {offers}.",
+                    liquid,
+                    data={"needs": sorted(need), "offers": sorted(offers), "hall": hall["name"]},
+                )
+            )
     floor = fac.get("floor_load_kg_m2")
     if floor is not None and weight:
         out.extend(_floor(float(floor), weight, footprint))

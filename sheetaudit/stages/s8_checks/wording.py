@@ -10,6 +10,7 @@ How a value reads: numbers through numfmt.fmt (the one formatter of message arit
 with the finding's `each` template, joined with "; ". {ratio:ratio} is a scale ratio as numfmt.ratio prints it
 ("1/18.0", "1.5x"); any other format spec ({share:.0%}) formats the raw value.
 """
+
 from __future__ import annotations
 
 from ...model import Finding
@@ -22,6 +23,7 @@ def pages_text(pages) -> str:
 
 class _Shown:
     """One value as a message prints it; with a format spec, the raw value formatted by it."""
+
     __slots__ = ("key", "value")
 
     def __init__(self, key: str, value):
@@ -49,7 +51,7 @@ class _Values(dict):
         raise KeyError(f"the template names {{{key}}}, which the finding's data does not hold")
 
 
-IN_PARENTHESES = 3     # items a message lists inside parentheses; the finding's figures hold every one
+IN_PARENTHESES = 3  # items a message lists inside parentheses; the finding's figures hold every one
 
 
 def render(template: str, data: dict, each: str = "", models=()) -> str:
@@ -58,8 +60,10 @@ def render(template: str, data: dict, each: str = "", models=()) -> str:
     values["models"] = _Shown("models", list(models))
     if each:
         items = [render(each, item) for item in data.get("items", ())]
-        if "({items})" in template and len(items) > IN_PARENTHESES:    # a list inside a sentence stays short
-            items = items[:IN_PARENTHESES - 1] + [f"{items[IN_PARENTHESES - 1]} and {len(items) - IN_PARENTHESES} more"]
+        if "({items})" in template and len(items) > IN_PARENTHESES:  # a list inside a sentence stays short
+            items = items[: IN_PARENTHESES - 1] + [
+                f"{items[IN_PARENTHESES - 1]} and {len(items) - IN_PARENTHESES} more"
+            ]
         values["items"] = _Shown("items", "; ".join(items))
     return template.format_map(values)
 
