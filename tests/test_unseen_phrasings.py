@@ -373,3 +373,51 @@ def test_a_rate_whose_words_name_no_network_takes_the_tier_of_its_twin(sheet):
     )
     tiers = {f.tier for f in a.figures if f.quantity == "bandwidth"}
     assert tiers == {"scale-up"} and not any(x.check == "tier.unclassified" for x in a.findings)
+
+
+@pytest.mark.parametrize(
+    "line, gbs",
+    [
+        ("Six 100/40 GigE QSFP28/QSFP+ interfaces (31 to 36).", 12.5),
+        ("Front panel: 2 x 10 GigE SFP+ ports for HA.", 1.25),
+        ("Sixteen 25/10 GigE SFP28 data interfaces.", 3.125),
+    ],
+)
+def test_gige_is_a_gigabit_ethernet_port_speed(sheet, line, gbs):
+    a = sheet(f"# Merlin M3000 security appliance\n\n{line}\n")
+    assert values(a, "bandwidth") == [gbs]
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| Item | Requirement |\n|---|---|\n| Network | Storage plane: 25 GbE or faster |\n",
+        "|名称|要求|\n|--|--|\n|网络|存储面：≥25Gbit/s；参数面：100Gbit/s或200Gbit/s|\n",
+        "| Component | Minimum requirements |\n|---|---|\n| NIC | 100 Gb/s |\n",
+    ],
+)
+def test_a_column_of_requirements_holds_no_product_figure(sheet, table):
+    a = sheet(f"# Wren cluster scheduler: installation\n\nThe management node must meet these requirements:\n\n{table}")
+    assert values(a, "bandwidth") == []
+
+
+def test_a_column_of_specifications_still_holds_figures(sheet):
+    a = sheet("# Wren W2 server\n\n| Item | Specification |\n|---|---|\n| Network | 2 x 25 GbE |\n")
+    assert values(a, "bandwidth") == [3.125]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Copper cabling instead of optics lowers the rack's power draw by 20 kW.",
+        "Warm-water cooling reduces the facility's chiller power by 15 kW per rack.",
+    ],
+)
+def test_a_power_saving_is_no_power_draw(sheet, line):
+    a = sheet(f"# Osprey O72 rack\n\nRack power: 120 kW.\n\n{line}\n")
+    assert values(a, "power") == [120.0]
+
+
+def test_a_saving_of_something_else_leaves_the_power_that_follows(sheet):
+    a = sheet("# Tern T9 switch\n\nThe new ASIC cuts latency by 50%, drawing 350 W per switch.\n")
+    assert values(a, "power") == [0.35]
