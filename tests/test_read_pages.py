@@ -75,6 +75,14 @@ def test_a_heading_over_a_picture_of_a_table_is_still_a_page_without_text():
     assert doc.no_text_pages == [3]
 
 
+def test_a_cover_a_slide_and_a_captioned_photograph_are_pages_with_text_not_pictures_of_tables():
+    """Mostly picture with a little text, yet read: a title in display type (judged against the page's width, as
+    a slide sets body text at 18 points) or words printed over the picture say the picture only illustrates."""
+    doc = read_document(READ / "pictures-not-tables.pdf")
+    assert doc.no_text_pages == []
+    assert "400Gbps" in " ".join(s.text for s in doc.segments if s.page == 2)
+
+
 def test_a_table_ruled_round_one_models_column_is_read_as_the_grid_it_is():
     """Rules that box only the highlighted model's column leave the other models' words in the rules' box but in
     no cell: the grid is read from the words' places, each value with its row label and its model."""

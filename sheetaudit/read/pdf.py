@@ -32,6 +32,8 @@ from .layout import Item, build_page, display_lines
 BOLD = regex_cache.compile(r"bold|black|heavy|semibold", re.I)
 MOSTLY_IMAGE = 0.35  # a page this much covered by pictures, with little text, may print its table as a picture
 LITTLE_TEXT = 200  # ... "little": fewer characters than this
+DISPLAY_SIZE = 18.0  # points on a page as wide as A4: a title's type, not body text's or a datasheet's headings
+A4_WIDTH = 595.0  # a slide 1440 points wide sets its body text at 18 points: type is judged against the page
 PHOTO_DPI = 9  # a page drawn this small still tells a photograph from a document (read._photograph)
 BACKGROUND_SHARE = 0.5  # a picture of a document: two neighbouring tones of sixteen cover at least this share
 _TONE_BAND = bytes(v >> 4 for v in range(256))  # a grey level -> its band of sixteen
@@ -178,10 +180,16 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
                 # Telling draws the page, decoding its pictures: past MAX_PHOTO_PIXELS (a picture that inflates
                 # to gigabytes) it is not drawn, and the page counts as one that may hold its table as a picture;
                 # nor when every picture is black and white by its codec (a fax or JBIG2 scan is no photograph).
+                # Neither is a page whose words are set in display type (a cover, a section divider, a slide)
+                # or printed over its pictures (a background, a photograph's captions): its pictures illustrate
+                # it, they are not a table printed as a picture under its heading.
                 image_only = content.image_area / (((x1 - x0) * (bottom - top)) or 1.0) > MOSTLY_IMAGE and (
-                    content.image_pixels > MAX_PHOTO_PIXELS
-                    or 0 < content.images == content.bilevel_images
-                    or not _photograph(content)
+                    0 < content.images == content.bilevel_images
+                    or (
+                        max(w.size for w in words) * A4_WIDTH / ((x1 - x0) or A4_WIDTH) < DISPLAY_SIZE
+                        and not _over_pictures(content.image_boxes, words)
+                        and (content.image_pixels > MAX_PHOTO_PIXELS or not _photograph(content))
+                    )
                 )
             if image_only:
                 doc.no_text_pages.append(page_no)
@@ -226,6 +234,16 @@ def _read(pdf, path, max_pages, only_pages, ocr, needs_layout=None) -> Document:
     if doc.segments:
         doc.title = (title or next((s.text for s in doc.segments if s.kind == "heading"), doc.segments[0].text))[:200]
     return doc
+
+
+def _over_pictures(boxes, words) -> bool:
+    """Most of the words (by characters) lie inside the pictures' boxes: they are printed over the pictures."""
+    inside = sum(
+        len(w.text)
+        for w in words
+        if any(a <= w.x0 and w.x1 <= c and b <= w.top and w.bottom <= d for a, b, c, d in boxes)
+    )
+    return 2 * inside > sum(len(w.text) for w in words)
 
 
 def _photograph(content) -> bool:

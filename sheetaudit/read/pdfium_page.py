@@ -226,6 +226,7 @@ class PdfiumPage:
         self.image_area = 0.0
         self.image_pixels = 0  # the pictures' pixels, from their dictionaries (none decoded)
         self.images = self.bilevel_images = 0  # pictures, and those black and white by their codec
+        self.image_boxes: list[tuple[float, float, float, float]] = []  # each picture's (x0, top, x1, bottom)
         self._fonts: dict[int, tuple[str, float]] = {}
         self._segments = 0
         self._seen: set[tuple] = set()  # characters read one by one, to drop those printed twice in place
@@ -320,6 +321,7 @@ class PdfiumPage:
                     (m[1] + m[5], m[3] + m[5], m[5], m[1] + m[3] + m[5]),
                 )
                 self.image_area += max(0.0, (max(xs) - min(xs)) * (max(ys) - min(ys)))
+                self.image_boxes.append((min(xs), self.top - max(ys), max(xs), self.top - min(ys)))
                 self.image_pixels += _pixels(raw)
                 self.images += 1
                 self.bilevel_images += _bilevel(raw)

@@ -18,6 +18,9 @@ tests/test_read_pages.py, tests/test_read_command.py):
   its columns, two variants side by side.
 - title-over-photo.pdf: a cover whose text layer holds only a title over a full-page photo, a page of specs,
   and a page whose spec table is a picture under its heading (that one is a page without text to read).
+- pictures-not-tables.pdf: pages mostly picture with a little text whose pictures hold no table: a user guide's
+  cover (title in display type), a 16:9 slide (heading and a sentence above a diagram), a photograph's captions
+  printed over it.
 - spec-box-card.pdf, spec-box-models.pdf, spec-box-flush-right.pdf: borderless spec boxes in three vendors'
   styles, each value on the baseline of its label: a card's datasheet, the box in a right-hand column beside
   running text under a caption, labels wrapping over two lines, values over two or three, memory variants as
@@ -262,6 +265,55 @@ def table_picture() -> Image.Image:
         draw.text((40, y + 80), a, fill=0, font=font)
         draw.text((440, y + 80), b, fill=0, font=font)
     return img
+
+
+def diagram_picture(width=1200, height=520) -> Image.Image:
+    """A drawing on white (boxes joined by lines, a few labels): a topology diagram, no table."""
+    img = Image.new("RGB", (width, height), (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default()
+    for i in range(6):
+        x = 60 + i * (width - 120) // 6
+        draw.rectangle((x, 60, x + 120, 140), outline=(30, 90, 160), width=4)
+        draw.text((x + 20, 90), f"Spine {i + 1}", fill=(30, 90, 160), font=font)
+        for j in range(6):
+            xj = 60 + j * (width - 120) // 6
+            draw.line((x + 60, 140, xj + 60, height - 140), fill=(120, 120, 120), width=2)
+    for j in range(6):
+        x = 60 + j * (width - 120) // 6
+        draw.rectangle((x, height - 140, x + 120, height - 60), outline=(200, 90, 30), width=4)
+    return img
+
+
+def pictures_not_tables():
+    """Pages that are mostly picture with a little text, where the picture holds no table: a user guide's cover
+    (title in display type beside a drawing of the product), a 16:9 slide (heading and one sentence above a
+    topology diagram), and a photograph of two products on white with each product's name printed over it."""
+    c = canvas.Canvas(str(HERE / "pictures-not-tables.pdf"), pagesize=A4, invariant=1)
+    c.setTitle("Pictures that are not tables (fictional, for tests)")
+    c.drawImage(jpeg(diagram_picture(900, 700)), 60, 220, 475, 370)
+    c.setFont(BOLD, 36)
+    c.drawString(60, H - 110, "Petrel PX4")
+    c.setFont(BODY, 22)
+    c.drawString(60, H - 140, "User Guide")
+    c.setFont(BODY, 10)
+    c.drawString(60, 80, "www.example.com    May 2026")
+    c.showPage()
+    c.setPageSize((1440, 810))
+    c.drawImage(jpeg(diagram_picture()), 120, 40, 1200, 520)
+    c.setFont(BOLD, 60)
+    c.drawString(120, 700, "Case 02")
+    c.setFont(BODY, 18)
+    c.drawString(120, 640, "A leaf-spine fabric of 6 spines and 6 leaves joins 48 GPU servers with 400Gbps links.")
+    c.showPage()
+    c.setPageSize(A4)
+    c.drawImage(jpeg(diagram_picture(900, 1200)), 0, 0, W, H)
+    c.setFont(BODY, 11)
+    c.setFillColorRGB(0.1, 0.1, 0.1)
+    c.drawString(80, 300, "PETREL PX4 STATION")
+    c.drawString(360, 300, "PETREL PX8")
+    c.showPage()
+    c.save()
 
 
 def jpeg(img: Image.Image, quality=70) -> ImageReader:
@@ -640,6 +692,7 @@ if __name__ == "__main__":
     no_space_glyphs()
     two_columns()
     title_over_photo()
+    pictures_not_tables()
     model_grid()
     spec_box()
     spec_boxes()
@@ -647,6 +700,7 @@ if __name__ == "__main__":
         "no-space-glyphs.pdf",
         "two-column-spec-table.pdf",
         "title-over-photo.pdf",
+        "pictures-not-tables.pdf",
         "model-grid.pdf",
         "spec-box-beside-text.pdf",
         "spec-box-card.pdf",
