@@ -32,6 +32,8 @@ FILES = ROOT / "tests" / "hostile" / "files"
         (b"<p>see <html> tags</p>", ".md", "html"),
         (b"<html> in a note", ".txt", "text"),
         (b"Notes: export as %PDF-1.7 next time", ".txt", "text"),
+        (b"Port speed\n==========\n400 Gb/s", ".rst", "text"),  # documentation sources are text
+        (b"= Petrel PX4\n\n|===\n|Power |450 W\n|===", ".adoc", "text"),
     ],
 )
 def test_sniff(data, suffix, expected):

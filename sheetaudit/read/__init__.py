@@ -24,6 +24,9 @@ from ..model import Document
 TEXT_SUFFIXES = {
     ".txt": "text",
     ".text": "text",
+    ".rst": "text",  # reStructuredText and AsciiDoc: documentation sites' sources, read as the plain text they are
+    ".adoc": "text",
+    ".asciidoc": "text",
     ".md": "markdown",
     ".markdown": "markdown",
     ".html": "html",
