@@ -358,14 +358,14 @@ def _judge(path: str) -> None:
         if "c" not in _contract:
             from sheetaudit.output.json_out import to_contract
 
-            _contract["c"] = to_contract(pipeline.audit(_SHEET))
+            _contract["c"] = to_contract(pipeline.run(_SHEET))
         from sheetaudit.requirements import evaluate
 
         evaluate(req, _contract["c"], sheet=_SHEET.name)
         if fac is not None:
-            pipeline.audit(_SHEET, AuditOptions(facility=fac))
+            pipeline.run(_SHEET, AuditOptions(facility=fac))
     elif kind == "facility":
-        pipeline.audit(_SHEET, AuditOptions(facility=pipeline.load_facility(path)))
+        pipeline.run(_SHEET, AuditOptions(facility=pipeline.load_facility(path)))
     else:
         from sheetaudit.atscale.job import read_job
 

@@ -12,7 +12,7 @@ or negative one, a PDF keyword or delimiter replaced by another, cross-reference
 counts, free/in-use flags, no table) and recompressed content streams (decoded, random operators and now and then
 a deep nest spliced in, compressed again with a correct /Length, so the damage reaches the content parser).
 
-Each mutant is audited as `sheetaudit check` audits a file (pipeline.audit, then the JSON, text and HTML
+Each mutant is audited as `sheetaudit check` audits a file (pipeline.run, then the JSON, text and HTML
 outputs) in a pool of worker processes, with the per-file time limit of sheetaudit.limits inside the worker
 and a hard limit in the parent (a worker that does not answer within --timeout + 10 s is killed and replaced).
 Outcomes:
@@ -275,13 +275,13 @@ def make_mutants(sources: list[Path], per_source: int, seed: int, out: Path) -> 
 def audit_one(path: str, timeout: float, formats: tuple[str, ...]) -> tuple[str, str, float]:
     from sheetaudit.errors import SheetAuditError, TimeLimitExceeded
     from sheetaudit.limits import time_limit
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
 
     start = time.monotonic()
     stage = "audit"
     try:
         with time_limit(timeout):
-            result = audit(path)
+            result = pipeline.run(path)
             if "json" in formats:
                 stage = "json output"
                 from sheetaudit.output.json_out import dumps

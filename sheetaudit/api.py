@@ -117,7 +117,7 @@ def audit(
     requirements: a requirements file's path or a dict of its keys (`check --require`)."""
     from .batch.worker import limited
     from .output.json_out import contract as contract_of
-    from .pipeline import audit as run
+    from . import pipeline
 
     p = _sheet(path)
     args = _arguments("audit", ocr=ocr, cache=cache, max_pages=max_pages, password=password)
@@ -132,7 +132,7 @@ def audit(
         hit = store.get(sha, p.name)
         if hit is not None and hit.get("status") == "ok":
             return {**hit["contract"], "source": {**hit["contract"]["source"], "path": str(path)}}
-    contract = contract_of(run(p, options))
+    contract = contract_of(pipeline.run(p, options))
     if store is not None and contract["source"]["sha256"] == sha and not limited(contract):
         try:
             store.put(sha, p.name, {"status": "ok", "contract": contract})
@@ -201,12 +201,12 @@ def audit_folder(
 
 
 def _contracts(audits) -> list[dict]:
-    """AUDITS as contracts: one contract, an Audit, or a list of either (error records are kept; they hold none)."""
-    from .model import Audit
+    """AUDITS as contracts: one contract, a SheetResult, or a list of either (error records are kept; they hold none)."""
+    from .records import SheetResult
     from .output.json_out import to_contract
     from .validate import load_schema, validate
 
-    if isinstance(audits, (dict, Audit)):
+    if isinstance(audits, (dict, SheetResult)):
         audits = [audits]
     if not isinstance(audits, (list, tuple)):
         raise UsageError(
@@ -214,7 +214,7 @@ def _contracts(audits) -> list[dict]:
         )
     out = []
     for i, a in enumerate(audits):
-        if isinstance(a, Audit):
+        if isinstance(a, SheetResult):
             a = to_contract(a)
         if not isinstance(a, dict) or "figures" not in a:
             raise UsageError(f"expected audits (what sheetaudit.audit returns), got {type(a).__name__}")

@@ -107,25 +107,25 @@ def _audit_file(
     with _failures_named(ctx, name, "auditing", max_memory):
         with time_limit(timeout, hard_exit_after=10, name=name):
             if in_process:
-                from .pipeline import audit
+                from . import pipeline
 
                 with memory_limit(max_memory):
                     return (
-                        audit(sheet, options)
+                        pipeline.run(sheet, options)
                         if report is None
                         else _audit_and_report(sheet, report, options, all_figures)
                     )
             if report is None:
-                from .pipeline import audit
+                from . import pipeline
 
-                return run_isolated(audit, max_memory, sheet, options)
+                return run_isolated(pipeline.run, max_memory, sheet, options)
             return run_isolated(_audit_and_report, max_memory, sheet, report, options, all_figures)
 
 
 def _audit_and_report(sheet: str, fmt: str, options, all_figures: bool = False):
-    from .pipeline import audit
+    from . import pipeline
 
-    result = audit(sheet, options)
+    result = pipeline.run(sheet, options)
     short = [r["key"] for r in (result.requirements or {}).get("results", []) if r["result"] == "falls-short"]
     sent = (result.document.notes, [f.severity for f in result.findings] + ["requirement"] * bool(short))
     try:
@@ -692,6 +692,6 @@ if __name__ == "__main__":  # pragma: no cover
 
 
 # Batch audit of a folder (sheetaudit/batch/): registered here, imported lightly (click only).
-from .batch.command import audit as _batch_audit  # noqa: E402
+from .batch.command import audit_command  # noqa: E402
 
-main.add_command(_batch_audit)
+main.add_command(audit_command)

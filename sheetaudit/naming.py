@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from . import regex_cache
-from .model import Document
+from .records import Document
 from .rules import compiled, load_rules, rx
 from .technologies import technology
 from .textsafe import safe_text

@@ -11,7 +11,7 @@ from .stages.s4_classify import classify
 from .stages.s3_context import sheet_context
 from .stages.s1_find import find_mentions
 from .stages.s7_find_compute import compute_figures
-from .model import Audit
+from .records import SheetResult
 from .options import AuditOptions
 from .naming import product_name
 from .stages.s5_normalise import normalise
@@ -19,9 +19,9 @@ from .read import ocr_hint, read_document
 from .stages.s2_triage import may_hold_figures
 
 
-def audit(
+def run(
     path: str | Path, options: AuditOptions | None = None, pages: set[int] | None = None, triage: bool = True
-) -> Audit:
+) -> SheetResult:
     """Audit one sheet (every page of a PDF, or those in `pages`) with OPTIONS (sheetaudit.options: password,
     max_pages, facility, requirements, ocr). triage: a long PDF's pages that the figure finder finds nothing in
     (from their plain text) are not laid out (read.pdf); False lays out every page."""
@@ -44,7 +44,7 @@ def audit(
     findings, passed = run_checks(figures, sheet, doc, o.facility)
     derived = [d for f in findings for d in f.derived]
     regex_cache.save()  # the patterns this sheet compiled first: the next run builds them from the cache
-    a = Audit(
+    a = SheetResult(
         document=doc,
         figures=figures,
         findings=findings,

@@ -97,20 +97,20 @@ def _cwd(path):
 
 @pytest.fixture
 def sheet(tmp_path):
-    """Write a small text spec sheet and audit it: sheet("GPU-to-GPU: 900 GB/s per GPU") -> Audit."""
+    """Write a small text spec sheet and audit it: sheet("GPU-to-GPU: 900 GB/s per GPU") -> SheetResult."""
     from sheetaudit.options import AuditOptions
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
 
     def make(text: str, name: str = "sheet.md", **options):
         p = tmp_path / name
         p.write_text(text, encoding="utf-8")
-        return audit(p, AuditOptions(**options))
+        return pipeline.run(p, AuditOptions(**options))
 
     return make
 
 
 def figure(audit, text: str | None = None, first: bool = False, **attrs):
-    """The figure of AUDIT (an Audit, or its contract dict) printed as TEXT and with the given attributes:
+    """The figure of AUDIT (a SheetResult, or its contract dict) printed as TEXT and with the given attributes:
     figure(a, "900 GB/s"), figure(a, quantity="latency"). Fails, listing what was found, when there is none or
     (unless first=True: a sheet that prints it twice) several."""
     figs = audit["figures"] if isinstance(audit, dict) else audit.figures
@@ -131,6 +131,6 @@ def finding(audit, code: str):
 
 
 def checks(audit) -> set:
-    """The codes of the findings AUDIT raised (an Audit or its contract dict)."""
+    """The codes of the findings AUDIT raised (a SheetResult or its contract dict)."""
     found = audit["findings"] if isinstance(audit, dict) else audit.findings
     return {f["check"] if isinstance(f, dict) else f.check for f in found}

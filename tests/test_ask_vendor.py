@@ -18,7 +18,7 @@ def _ask(html: str) -> str:
 
 
 def test_questions_name_the_figure_and_its_page_in_a_pdf():
-    a = pipeline.audit(SAMPLES / "borealis-bx72-rack.pdf")
+    a = pipeline.run(SAMPLES / "borealis-bx72-rack.pdf")
     asked = [x.question for x in a.findings if x.severity in ("error", "warning")]
     assert asked and all(q.rstrip().endswith(("?", ".", ")")) and "?" in q for q in asked)
     assert any(re.search(r"the [\d.,]+ \w+(?:/s)? on page \d", q) for q in asked)
@@ -40,7 +40,7 @@ def test_an_inferred_scope_is_asked_about(sheet):
 
 
 def test_the_copyable_text_is_an_email_and_the_buyer_list_is_apart():
-    a = pipeline.audit(SAMPLES / "borealis-bx72-rack.pdf")
+    a = pipeline.run(SAMPLES / "borealis-bx72-rack.pdf")
     page = render(a, images=False)
     ask = _ask(page)
     text = htmllib.unescape(ask[ask.index('id="questions-text"') :])
@@ -57,7 +57,7 @@ def test_no_question_names_a_command_of_this_tool_on_any_sample():
     for p in sorted(SAMPLES.iterdir()):
         if p.suffix not in (".pdf", ".md", ".txt", ".html") or p.name.endswith(".expected.json"):
             continue
-        a = pipeline.audit(p)
+        a = pipeline.run(p)
         for x in a.findings:
             assert not COMMAND.search(x.question), (p.name, x.check, x.question)
             assert not COMMAND.search(x.fix), (p.name, x.check, x.fix)

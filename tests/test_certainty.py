@@ -123,7 +123,7 @@ def test_certainty_of_one_huge_paragraph_costs_about_linear_time():
     from sheetaudit.stages.s4_classify import classify
     from sheetaudit.stages.s3_context import sheet_context
     from sheetaudit.stages.s1_find import find_mentions
-    from sheetaudit.model import Document, Segment
+    from sheetaudit.records import Document, Segment
     from sheetaudit.stages.s5_normalise import normalise
 
     line = "The fabric carries 400 Gb/s per port and 900 GB/s NVLink per GPU at 650 W, "
@@ -155,5 +155,5 @@ def test_certainty_is_one_stage_run_once(monkeypatch):
 
     monkeypatch.setattr(s6_certainty, "assess", counted)
     monkeypatch.setattr(pipeline, "assess", counted)
-    a = pipeline.audit(ROOT / "samples" / "kestrel-k8x-gpu-server.pdf")
+    a = pipeline.run(ROOT / "samples" / "kestrel-k8x-gpu-server.pdf")
     assert calls == [1] and all(f.certainty in ("stated", "inferred") for f in a.figures)

@@ -35,7 +35,7 @@ def raised(example, tmp_path) -> set:
             items.append((sheet_row(f"sheet{i}.md", contract, None), contract))
         return {f["check"] for f in compare(items)}
     path = _pdf(tmp_path / "sheet.pdf", ex["pdf"]) if "pdf" in ex else _write(tmp_path / "sheet.md", ex["sheet"])
-    return checks(pipeline.audit(path, AuditOptions(facility=ex.get("facility"))))
+    return checks(pipeline.run(path, AuditOptions(facility=ex.get("facility"))))
 
 
 def _write(path, text: str):
@@ -108,7 +108,7 @@ def test_a_scanned_page_is_named_and_nothing_is_guessed():
     from conftest import ROOT
     from sheetaudit import pipeline
 
-    a = pipeline.audit(ROOT / "tests" / "hostile" / "files" / "mixed-scanned.pdf")
+    a = pipeline.run(ROOT / "tests" / "hostile" / "files" / "mixed-scanned.pdf")
     f = finding(a, "sheet.no-text")
     assert f.pages == [2]
 
@@ -156,7 +156,7 @@ def test_every_question_names_only_values_ask_supplies(code):
     import string
 
     from sheetaudit.stages.s8_checks.ask import values
-    from sheetaudit.model import Finding
+    from sheetaudit.records import Finding
 
     known = set(values(Finding(check=code, step=1, severity="warning", message=""), [], None).makers)
     for case, _, c in _severities(REGISTRY[code]):
@@ -191,6 +191,6 @@ def test_every_warning_or_error_raised_on_the_samples_asks_something():
 
     for p in sorted(SAMPLES.iterdir()):
         if p.suffix in (".pdf", ".md", ".txt", ".html"):
-            for f in pipeline.audit(p).findings:
+            for f in pipeline.run(p).findings:
                 if f.severity in ("error", "warning"):
                     assert f.question.strip(), f"{p.name}: {f.check} asks nothing"

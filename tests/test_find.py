@@ -3,7 +3,7 @@
 import pytest
 
 from sheetaudit.stages.s1_find import find_mentions
-from sheetaudit.model import Document, Segment
+from sheetaudit.records import Document, Segment
 
 
 def mentions(text, label=""):

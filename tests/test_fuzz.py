@@ -23,7 +23,7 @@ from sheetaudit.stages.s8_checks import run_checks
 from sheetaudit.stages.s4_classify import classify
 from sheetaudit.stages.s3_context import sheet_context
 from sheetaudit.stages.s1_find import STANDARD_G, find_mentions
-from sheetaudit.model import Document, Segment
+from sheetaudit.records import Document, Segment
 from sheetaudit.stages.s5_normalise import normalise
 from sheetaudit.rules import load_rules
 from sheetaudit.units import canonical_rates, convert

@@ -168,11 +168,11 @@ def test_mixed_scanned_file():
 
 
 def test_no_text_says_how_to_enable_ocr_when_it_is_missing(monkeypatch):
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
     from sheetaudit.read import ocr
 
     monkeypatch.setattr(ocr, "status", lambda: (False, "the OCR extra is not installed"))
-    a = audit(FILES / "mixed-scanned.pdf")
+    a = pipeline.run(FILES / "mixed-scanned.pdf")
     f = [x for x in a.findings if x.check == "sheet.no-text"][0]
     assert "pip install 'sheetaudit[ocr]'" in f.message and "tesseract-ocr-chi-sim" in f.message
     assert f.pages == [2]
@@ -412,7 +412,7 @@ def test_internal_error_is_one_line_unless_debug(monkeypatch):
     def boom(*a, **k):
         raise ValueError("something broke")
 
-    monkeypatch.setattr(pipeline, "audit", boom)
+    monkeypatch.setattr(pipeline, "run", boom)
     r = CliRunner().invoke(cli.main, ["check", str(GOOD)])
     assert r.exit_code == 2
     assert "internal error while auditing (ValueError: something broke)" in r.output
@@ -428,7 +428,7 @@ def test_ctrl_c_is_one_line(monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pipeline, "audit", interrupted)
+    monkeypatch.setattr(pipeline, "run", interrupted)
     r = CliRunner().invoke(cli.main, ["check", str(GOOD)])
     assert r.exit_code == 130 and "interrupted" in r.output and "Traceback" not in r.output
 

@@ -185,7 +185,7 @@ def test_ocr_items_are_in_points_and_fixed(monkeypatch):
 
 
 def test_image_only_page_is_read_by_ocr_when_asked(monkeypatch):
-    from sheetaudit.model import Document
+    from sheetaudit.records import Document
     from sheetaudit.read import ocr
     from sheetaudit.read.layout import Item
 
@@ -209,7 +209,7 @@ def test_image_only_page_is_read_by_ocr_when_asked(monkeypatch):
 
 def test_scanned_pdf_through_the_reader_with_a_stand_in_ocr(monkeypatch):
     from sheetaudit.options import AuditOptions
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
     from sheetaudit.read import ocr
     from sheetaudit.read.layout import Item
 
@@ -224,7 +224,7 @@ def test_scanned_pdf_through_the_reader_with_a_stand_in_ocr(monkeypatch):
             Item(178, 100, 190, 110, text="kW", size=10),
         ],
     )
-    a = audit(FILES / "scanned.pdf", AuditOptions(ocr=True))
+    a = pipeline.run(FILES / "scanned.pdf", AuditOptions(ocr=True))
     assert a.document.ocr_pages == [1]
     power = [f for f in a.figures if f.quantity == "power"]
     assert power and power[0].ocr and power[0].to_json()["ocr"] is True

@@ -34,7 +34,7 @@ LAYERS = [
         "version",
         "options",
     ),  # what decides an audit: plain values, passed down by every way in
-    ("model",),
+    ("records",),
     ("read",),
     ("rules",),
     ("validate", "contract"),  # user inputs checked against schemas in rules/inputs; results against the
@@ -53,8 +53,8 @@ LAYERS = [
 ]
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
 # What the reader may import besides itself: it hands plain data up and never asks the stages above.
-READ_MAY_IMPORT = {"read", "model", "limits", "errors", "regex_cache"}  # regex_cache: compiled patterns, no knowledge
-# The stages take the reader's Document (sheetaudit.model) and never call the reader themselves: what the audit
+READ_MAY_IMPORT = {"read", "records", "limits", "errors", "regex_cache"}  # regex_cache: compiled patterns, no knowledge
+# The stages take the reader's Document (sheetaudit.records) and never call the reader themselves: what the audit
 # needs from a page (whether OCR could read it) is asked at pipeline level. Triage is the reader's own question
 # (which pages to lay out), asked while it reads, so it shares the reader's marks.
 NEVER_CALL_THE_READER = {f"stages.{name}" for name in STAGES} - {"stages.s2_triage"}
@@ -152,7 +152,7 @@ def test_an_upward_import_is_caught(where, source):
 
 
 def test_type_checking_imports_are_no_exemption():
-    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..pipeline import audit\n"
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..pipeline import run\n"
     assert upward_imports(PACKAGE / "read" / "pdf.py", source)
 
 

@@ -30,9 +30,9 @@ def pdfs():
 
 @pytest.mark.parametrize("path", pdfs(), ids=lambda p: p.name)
 def test_no_figure_is_asked_about_twice(path):
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
 
-    a = audit(path)
+    a = pipeline.run(path)
     seen: dict = {}
     for x in sent(a):
         for fig in named(x.question):
@@ -56,7 +56,7 @@ def test_a_doubt_already_asked_is_not_asked_again():
     """tier.aggregate-figure asks 'and per direction?': the direction check does not ask it of that figure again,
     and its finding points to the question that does."""
     from sheetaudit.stages.s8_checks.one_question import merge
-    from sheetaudit.model import Figure, Finding
+    from sheetaudit.records import Figure, Finding
 
     f = Figure(id="f1", quantity="bandwidth", text="160 Gigabit", value=160.0, unit="Gb", page=1, context="")
     agg = Finding(
@@ -100,9 +100,9 @@ def test_the_arista_market_prose_draws_no_question():
     path = CORPUS / "real-arista-7050x4-datasheet.pdf"
     if not path.exists():
         pytest.skip("the shared corpus is not here")
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
 
-    a = audit(path)
+    a = pipeline.run(path)
     asked = " ".join(x.question for x in sent(a))
     assert "100Gbps on page 1" not in asked and "50/100/200Gbps" not in asked
     assert "8.0 Tbps" not in asked  # '8.0 (16) Tbps': the bracketed double says the other is per direction
@@ -118,9 +118,9 @@ def test_the_no_rdma_message_is_a_sentence_then_its_list(sheet):
 
 @pytest.mark.parametrize("path", [p for p in pdfs() if "arista" in p.name or "sn2700" in p.name], ids=lambda p: p.name)
 def test_no_message_holds_a_long_list_in_parentheses(path):
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
 
-    for x in audit(path).findings:
+    for x in pipeline.run(path).findings:
         for inside in re.findall(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)", x.message):
             assert inside.count("(p") <= 3, (x.check, inside)
     assert Path(path).exists()

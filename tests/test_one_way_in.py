@@ -85,9 +85,9 @@ def test_ocr_is_an_option_not_the_environment():
 def test_the_contract_is_built_once_and_no_output_changes_it():
     from sheetaudit.output import html_out, text_out
     from sheetaudit.output.json_out import contract, dumps, to_contract
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
 
-    a = audit(KESTREL)
+    a = pipeline.run(KESTREL)
     kept = contract(a)
     before = json.dumps(kept, sort_keys=True)
     html_out.render(a)

@@ -9,7 +9,7 @@ import pytest
 from sheetaudit.stages.s4_classify import classify
 from sheetaudit.stages.s3_context import sheet_context
 from sheetaudit.stages.s1_find import find_mentions
-from sheetaudit.model import Document, Segment
+from sheetaudit.records import Document, Segment
 
 LINE = "The fabric carries 400 Gb/s per port and 900 GB/s NVLink per GPU at 650 W, "
 

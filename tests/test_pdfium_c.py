@@ -52,7 +52,7 @@ def test_every_constant_and_structure_is_pypdfium2_raw_s():
 def test_the_library_is_pypdfium2_raw_s_and_a_check_imports_none_of_its_bindings():
     assert C._lib._name == B._libs["pdfium"]._name
     code = (
-        "import sys; from sheetaudit.pipeline import audit; audit(sys.argv[1]); "
+        "import sys; from sheetaudit import pipeline; pipeline.run(sys.argv[1]); "
         "print(sorted(m for m in sys.modules if m.startswith(('pypdfium2', 'ctypes.util', 'subprocess'))))"
     )
     out = subprocess.run(

@@ -111,7 +111,7 @@ def test_the_report_and_the_index_name_the_hall(tmp_path):
     from sheetaudit.output.html_out import render
 
     hall = _hall(tmp_path, "rack_power_kw: 140\ncooling: [air, liquid]\n")
-    a = pipeline.audit(BOREALIS, AuditOptions(facility=pipeline.load_facility(hall)))
+    a = pipeline.run(BOREALIS, AuditOptions(facility=pipeline.load_facility(hall)))
     assert "Checked against: hall.yaml: 140 kW per rack, air + liquid cooling." in render(a, images=False)
     assert "Checked against: hall.yaml" in text_out.render(a, cols=100)
     folder = tmp_path / "in"

@@ -33,7 +33,7 @@ def test_words_set_without_space_glyphs_are_parted_by_their_gaps():
 
 
 def test_words_set_without_space_glyphs_give_their_figures():
-    a = pipeline.audit(READ / "no-space-glyphs.pdf")
+    a = pipeline.run(READ / "no-space-glyphs.pdf")
     assert figure(a, "1.8 TB/s", first=True).quantity == "bandwidth"
     assert figure(a, quantity="power", first=True).normalized["value"] == pytest.approx(132.0)
     assert any(f.text.endswith("1.6 Tbps") for f in a.figures), [f.text for f in a.figures]
@@ -112,7 +112,7 @@ def test_a_bulleted_sidebar_beside_running_text_is_not_a_label_value_list():
 
 
 def test_a_model_grid_gives_every_models_power_and_its_totals_add_up():
-    a = pipeline.audit(READ / "model-grid.pdf")
+    a = pipeline.run(READ / "model-grid.pdf")
     watts = sorted(f.normalized["value"] for f in a.figures if f.quantity == "power" and f.page == 2)
     assert watts == [0.15, 0.16, 0.21, 0.38, 0.455, 0.51, 0.51, 0.73]
     per_port = figure(a, "under 9W")  # beside "1+1 redundant ... power", an item of its own
@@ -135,7 +135,7 @@ def test_a_spec_box_under_a_caption_beside_body_text_keeps_its_rows_and_shared_v
 
 
 def test_a_server_spec_box_gives_its_domain_its_ports_and_its_power():
-    a = pipeline.audit(READ / "spec-box-beside-text.pdf")
+    a = pipeline.run(READ / "spec-box-beside-text.pdf")
     domain = [f for f in a.figures if f.quantity == "domain_size"]
     assert {(f.normalized["value"], f.tier) for f in domain} == {(8.0, "scale-up")}  # "8X Vega V2", NVLink in prose
     edr = figure(a, "EDR")  # "Dual 10 GbE, 4 IB EDR": the 10 GbE is another port's rate
@@ -150,7 +150,7 @@ def test_bulleted_lists_side_by_side_are_lists_not_labels_and_values():
     doc = read_document(READ / "model-grid.pdf")
     page3 = [s for s in doc.segments if s.page == 3]
     assert not [s for s in page3 if s.kind == "cell"], [(s.label, s.text) for s in page3 if s.kind == "cell"]
-    a = pipeline.audit(READ / "model-grid.pdf")
+    a = pipeline.run(READ / "model-grid.pdf")
     typical = [f for f in a.figures if f.quantity == "power" and f.page == 3]
     assert [(f.text, f.scope) for f in typical] == [("150W", "per-switch")]
 
@@ -213,15 +213,15 @@ def test_labels_set_flush_right_in_a_left_hand_box_beside_running_text():
 def test_a_spec_boxs_row_labels_reach_the_audit():
     """Memory bandwidth rows are memory tier; "Thermal Solution: Active" is air cooling; each model's power is its
     model's."""
-    card = pipeline.audit(READ / "spec-box-card.pdf")
+    card = pipeline.run(READ / "spec-box-card.pdf")
     memory = figure(card, "Up to 160GB/s")
     assert (memory.quantity, memory.tier) == ("bandwidth", "memory")
     cooling = [f for f in card.figures if f.quantity == "cooling"]
     assert [(f.text, f.normalized["value"]) for f in cooling] == [("Active", "air")]
-    server = pipeline.audit(READ / "spec-box-models.pdf")
+    server = pipeline.run(READ / "spec-box-models.pdf")
     assert {f.tier for f in server.figures if f.quantity == "bandwidth" and "TB/s" in f.text} == {"memory"}
     assert figure(server, "6.2 kW").model == "C4-8L"
-    nic = pipeline.audit(READ / "spec-box-flush-right.pdf")
+    nic = pipeline.run(READ / "spec-box-flush-right.pdf")
     assert figure(nic, "25 W").quantity == "power"
 
 

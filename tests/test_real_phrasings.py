@@ -241,7 +241,7 @@ def test_notes_set_as_one_paragraph_each_reach_their_figures(tmp_path):
     )
     path = tmp_path / "switch.pdf"
     SimpleDocTemplate(str(path)).build([Paragraph("SX Series AI fabric switches", body), table, Paragraph(note, body)])
-    audit = pipeline.audit(path)
+    audit = pipeline.run(path)
     assert set(audit.document.footnotes) == {"\u00b9", "\u00b2"}
     assert figure(audit, "latency", "~700").basis == "hardware"
     assert values(audit, "power") == [1.08, 1.15]

@@ -48,10 +48,10 @@ def test_the_error_checks_are_known():
 
 @pytest.mark.parametrize("sheet, required", sheets_with_true_errors())
 def test_a_sheet_with_a_true_error_is_fail(sheet, required):
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
     from sheetaudit.output.json_out import to_contract
 
-    a = audit(sheet)
+    a = pipeline.run(sheet)
     assert to_contract(a)["status"] == "fail"
     for code in required:
         assert any(x.check == code and x.severity == "error" for x in a.findings), code
@@ -59,10 +59,10 @@ def test_a_sheet_with_a_true_error_is_fail(sheet, required):
 
 @pytest.mark.parametrize("sheet", sorted(RECALL.glob("two-model-switch-*.pdf")), ids=lambda p: p.name)
 def test_the_second_models_ports_against_its_total_is_fail(sheet):
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
     from sheetaudit.output.json_out import to_contract
 
-    a = audit(sheet)
+    a = pipeline.run(sheet)
     x = finding(a, "bandwidth.aggregate-mismatch")
     assert x.severity == "error" and "64.8 Tb/s" in x.message and "72 x 800" in x.message
     assert to_contract(a)["status"] == "fail"

@@ -84,7 +84,7 @@ def test_a_run_with_a_warm_cache_writes_the_same_report_as_a_cold_one(tmp_path):
 def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
     """The first-character lookahead (regex_cache's docstring) changes no match: every pattern an audit of the
     samples compiles, on the text of every sample and corpus sheet, as it finds it and as re.compile does."""
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
     from sheetaudit.read import read_document
     from sheetaudit.stages.s1_find import _patterns
     from sheetaudit.rules import compiled
@@ -95,7 +95,7 @@ def test_every_pattern_the_tool_compiles_matches_as_re_compile_does(cache_home):
     sheets = sorted((ROOT / "samples").glob("*.pdf")) + sorted((ROOT / "tests" / "labelled").glob("*.md"))[:8]
     texts = []
     for sheet in sheets:
-        audit(sheet)
+        pipeline.run(sheet)
         texts.append("\n".join(f"{s.label} {s.column} {s.text}" for s in read_document(sheet).segments))
     texts.append("Kelvin \u212aelvin ſtraſſe İSTANBUL 40-PIN up TO 8 GPUs, 1,000 W; 液冷 八卡 HDR200")
     checked = 0

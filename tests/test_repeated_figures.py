@@ -13,7 +13,7 @@ import pytest
 
 from cpu_clock import cpu_seconds
 from sheetaudit.output.json_out import dumps
-from sheetaudit.pipeline import audit
+from sheetaudit import pipeline
 
 ONE_LINE = ("NIC: {}", "400 Gb/s ")
 SWITCH = ("Ethernet switch\n{}", "Switching capacity 51.2 Tb/s. 64x 800GbE ports. Latency 600 ns. Power 2.2 kW.\n")
@@ -30,12 +30,12 @@ def cost(tmp_path, shape, n: int) -> tuple[float, int, int]:
     try:
         for _ in range(2):
             with cpu_seconds() as used:
-                a = audit(sheet)
+                a = pipeline.run(sheet)
                 dumps(a)
             best, figures = min(best, used()), len(a.figures)
         tracemalloc.start()
         try:
-            dumps(audit(sheet))
+            dumps(pipeline.run(sheet))
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()

@@ -17,13 +17,13 @@ import pytest
 from PIL import Image
 
 from cpu_clock import cpu_seconds
-from sheetaudit.model import Audit, Derived, Document, Figure, Finding, Segment
+from sheetaudit.records import SheetResult, Derived, Document, Figure, Finding, Segment
 from sheetaudit.output import charts, evidence
 from sheetaudit.output.html_out import PALETTE, render
 from sheetaudit.output.json_out import to_contract
 from sheetaudit.output.verdict import verdict
 from sheetaudit.options import AuditOptions
-from sheetaudit.pipeline import audit
+from sheetaudit import pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -36,8 +36,8 @@ ZEPHYR = SAMPLES / "zephyr-forge-brochure.pdf"
 
 
 @lru_cache(maxsize=None)
-def audited(path: Path, password: str | None = None) -> Audit:
-    return audit(path, AuditOptions(password=password))
+def audited(path: Path, password: str | None = None) -> SheetResult:
+    return pipeline.run(path, AuditOptions(password=password))
 
 
 @lru_cache(maxsize=None)
@@ -254,7 +254,7 @@ def test_palette_passes_wcag_aa_and_matches_the_css():
         assert _contrast(colour, "#ffffff") >= 4.5
 
 
-def _hostile_audit() -> Audit:
+def _hostile_audit() -> SheetResult:
     bad = '<script>alert("x")</script><img src=x onerror=alert(2)>{{ 7*7 }}"\'&'
     doc = Document(path="hostile.txt", sha256="0" * 64, pages=1, kind="text", title="Title " + bad)
     seg = Segment(text="ctx " + bad, page=1, label="label " + bad, heading="head " + bad)
@@ -314,7 +314,7 @@ def _hostile_audit() -> Audit:
         ),
         Finding("power.rack-density", 4, "error", "msg " + bad, why="why", fix="fix", figures=["f4"]),
     ]
-    return Audit(
+    return SheetResult(
         document=doc,
         figures=figs,
         findings=findings,
@@ -501,7 +501,7 @@ def test_cli_writes_the_html_report(tmp_path):
 
 def test_verdict_names_the_facility_it_exceeds():
     need(ORION)
-    a = audit(ORION, AuditOptions(facility={"name": "Hall B", "rack_power_kw": 60, "cooling": "air"}))
+    a = pipeline.run(ORION, AuditOptions(facility={"name": "Hall B", "rack_power_kw": 60, "cooling": "air"}))
     v = verdict(a)
     assert "exceeds Hall B (60 kW per rack, air cooling)" in v
     html = render(a)

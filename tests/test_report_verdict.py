@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from sheetaudit.model import Audit, Document, Figure, Finding
+from sheetaudit.records import SheetResult, Document, Figure, Finding
 from sheetaudit.output import charts, text_out
 from sheetaudit.output.html_out import render, title_parts
 from sheetaudit.output.json_out import to_contract
 from sheetaudit.output.message import split_list
 from sheetaudit.output.termtext import pad, width, wrap
 from sheetaudit.output.verdict import status
-from sheetaudit.pipeline import audit
+from sheetaudit import pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -36,11 +36,11 @@ HERON = """# Heron HX-51 Ethernet Switch Family
 
 
 @lru_cache(maxsize=None)
-def audited(path: Path) -> Audit:
-    return audit(path)
+def audited(path: Path) -> SheetResult:
+    return pipeline.run(path)
 
 
-def _clean_audit() -> Audit:
+def _clean_audit() -> SheetResult:
     doc = Document(path="clean.txt", sha256="0" * 64, pages=1, kind="text")
     fig = Figure(
         id="f1",
@@ -54,7 +54,7 @@ def _clean_audit() -> Audit:
         normalized={"value": 12.0, "unit": "kW"},
     )
     note = Finding(check="bandwidth.scale-ratio", step=2, severity="info", message="A note.", why="w", fix="f")
-    return Audit(document=doc, figures=[fig], findings=[note], sheet_kind="rack")
+    return SheetResult(document=doc, figures=[fig], findings=[note], sheet_kind="rack")
 
 
 @pytest.mark.parametrize(
@@ -100,7 +100,7 @@ def test_incomplete_is_never_shown_as_clean():
 def test_a_finding_repeated_for_each_model_is_one_finding_listing_the_models(tmp_path):
     sheet = tmp_path / "heron.md"
     sheet.write_text(HERON, encoding="utf-8")
-    a = audit(sheet)
+    a = pipeline.run(sheet)
     # each model's 25.6 Tb/s is half its 64 x 800GbE: one finding names both models
     bad = [f for f in a.findings if f.check == "bandwidth.aggregate-mismatch"]
     assert len(bad) == 1

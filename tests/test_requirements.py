@@ -84,7 +84,7 @@ def judged(tmp_path):
         (tmp_path / "rfp.yaml").write_text(requirement + "\n", encoding="utf-8")
         (tmp_path / name).write_text(text, encoding="utf-8")
         req = load_requirements(tmp_path / "rfp.yaml")
-        a = pipeline.audit(tmp_path / name, AuditOptions(requirements=req))
+        a = pipeline.run(tmp_path / name, AuditOptions(requirements=req))
         [got] = a.requirements["results"]
         return got
 
@@ -170,7 +170,7 @@ def test_the_efficiency_between_its_readings_is_uncertain(judged):
 
 def test_a_switch_sheet_is_not_asked_about_a_scale_up_domain(tmp_path):
     req = load_requirements(_write(tmp_path, REQUIRE))
-    a = pipeline.audit(ROOT / "samples" / "gannet-gx800-xdr-switch.html", AuditOptions(requirements=req))
+    a = pipeline.run(ROOT / "samples" / "gannet-gx800-xdr-switch.html", AuditOptions(requirements=req))
     results = {r["key"]: r["result"] for r in a.requirements["results"]}
     assert results["scale_up_domain"] == "not-applicable" and results["rack_power_kw"] == "not-applicable"
     assert results["hardware_latency_us"] == "meets" and results["rdma"] == "meets"
@@ -345,7 +345,7 @@ def test_the_samples_requirements_file_is_the_issues_example():
         "cooling",
         "efficiency",
     ]
-    sec = evaluate(req, sheetaudit.to_contract(pipeline.audit(ROOT / "samples" / "borealis-bx72-rack.pdf")))
+    sec = evaluate(req, sheetaudit.to_contract(pipeline.run(ROOT / "samples" / "borealis-bx72-rack.pdf")))
     rack = next(r for r in sec["results"] if r["key"] == "rack_power_kw")
     assert rack["result"] == "falls-short" and rack["value"] == 120.0  # its best configuration, still above 60
 

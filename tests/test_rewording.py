@@ -43,7 +43,7 @@ def decisions(path):
     from sheetaudit.output.charts import bandwidth_groups, power_bars
     from sheetaudit.output.verdict import status
 
-    a = pipeline.audit(str(path))
+    a = pipeline.run(str(path))
     contract = to_contract(a)
     merged = [(f.check, f.severity, tuple(f.figures), tuple(f.pages), tuple(f.models)) for f in a.findings]
     bars = [
@@ -81,7 +81,7 @@ def test_the_readers_notes_are_words_only():
     from sheetaudit.batch.worker import limited
     from sheetaudit.output.verdict import status, unread
 
-    a = pipeline.audit(str(ROOT / "tests" / "hostile" / "files" / "long-1000.pdf"), AuditOptions(max_pages=5))
+    a = pipeline.run(str(ROOT / "tests" / "hostile" / "files" / "long-1000.pdf"), AuditOptions(max_pages=5))
     before = (status(a), unread(a), limited(to_contract(a)))
     assert before == ("incomplete", ["read the first 5 of 1000 pages (--max-pages 5)"], False)
     a.document.notes = [n[::-1] + " out of memory, timed out" for n in a.document.notes]

@@ -10,7 +10,7 @@ import pytest
 
 from sheetaudit.atscale.assumptions import assumptions
 from sheetaudit.atscale.inputs import Inputs
-from sheetaudit.atscale.model import estimate
+from sheetaudit.atscale.collectives import estimate
 from sheetaudit.atscale.whatif import fabric
 
 GiB = 1 << 30

@@ -90,7 +90,7 @@ def test_an_error_resting_on_an_inferred_technology_is_a_warning_worded_as_a_que
     """'900 GB/s ... or 5x the bandwidth of PCIe Gen5' read as a PCIe figure: PCIe is the comparator."""
     from sheetaudit.stages.s8_checks import run_checks
     from sheetaudit.stages.s6_certainty import assess
-    from sheetaudit.model import Document, Figure, Segment
+    from sheetaudit.records import Document, Figure, Segment
 
     seg = Segment(
         text="Two cards connected by a bridge deliver 900 GB/s bidirectional bandwidth or 5x the "

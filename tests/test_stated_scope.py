@@ -62,7 +62,7 @@ def test_a_figure_and_its_other_direction_twin_are_one_finding(sheet):
 
 def test_twins_doubted_by_two_checks_make_one_question():
     from sheetaudit.stages.s8_checks.one_question import merge
-    from sheetaudit.model import Figure, Finding, Segment
+    from sheetaudit.records import Figure, Finding, Segment
 
     seg = Segment(page=1, text="a box moves 600 GB/s unidirectional bandwidth or 1200 GB/s bidirectional bandwidth")
     one = Figure(
@@ -129,8 +129,8 @@ def test_the_real_sheets_ask_nothing_about_a_stated_scope(name, asked_not):
     path = CORPUS / name
     if not path.exists():
         pytest.skip("the shared corpus is not here")
-    from sheetaudit.pipeline import audit
+    from sheetaudit import pipeline
 
-    asked = " ".join(x.question for x in sent(audit(path)))
+    asked = " ".join(x.question for x in sent(pipeline.run(path)))
     for text in asked_not:
         assert text not in asked

@@ -9,7 +9,7 @@ import pytest
 
 from sheetaudit.stages.s1_find import find_mentions
 from sheetaudit.output.json_out import dumps
-from sheetaudit.pipeline import audit
+from sheetaudit import pipeline
 from sheetaudit.read import read_document
 from sheetaudit.read.pdfium_page import open_pdf
 from sheetaudit.stages.s2_triage import may_hold_figures
@@ -29,7 +29,7 @@ SHEETS = sorted(
 
 
 def _same_audit(path):
-    fast, full = audit(path), audit(path, triage=False)
+    fast, full = pipeline.run(path), pipeline.run(path, triage=False)
     assert json.loads(dumps(fast)) == json.loads(dumps(full))
     return fast
 
@@ -133,5 +133,5 @@ def test_prose_after_many_pages_of_tables_is_still_noticed(tmp_path):
     table_pages_asked = [t for t in asked if t.startswith("The fan module")]
     assert len(table_pages_asked) <= 8 + 40 // 8  # eight pages, then only every eighth
     assert len(plain) >= 32 and min(plain) > 40  # the prose was noticed, and only the prose kept plain
-    full = audit(path, triage=False)
-    assert json.loads(dumps(audit(path))) == json.loads(dumps(full))
+    full = pipeline.run(path, triage=False)
+    assert json.loads(dumps(pipeline.run(path))) == json.loads(dumps(full))

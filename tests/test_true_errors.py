@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sheetaudit import to_contract
-from sheetaudit.pipeline import audit
+from sheetaudit import pipeline
 from sheetaudit.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +36,7 @@ def results():
     out = {}
     for path in LABELS:
         label = json.loads(path.read_text(encoding="utf-8"))
-        c = to_contract(audit(path.with_name(label["sheet"])))
+        c = to_contract(pipeline.run(path.with_name(label["sheet"])))
         out[label["sheet"]] = (label, c["status"], {f["check"] for f in c["findings"] if f["severity"] == "error"})
     return out
 
@@ -87,7 +87,7 @@ def test_the_second_model_of_a_switch_family_is_held_to_its_own_ports(tmp_path):
             ("Power (typical)", "1,800 W", "2,100 W"),
         ],
     )
-    a = audit(pdf)
+    a = pipeline.run(pdf)
     (f,) = [x for x in a.findings if x.check == "bandwidth.aggregate-mismatch"]
     assert f.severity == "error" and "64.8 Tb/s" in f.message and "72" in f.message
     assert to_contract(a)["status"] == "fail"

@@ -7,7 +7,7 @@ stages (Megatron-LM's interleaved schedule); micro-batch size that divides each 
 
 from __future__ import annotations
 
-from .model import Fabric
+from .collectives import Fabric
 from .step import Accelerator, Layout, Overlaps, StepResult, Training, step
 
 KEYS = ("tp", "pp", "dp", "ep", "cp", "vp", "micro")

@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .model import Fabric, estimate
+from .collectives import Fabric, estimate
 from .transformer import (
     ACT_BYTES,
     Model,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .assumptions import Assumptions
 from .inputs import Inputs
 from .job import Job
-from .model import Fabric
+from .collectives import Fabric
 from .step import StepResult
 from .train import accelerator, efficiency_key, overlaps, search
 

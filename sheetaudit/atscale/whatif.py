@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .assumptions import Assumptions
 from .inputs import Inputs, read_inputs
-from .model import Fabric, Step, compute_seconds, counts, estimate, first_below
+from .collectives import Fabric, Step, compute_seconds, counts, estimate, first_below
 
 SCHEMA = "sheetaudit-scale/1"
 NOTE = (

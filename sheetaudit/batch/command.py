@@ -99,7 +99,7 @@ REQUIRE_HELP = (
 @click.option("--no-xlsx", is_flag=True, help="Do not write audit.xlsx even when openpyxl is installed.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress line and no summary on stderr.")
 @click.pass_context
-def audit(
+def audit_command(
     ctx,
     folder,
     outdir,

@@ -218,11 +218,11 @@ def run_one(path: str, options: dict, max_memory_mb: int | None = None) -> dict:
     options["report"] is False (nobody would read it)."""
     from ..failures import explain, report_not_written
     from ..output.json_out import contract as contract_of
-    from ..pipeline import audit
+    from .. import pipeline
 
     try:
         with _time_limit(options.get("timeout")):
-            a = audit(path, options.get("audit"))
+            a = pipeline.run(path, options.get("audit"))
         contract = contract_of(a)
     except Exception as exc:  # noqa: BLE001 - any failure on one untrusted file is that file's error row
         return explain(exc, max_memory_mb=max_memory_mb, debug_hint=BATCH_DEBUG_HINT).as_row()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model import Figure
+from ..records import Figure
 
 
 def certainty_note(f: Figure) -> tuple[str, str]:

@@ -22,7 +22,7 @@ from typing import Optional
 
 from markupsafe import Markup
 
-from ..model import Audit, Figure, Finding
+from ..records import SheetResult, Figure, Finding
 from ..numfmt import num, ratio
 from . import charts
 from .json_out import contract
@@ -365,7 +365,7 @@ def _places(finding: Finding, by_id: dict[str, Figure], paged: bool = True) -> l
 
 
 def _attach_images(
-    a: Audit, views: list[FindingView], resolution: int, max_images: int, password: Optional[str]
+    a: SheetResult, views: list[FindingView], resolution: int, max_images: int, password: Optional[str]
 ) -> Optional[str]:
     """Render evidence images for the most severe findings first; returns why there are none, if so."""
     from . import evidence
@@ -398,7 +398,7 @@ def _attach_images(
 
 
 def context(
-    a: Audit,
+    a: SheetResult,
     *,
     images: bool = True,
     resolution: int = 100,
@@ -568,7 +568,7 @@ def context(
     }
 
 
-def _cited(a: Audit) -> set[str]:
+def _cited(a: SheetResult) -> set[str]:
     """The figures the printed appendix lists: those the questions (errors, warnings) and the requirements rest on,
     a figure printed again with the same reading once (an info finding's figures are the sheet's port speeds read by
     convention, a hundred on a long switch sheet; the same port speed recurs on every page)."""
@@ -591,7 +591,7 @@ def _requirement_words() -> dict:
 
 
 def render(
-    a: Audit,
+    a: SheetResult,
     *,
     images: bool = True,
     resolution: int = 100,

@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 
 from ..version import __version__
-from ..model import Audit
+from ..records import SheetResult
 from ..textsafe import safe_data
 from .verdict import counts, facility_json, status, unread
 
 SCHEMA = "sheetaudit/1"
 
 
-def contract(a: Audit) -> dict:
+def contract(a: SheetResult) -> dict:
     """The audit's contract, built on first use and kept on it: the requirements are judged on it and the JSON, the
     report and the batch's record are that one (an audit the pipeline returned is final; to_contract builds anew)."""
     if a.contract is None:
@@ -22,7 +22,7 @@ def contract(a: Audit) -> dict:
     return a.contract
 
 
-def to_contract(a: Audit) -> dict:
+def to_contract(a: SheetResult) -> dict:
     """The contract, every string fit for UTF-8 (textsafe: a non-UTF-8 file name, a damaged text layer)."""
     doc = a.document
     out = {
@@ -56,11 +56,11 @@ def to_contract(a: Audit) -> dict:
     return safe_data(out)
 
 
-def summary(a: Audit) -> dict:
+def summary(a: SheetResult) -> dict:
     return {"findings": counts(a), "figures": len(a.figures), "unread": unread(a)}
 
 
-def dumps(a: Audit) -> str:
+def dumps(a: SheetResult) -> str:
     return json.dumps(contract(a), ensure_ascii=False, indent=1)
 
 

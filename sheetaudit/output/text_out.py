@@ -3,7 +3,7 @@ figures one per line), what was not read, and a table of normalised figures with
 
 from __future__ import annotations
 
-from ..model import Audit
+from ..records import SheetResult
 from ..numfmt import num
 from .message import split_list
 from .termtext import columns, pad, width, wrap
@@ -22,7 +22,7 @@ TABLE = (
 )
 
 
-def _figure_rows(a: Audit, figures=None) -> list[tuple]:
+def _figure_rows(a: SheetResult, figures=None) -> list[tuple]:
     """One row per figure; the same figure printed again (same text, reading and value) is one row with each
     page and the first id (a switch sheet prints its port speeds on every page)."""
     rows: dict[tuple, list] = {}
@@ -83,7 +83,7 @@ def requirement_lines(sec: dict, cols: int) -> list[str]:
     return lines + [""]
 
 
-def question_lines(a: Audit, cols: int) -> list[str]:
+def question_lines(a: SheetResult, cols: int) -> list[str]:
     """'Ask the vendor': every question, most severe first, one numbered item each (wrapped under its number)."""
     asked = list(vendor_questions(a.findings))
     if not asked:
@@ -99,7 +99,7 @@ def _n(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def render(a: Audit, cols: int | None = None, all_figures: bool = False) -> str:
+def render(a: SheetResult, cols: int | None = None, all_figures: bool = False) -> str:
     """The summary; the figure table holds the figures the findings (and requirements) rest on, every figure with
     all_figures (a 16-page switch sheet reads 200 of them: a screenful of findings, not 300 lines)."""
     cols = cols or columns()

@@ -7,7 +7,7 @@ from a figure or a derived value the report shows with its evidence.
 
 from __future__ import annotations
 
-from ..model import Audit
+from ..records import SheetResult
 from ..numfmt import num, ratio
 from ..severity import RANK, zero_counts
 
@@ -58,7 +58,7 @@ def facility_json(fac: dict | None) -> dict | None:
     return out
 
 
-def unread(a: Audit) -> list[str]:
+def unread(a: SheetResult) -> list[str]:
     """What the audit could not read, in words; empty when it read the whole sheet."""
     doc = a.document
     out = []
@@ -77,7 +77,7 @@ def unread(a: Audit) -> list[str]:
     return out
 
 
-def status(a: Audit) -> str:
+def status(a: SheetResult) -> str:
     """fail | review | pass | incomplete: incomplete wins whenever pages went unread or no figure was found."""
     if unread(a) or any(f.check == "sheet.no-figures" for f in a.findings):
         return "incomplete"
@@ -85,14 +85,14 @@ def status(a: Audit) -> str:
     return "fail" if c["error"] else "review" if c["warning"] else "pass"
 
 
-def counts(a: Audit) -> dict[str, int]:
+def counts(a: SheetResult) -> dict[str, int]:
     out = zero_counts()
     for f in a.findings:
         out[f.severity] = out.get(f.severity, 0) + 1
     return out
 
 
-def _ratio_clause(a: Audit) -> str:
+def _ratio_clause(a: SheetResult) -> str:
     ratios = [d.value for d in a.derived if d.name.startswith("scale-out : scale-up") and d.value]
     if not ratios:
         return ""
@@ -106,7 +106,7 @@ def _ratio_clause(a: Audit) -> str:
     return f"scale-out bandwidth per accelerator is only {share} of its scale-up bandwidth"
 
 
-def _power_clause(a: Audit, limit: float) -> str:
+def _power_clause(a: SheetResult, limit: float) -> str:
     codes = {f.check for f in a.findings}
     rack = [
         f
@@ -162,7 +162,7 @@ def _says(f) -> str:
     return said
 
 
-def verdict(a: Audit) -> str:
+def verdict(a: SheetResult) -> str:
     from ..rules import load_rules
 
     try:

@@ -19,7 +19,7 @@ from typing import Callable
 
 from .. import regex_cache
 from ..errors import UnreadableInput
-from ..model import Document
+from ..records import Document
 
 TEXT_SUFFIXES = {
     ".txt": "text",

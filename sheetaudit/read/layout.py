@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Optional
 
-from ..model import Segment
+from ..records import Segment
 from ..regex_cache import cached as compiled
 
 FOOTNOTE_MARKERS = "¹²³⁴⁵⁶⁷⁸⁹*†‡§"

@@ -15,7 +15,7 @@ import shutil
 from functools import lru_cache
 
 from ..limits import remaining
-from ..model import Document
+from ..records import Document
 from .layout import Item, build_page
 
 RESOLUTION = 300

@@ -26,7 +26,7 @@ from typing import Callable
 from .. import regex_cache
 from ..errors import EncryptedInput, InputTooLarge, MemoryLimitExceeded, SheetAuditError, UnreadableInput
 from ..limits import MAX_PDF_PAGES, MAX_PHOTO_PIXELS, check_deadline, set_progress
-from ..model import Document, Segment
+from ..records import Document, Segment
 from .layout import Item, build_page, display_lines
 
 BOLD = regex_cache.compile(r"bold|black|heavy|semibold", re.I)

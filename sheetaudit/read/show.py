@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ..model import Document, Segment
+from ..records import Document, Segment
 
 SCHEMA = "sheetaudit-read/1"
 

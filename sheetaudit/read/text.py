@@ -13,7 +13,7 @@ import re
 from html.parser import HTMLParser
 
 from ..errors import UnreadableInput
-from ..model import Document, Segment
+from ..records import Document, Segment
 from ..regex_cache import cached as compiled
 from .layout import FOOTNOTE_MARKERS, split_sentences
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..model import Document, Mention, Segment
+from ..records import Document, Mention, Segment
 from ..rules import compiled, load_rules, rx
 from ..technologies import load as knowledge, prefilter
 

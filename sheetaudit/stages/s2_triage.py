@@ -31,7 +31,7 @@ from .s1_find import (
     unit_alternation,
 )
 from .. import regex_cache
-from ..model import Segment
+from ..records import Segment
 from ..read.layout import FOOTNOTE_MARKERS
 from ..rules import compiled, load_rules
 from ..technologies import load as knowledge

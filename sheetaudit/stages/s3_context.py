@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .s1_find import BULLET_MARKS, INLINE_BULLET
 from .. import regex_cache
-from ..model import Document, Mention
+from ..records import Document, Mention
 from ..naming import is_model_code
 from ..rules import load_rules, rx
 from ..technologies import load as knowledge, technology

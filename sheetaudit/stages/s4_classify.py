@@ -16,7 +16,7 @@ from functools import lru_cache
 from .s3_context import Clause, SheetContext, clauses
 from .s1_find import INLINE_BULLET
 from .. import regex_cache
-from ..model import Figure, Mention
+from ..records import Figure, Mention
 from ..rules import load_rules, rx
 from ..technologies import load as knowledge, technology
 

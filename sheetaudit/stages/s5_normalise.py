@@ -11,7 +11,7 @@ import math
 from bisect import bisect_left
 
 from .s4_classify import is_bytes
-from ..model import Figure
+from ..records import Figure
 from ..numfmt import fmt
 from ..rules import load_rules
 from ..technologies import load as knowledge

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from .s4_classify import is_bytes
 from .. import regex_cache
-from ..model import Figure, Finding
+from ..records import Figure, Finding
 from ..rules import check_words as words, load_rules, rx
 from ..technologies import load as knowledge
 

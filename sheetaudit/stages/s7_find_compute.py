@@ -13,7 +13,7 @@ Vendors print compute their own way, and each way is normalised and said (rules/
 
 from __future__ import annotations
 
-from ..model import Figure
+from ..records import Figure
 from ..rules import load_rules, rx
 
 WINDOW = 60  # characters either side of a number in which its precision, sparsity and scope are read

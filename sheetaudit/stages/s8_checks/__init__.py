@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from contextvars import ContextVar
 
-from ...model import Derived, Figure, Finding
+from ...records import Derived, Figure, Finding
 from ...errors import RulesError
 from ...rules import check_words as words, load_rules
 from ...severity import rank

@@ -12,7 +12,7 @@ tool: the vendor does not run it.
 from __future__ import annotations
 
 from ...errors import RulesError
-from ...model import Figure, Finding
+from ...records import Figure, Finding
 from ...rules import load_rules
 from ...technologies import load as knowledge
 from ...numfmt import fmt

@@ -8,7 +8,7 @@ Runs after severities are final (stages.s6_certainty.temper): only warnings and 
 
 from __future__ import annotations
 
-from ...model import Figure, Finding
+from ...records import Figure, Finding
 from ...severity import rank
 from . import ask_where, twins
 from .ask import entry, question

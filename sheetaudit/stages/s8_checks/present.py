@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 
-from ...model import Figure, Finding
+from ...records import Figure, Finding
 from ...rules import load_rules
 from . import PAGED, same_words
 from .wording import word

@@ -4,7 +4,7 @@ over a node, domain or switch divided back to one accelerator (or one port)."""
 from __future__ import annotations
 
 
-from ...model import Derived
+from ...records import Derived
 from ..s5_normalise import same_model
 from ...numfmt import fmt
 from . import ask_where, bw, finding, own, sentence, shown, twins, words

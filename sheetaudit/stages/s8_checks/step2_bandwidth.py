@@ -7,7 +7,7 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from ...model import Derived
+from ...records import Derived
 from ..s5_normalise import same_model
 from ...numfmt import ratio as ratio_text
 from ...rules import load_rules, rx

@@ -3,7 +3,7 @@ liquid cooling, and rack power derived from node power where the sheet gives onl
 
 from __future__ import annotations
 
-from ...model import Derived
+from ...records import Derived
 from ...rules import load_rules, rx
 from ...numfmt import fmt
 from . import finding, shown, words

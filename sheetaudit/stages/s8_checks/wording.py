@@ -13,7 +13,7 @@ with the finding's `each` template, joined with "; ". {ratio:ratio} is a scale r
 
 from __future__ import annotations
 
-from ...model import Finding
+from ...records import Finding
 from ...numfmt import fmt, ratio
 
 

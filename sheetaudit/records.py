@@ -240,7 +240,7 @@ class Finding:
 
 
 @dataclass
-class Audit:
+class SheetResult:
     """One sheet's audit: the document, its figures and findings, and the checks that passed."""
 
     document: Document

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from sheetaudit.atscale.model import (
+from sheetaudit.atscale.collectives import (
     Fabric,
     Step,
     bus_factor,
