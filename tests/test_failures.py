@@ -75,8 +75,8 @@ def test_a_native_crash_while_auditing_is_one_line_naming_the_file(crash, words)
     sheet = SAMPLES / "pelican-pn5164-ethernet-switch.pdf"
     script = (
         "import sys, sheetaudit.pipeline as p\n"
-        f"def crashing_audit(*a, **k):\n    {crash}\n"
-        "p.audit = crashing_audit\n"
+        f"def crashing_run(*a, **k):\n    {crash}\n"
+        "p.run = crashing_run\n"
         "from sheetaudit.cli import main\n"
         "main(['check', '--format', 'json', sys.argv[1]])\n"
     )
