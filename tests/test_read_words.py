@@ -11,8 +11,8 @@ How two readings are compared (AGREEMENT is the share of pdfplumber's words the 
 - a pdfplumber word made of several of the reader's words in a row is found (the reader parts words pdfplumber's
   fixed 3-point tolerance glues: a 1.5-point gap in 6-point type is a space), never the other way round: a word
   the reader glued to its neighbours is missing, which is what this test is for;
-- a word in Chinese or Japanese script is found inside the reader's text of that line (CJK is written without
-  spaces, so the reader joins its runs);
+- a word in Chinese or Japanese script is found inside the reader's text of that page with its spaces taken out
+  (CJK is written without spaces; the reader joins its runs and sets a space where the script changes);
 - a piece of one or two characters is found inside any of the reader's words of that page: letters set apart
   ('N V I D I A') or set on their side reach pdfplumber as pieces in the order of their positions, which the
   reader joins into the word; a piece that short says nothing about words glued together;
@@ -96,7 +96,7 @@ def missing(reference: list[str], read: list[str]) -> list[str]:
     """pdfplumber's words (of one page) the reader did not read."""
     have = Counter(read)
     joined = {"".join(read[i : i + k]) for i in range(len(read)) for k in range(2, CONCAT + 1) if i + k <= len(read)}
-    cjk_text = "".join(w for w in read if _CJK.search(w))
+    cjk_text = "".join(read)  # spaces the reader sets between scripts ("吴昌辉， 2024 年 4 月") part no CJK word
     page_text = " ".join(read)
     lost: list[str] = []
     skip = False
