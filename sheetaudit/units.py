@@ -112,7 +112,7 @@ def _rate_sources() -> tuple[str, str]:
     symbolic = rf"(?P<sp>{_alt(g['prefixes'])})(?P<sb>{_alt(g['bases'])})(?:{per})"
     words = (
         rf"(?i:(?P<wp>{_alt(g['word_prefixes'])})\s?(?P<wb>{_alt(g['word_bases'])})\s*"
-        r"(?:per\s*sec(?:ond)?|/\s*s(?:ec)?\b|ps\b))"
+        r"(?:per\s*sec(?:ond)?|/\s*s(?:ec(?:ond)?)?\b|ps\b))"
     )
     return symbolic, words
 

@@ -270,7 +270,7 @@ def test_a_raid_word_in_the_bullet_before_leaves_a_network_figure_alone(sheet):
 @pytest.mark.parametrize(
     "line",
     [
-        "ports can be set to lower speeds: 50G, 25G or 10G",
+        "each port runs at 50G, 25G or 10G",
         "lane rates: NRZ (10G, 25G)、PAM4 (50G, 100G)",
         "SerDes: NRZ (10G, 25G), PAM4 (50G, 100G)",
     ],

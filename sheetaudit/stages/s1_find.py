@@ -136,8 +136,9 @@ def _unit_alt(spellings) -> str:
     return "|".join(parts)
 
 
-# What follows a figure's unit and its footnote marker: no letter or digit ("16 GB" is not "16 G", "400G-ZR" no rate)
-FIGURE_END = r"(?![A-Za-z0-9])(?!-[A-Za-z0-9])"
+# What follows a figure's unit and its footnote marker: no letter or digit ("16 GB" is not "16 G", "400G-ZR" no rate),
+# but a line coding may ("100G-PAM4": a lane's rate)
+FIGURE_END = r"(?![A-Za-z0-9])(?!-(?!PAM-?4\b|NRZ\b)[A-Za-z0-9])"
 # ... or, for a wattage, a short word glued to its unit where a converter dropped the space ("705Wfor 15% Traffic
 # Load", "350Wmax"): the word is the figure's condition, not part of its unit.
 GLUED_WORD_END = r"(?<=W)(?=(?:for|at|max|typ|typical|per|with|under|when)\b)"
@@ -342,9 +343,11 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
     for m in unit_list.finditer(text) if digits else ():
         vals = [_num(v) for v in compiled(NUM).findall(m.group("list"))]
         unit = m.group("u")
+        taken.add((m.start(), m.end()))
+        if unit == "G" and any(v not in STANDARD_G for v in vals):
+            continue  # "SATA 6G/3G/1.5G", "3G/4G/5G": storage link rates and mobile generations, no port's speeds
         mm = Mention("bandwidth", m.group(0), max(vals), unit, seg, m.start(), m.end(), flags={"rate-list"})
         found.append(mm)
-        taken.add((m.start(), m.end()))
     for m in figure.finditer(text) if digits else ():
         if not taken.free(m.start("num"), m.end()):
             continue
@@ -362,11 +365,13 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
             flags.add("rate-list")
         if unit in ("G", "T"):
             flags.add("bare-unit")
-            if unit == "G" and max(nums) not in STANDARD_G:
+            if unit == "G" and any(n not in STANDARD_G for n in nums):
                 continue  # "XH-S30 48G", "96G": a bare G that is no port or lane speed is a memory size
-        if unit.endswith("T/s") or compiled(r"\s*(?:PAM-?4|NRZ)?\s*(?:SerDes|lanes?\b|PAM-?4|NRZ|signal)", re.I).match(
-            after
-        ):
+            if unit == "G" and nums == [5] and _mobile_generation(text, m.start("num"), after):
+                continue  # "5G UPF", "5G 核心网": the mobile network's generation
+        if unit.endswith("T/s") or compiled(
+            r"[\s-]*(?:PAM-?4|NRZ)?\s*(?:SerDes|lanes?\b|PAM-?4|NRZ|signal)", re.I
+        ).match(after):
             flags.add("signaling")
         start = m.start("bound") if m.group("bound") else m.start("num")
         found.append(
@@ -410,18 +415,20 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
             taken.add((m.start(), m.end()))
     found = _merge_rate_lists(found, text)
     if not found and seg.kind == "cell":
-        found.extend(_header_unit(seg, unit_q, declared))
+        found.extend(_header_unit(seg, unit_q, declared) or _rate_in_label(seg, r))
     found = _split_totals(found, text, r)
     kept = []
     if found and rx(r.vocab["not_figures_label"]).search(f"{seg.label} {seg.column}"):
         return []
     for mm in found:
-        if mm.quantity == "power" and (_is_supply_rating(mm, r) or _is_power_setting(mm, r)):
+        if mm.value == 0 and mm.quantity in ("bandwidth", "latency", "power"):
+            continue  # "Approximately 0 microseconds": what a module adds, nothing of the product's
+        if mm.quantity == "power" and (_is_supply_rating(mm, r) or _is_power_setting(mm, r) or _is_part_wattage(mm, r)):
             continue
-        if _in_excluded_context(mm, r) or _is_module_rating(mm, r):
+        if _in_excluded_context(mm, r) or _is_module_rating(mm, r) or _not_the_products(mm, r):
             continue
         mm.count = _count_before(text[: mm.start]) if mm.count is None else mm.count
-        if _is_breakout(mm, r):
+        if _is_breakout(mm, r) or _is_breakout_alternative(mm, kept, r):
             continue
         if mm.count is None and mm.quantity == "bandwidth":
             mm.count = _count_around(text[: mm.start], text[mm.end :])
@@ -529,6 +536,27 @@ def _header_unit(seg: Segment, unit_q: dict, declared=()) -> list[Mention]:
                         )
                     ]
     return []
+
+
+COUNT_CELL = compiled(r"^\s*(?P<n>\d{1,4})(?:\s*[*x×]\s*(?P<k>\d{1,2}))?\s*$")
+
+
+def _rate_in_label(seg: Segment, r) -> list[Mention]:
+    """A count of ports in a cell whose row label names their speed, under a header of port counts ("| 40GbE with
+    QSFP+ | 36 |" under "Maximum Port Density", "| 万兆端口数量 | 48 |"): the speed, counted (rules: port_count_header)."""
+    m = COUNT_CELL.match(seg.text)
+    if not m or not seg.label or not rx(r.vocab["port_count_header"]).search(f"{seg.label} {seg.column}"):
+        return []
+    rates = [x for x in _numeric(Segment(text=seg.label, page=seg.page, kind="sentence")) if x.quantity == "bandwidth"]
+    if len(rates) != 1:
+        return []
+    x = rates[0]
+    count = int(m.group("n")) * int(m.group("k") or 1)
+    return [
+        Mention(
+            "bandwidth", x.text, x.value, x.unit, seg, 0, m.end("n"), flags=x.flags | {"rate-in-label"}, count=count
+        )
+    ]
 
 
 class Spans:
@@ -841,13 +869,89 @@ def _in_excluded_context(m: Mention, r) -> bool:
 def _is_module_rating(m: Mention, r) -> bool:
     """A rate in a table row of pluggables, under a group or row that names transceivers, optics or cables
     ("Fibre Channel Transceivers" | "DS-SFP-FC8G-SW | 8-Gbps Fibre Channel, shortwave"): the module's rating, which
-    CONTRACT does not count as the product's figure (rules: pluggable_rows)."""
+    CONTRACT does not count as the product's figure (rules: pluggable_rows); a latency in a pluggable's own row
+    ("SFP+ copper (CU) | Approximately 0.1 microsecond") is what the module adds (rules: module_label)."""
     seg = m.segment
+    if m.quantity == "latency":
+        return seg.kind == "cell" and any(rx(r.vocab["module_label"]).search(h or "") for h in (seg.label, seg.column))
     return (
         m.quantity == "bandwidth"
         and seg.kind in ("cell", "heading")
         and bool(rx(r.vocab["pluggable_rows"]).search(f"{seg.heading} | {seg.label}"))
     )
+
+
+def _not_the_products(m: Mention, r) -> bool:
+    """A figure its own clause says is not the product's as sold: what a future build may bring (rules: speculative);
+    for a rate, the speed a standard names (standard_before, standards_label: a row of standards, unless the rate
+    names its connector), a slower speed a port falls back to (fallback_before),
+    or a pluggable's or a cable's rating (module_after, module_before)."""
+    v = r.vocab
+    text = m.segment.text
+    left = text[max(0, m.start - 80) : m.start]
+    if _speculative(text, m.start, m.end, v):
+        return True
+    if m.quantity != "bandwidth":
+        return False
+    lead = text[: m.start]
+    return bool(
+        rx(v["standard_before"]).search(lead[-30:] if lead.strip() else f"{m.segment.label}:")
+        or (
+            any(rx(v["standards_label"]).search(h or "") for h in (m.segment.label, m.segment.column))
+            and not _CONNECTOR_AFTER.match(text, m.end)
+        )
+        or rx(v["fallback_before"]).search(_SENTENCE_CUT.split(left)[-1][-60:])
+        or rx(v["module_after"]).search(text[m.end : m.end + 80])
+        or rx(v["module_before"]).search(left[-30:])
+    )
+
+
+# A rate that names its connector ("10/100/1000Mb/s Ethernet RJ45"): a port, even in a list of standards
+_CONNECTOR_AFTER = compiled(r"\s*(?:Ethernet\s+)?(?:RJ-?45|Q?SFP\w*|OSFP\w*|ports?\b|[网电光]口)", re.I)
+
+
+def _speculative(text: str, start: int, end: int, v) -> bool:
+    """Whether the clause around text[start:end] speaks of a future build (rules: speculative)."""
+    left, right = _CLAUSE_CUT.split(text[max(0, start - 80) : start])[-1], _CLAUSE_CUT.split(text[end : end + 40])[0]
+    return bool(rx(v["speculative"]).search(f"{left} {right}"))
+
+
+_PORT_AFTER = compiled(r"\s*(?:ports?\b|BASE|Ethernet|interfaces?\b|Q?SFP|RJ-?45|以太网|[电光网接端]口)", re.I)
+
+
+def _mobile_generation(text: str, start: int, after: str) -> bool:
+    """A bare "5G" that counts no port and names none after it is the mobile network's generation ("5G UPF")."""
+    return not _PORT_AFTER.match(after) and not compiled(r"\d\s*[xX×*个]\s*$").search(text[max(0, start - 8) : start])
+
+
+def _is_breakout_alternative(m: Mention, kept: list[Mention], r) -> bool:
+    """A counted speed offered instead of the uncounted speed just before it, the same bandwidth split ("single-port
+    40-Gbps or 4x10-Gbps"): the port's own speed is the figure (rules: breakout_alternative_join)."""
+    prev = kept[-1] if kept else None
+    if m.count is None or m.count < 2 or prev is None or prev.count is not None or prev.end > m.start:
+        return False  # "1x 100 Gbps or 4x 25 Gbps": two counted configurations of links, each a figure
+    mine, theirs = _bit_rate_gbs(m), _bit_rate_gbs(prev)
+    return bool(
+        mine
+        and theirs
+        and abs(m.count * mine - (prev.count or 1) * theirs) <= 0.01 * theirs
+        and rx(r.vocab["breakout_alternative_join"]).search(m.segment.text[prev.end : m.start])
+    )
+
+
+def _is_part_wattage(m: Mention, r) -> bool:
+    """A host processor's own wattage where its part is described ("Xeon Silver 4316 (20C/40T, 3.4 GHz, 150W)"), or
+    the most its socket supports ("supports two Xeon processors (up to 205W TDP)"): the part's rating, not a figure
+    of the product (rules: host_cpu_part, power_stated_word, supported_part). A TDP stated for the build's CPUs
+    ("2x Xeon, 350 W TDP each") stays."""
+    v = r.vocab
+    text = m.segment.text
+    item = compiled(r"[。|]|\.\s").split(text[max(0, m.start - 120) : m.start])[-1]
+    named = f"{m.segment.label} {item}"
+    if not rx(v["host_cpu_part"]).search(named) or ACCELERATOR_IN_NAME.search(named):
+        return False
+    own = f"{_CLAUSE_CUT.split(item.replace('(', ',').replace('（', ','))[-1]} {text[m.end : m.end + 16]}"
+    return not rx(v["power_stated_word"]).search(own) or bool(rx(v["supported_part"]).search(item))
 
 
 OWN_NETWORK_PORT = compiled(r"\s*(?:RJ-?45|Q?SFP|OSFP|网口|电口|光口|以太网|Ethernet|LAN\b)", re.I)
@@ -882,7 +986,7 @@ def _is_power_setting(m: Mention, r) -> bool:
         or rx(v["power_module_before"]).search(
             rx(v["power_excluded_left_out"]).sub(" ", text[max(0, m.start - 50) : m.start])
         )
-        or rx(v["power_module_label"]).search(m.segment.label or "")
+        or rx(v["module_label"]).search(m.segment.label or "")
         or rx(v["power_reading_before"]).search(before[-14:])
         or rx(v["power_reading_after"]).search(after)
     )
@@ -895,6 +999,8 @@ INLINE_BULLET = compiled(rf"\s[{BULLET_MARKS}]\s|\s[–—]\s")
 
 
 CLAUSE_END = compiled(r"[;；。]|\.\s")
+_CLAUSE_CUT = compiled(rf"[;；。，,{BULLET_MARKS}]|\.\s")  # a clause of a sentence or a list
+_SENTENCE_CUT = compiled(rf"[;；。{BULLET_MARKS}]|\.\s")
 _CELL_CLAUSE_END = compiled(r"[;；。]")
 
 
@@ -1122,6 +1228,8 @@ def _cooling(seg: Segment) -> list[Mention]:
     if not prefilter(v["cooling_phrase"], flags=re.I)(seg.text):
         return out
     for m in rx(v["cooling_phrase"]).finditer(seg.text):
+        if _speculative(seg.text, m.start(), m.end(), v):
+            continue  # "future enhancements can potentially handle liquid cooling": not the product as sold
         for entry in v["cooling"]:
             if rx(entry["pattern"]).search(m.group(0)):
                 out.append(Mention("cooling", m.group(0), entry["value"], "", seg, m.start(), m.end()))
