@@ -200,3 +200,77 @@ def test_a_table_counting_ports_by_the_speed_in_its_rows(sheet, table):
 def test_a_counted_speed_named_as_a_breakout_is_not_a_figure(sheet, line):
     a = sheet(f"# Wren W2 network adapter\n\n{line}\n")
     assert len(rates(a)) == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "bm-gpu-h100-8: 8 × H100 SXM5 NVSwitch, 2 TiB memory",
+        "Each node holds eight Nvidia A100 connected by NVLink (40 GB HBM2 each).",
+    ],
+)
+def test_accelerators_counted_by_their_model_name_are_a_domain(sheet, line):
+    a = sheet(f"# Kite GPU nodes\n\n{line}\n")
+    assert values(a, "domain_size") == [8.0]
+
+
+def test_a_multiple_of_a_models_performance_is_no_count(sheet):
+    a = sheet("# Kite K9 accelerator\n\nDelivers 3x A100 performance on training.\n")
+    assert values(a, "domain_size") == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "As many halls can only support a maximum of 60kW racks, a half rack may follow. The rack draws 120 kW.",
+        "Most data centres provide up to 15 kW per rack; the rack draws 120 kW.",
+    ],
+)
+def test_what_a_facility_can_feed_is_not_the_products_power(sheet, line):
+    a = sheet(f"# Kite R72 rack\n\n{line}\n")
+    assert values(a, "power") == [120.0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "200W (GTX 960, 1060): 1 x 6-pin or 1 x 8-pin",
+        "300 W: 2 x 8-pin PCIe",
+    ],
+)
+def test_a_wattage_naming_its_connectors_is_a_supply_level(sheet, line):
+    a = sheet(f"# Kite eGPU box\n\nPower combinations:\n\n- {line}\n\nThe box draws 650 W at most.\n")
+    assert values(a, "power") == [0.65]
+
+
+@pytest.mark.parametrize(
+    "line", ["Up to 2.4M IOPS per HA pair and latency as low as 100µs.", "1M IOPS at 200 µs latency"]
+)
+def test_a_storage_arrays_latency_beside_its_iops_is_not_the_fabrics(sheet, line):
+    a = sheet(f"# Kite AI pod\n\nSwitch latency: 600 ns port-to-port.\n\n{line}\n")
+    assert values(a, "latency") == [600.0]
+
+
+def test_a_list_of_speeds_ending_in_megabits_is_one_figure(sheet):
+    a = sheet("# Kite F3 firewall\n\nSixteen 10G/5G/2.5G/1G/100M BASE-T RJ45 ports.\n")
+    assert rates(a) == [1.25]
+
+
+@pytest.mark.parametrize("line", ["每台4张HDR网卡", "two HDR HCAs per node, InfiniBand fabric"])
+def test_an_infiniband_generation_named_beside_its_nics(sheet, line):
+    a = sheet(f"# 天河 AI 集群\n\n{line}\n")
+    assert rates(a) == [25.0]
+
+
+def test_a_table_row_broken_after_its_label(sheet):
+    a = sheet(
+        "Model | Q1 245 TB | Q1 92 TB |\n---|---|---|\nMaximum Power Consumption |\n605 W | 470 W |\n"
+        "Idle Power Consumption | 315 W | 245 W |\n",
+        name="quiver.md",
+    )
+    assert values(a, "power") == [0.245, 0.315, 0.47, 0.605]
+
+
+def test_a_count_of_boxes_named_by_their_model_is_no_domain(sheet):
+    a = sheet("# Kite cluster\n\nThe system holds 2 login nodes and 15 H100 nodes in 10 racks.\n")
+    assert values(a, "domain_size") == []

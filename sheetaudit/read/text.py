@@ -195,8 +195,17 @@ def _piped_tables(lines: list[str]) -> list[str]:
         ):
             if not lines[j].lstrip().startswith("|"):
                 out[j] = "| " + lines[j].strip().rstrip("|") + " |"
+            if j > i and _LABEL_ALONE.match(lines[j]) and j + 1 < len(lines) and _VALUES_ROW.match(lines[j + 1]):
+                # "Maximum Power Consumption |" over "605 W | 555 W | 470 W |": a row broken after its label
+                out[j] = "| " + lines[j].strip().rstrip("|").strip() + " | " + lines[j + 1].strip().strip("|") + " |"
+                out[j + 1] = ""
+                j += 1
             j += 1
     return out
+
+
+_LABEL_ALONE = compiled(r"^\s*[^|\s][^|]*\|\s*$")  # one cell: a row's label, its values on the next line
+_VALUES_ROW = compiled(r"^\s*[^|\s][^|]*\|")  # a line of cells that does not open with an empty one
 
 
 # A front-matter value that is a table written as JSON ('table: {"single":[[{"text":"型号"},{"text":"CE16804"}],

@@ -163,7 +163,8 @@ def _counted_noun() -> re.Pattern:
     without any is not scanned for a count at every number and number word."""
     # a plural name ends in a digit, capitals and an "s" (its leading words are not looked for: scanned from every
     # position they would backtrack over a long run of digits)
-    return rx(rf"(?:{load_rules().vocab['accelerator_nouns']})\b|(?-i:\d[A-Z]*s)\b|(?<=-)way\b")
+    v = load_rules().vocab
+    return rx(rf"(?:{v['accelerator_nouns']})\b|(?-i:\d[A-Z]*s)\b|(?<=-)way\b|{v['accelerator_models']}")
 
 
 @lru_cache(maxsize=1)
@@ -190,7 +191,10 @@ def _patterns():
         rf"{_FIGURE_OPENING}(?:(?P<bound>(?i:{BOUND_RX}))\s*:?\s*)?(?:{pre})(?P<num>{NUM}(?:\s*/\s*{NUM})*{RANGE})(?:\s?|{hyphen})"
         rf"(?P<unit>{units})(?P<marker>[{MARKERS}]?)(?:{FIGURE_END}|{GLUED_WORD_END})"
     )
-    unit_list = compiled(rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?![\w/])")
+    # "10G/5G/2.5G/1G/100M BASE-T": a list may end in a slower member in megabits
+    unit_list = compiled(
+        rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?:\s*/\s*\d{{2,3}}\s?M)?(?![\w/])"
+    )
     bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
     rate_name = compiled(knowledge().rate_names())
     count_words = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
@@ -202,7 +206,8 @@ def _patterns():
     domain = compiled(
         rf"(?:(?P<bound>up to|as many as|more than|over|最多)\s+)?(?<![\w.,\-–])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*+|[a-z]{{1,3}}\d[\w\-]*+|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
-        rf"|(?P<plural>{PLURAL_NAME})\b|(?<=-)(?P<way>way)\b)",
+        rf"|(?P<plural>{PLURAL_NAME})\b|(?<=-)(?P<way>way)\b"
+        rf"|(?:(?:NVIDIA|Nvidia|AMD|Intel|Tesla)[®™]?\s+){{0,2}}(?P<model>{r.vocab['accelerator_models']})(?![\w-]))",
         re.I,
     )
     # "8 颗曜石 OAM 模组", "单机8卡", "十六卡", "4个昇腾AI处理器", "搭载8颗昆仑芯AI加速模块R300": a count of cards or chips in
@@ -611,22 +616,29 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
             )
             taken.add((m.start(), m.end()))
     tech = knowledge().named_alone()
-    around = f"{seg.label} {text}"
-    if tech is None or not (prefilter(tech.context, flags=re.I)(around) and rx(tech.context).search(around)):
+    if tech is None or not prefilter(tech.named_alone)(text):
         return out
+    around = f"{seg.label} {text}"
+    context = prefilter(tech.context, flags=re.I)(around) and rx(tech.context).search(around)
     rates = tech.alone_rates()
     for m in compiled(tech.named_alone).finditer(text):
+        if not context and not _ADAPTER_AFTER.match(text, m.end()):
+            continue  # "HDR" with no InfiniBand word near is a display's; "每台 4 张 HDR 网卡" names its adapters
         if (
             not taken.free(m.start(), m.end())
             or compiled(r"[\s-]*\(?\d").match(text[m.end() :])
-            or compiled(r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$").search(text[max(0, m.start() - 12) : m.start()])
+            or compiled(r"\d\s*(?:G|Gb|Gb/s|Gbps)\s*$|(?<![\d.])(?:100|200|400|800)\s?$").search(
+                text[max(0, m.start() - 12) : m.start()]
+            )
         ):
-            continue  # "NDR 400Gb/s", "400G NDR": the number is the figure
+            continue  # "NDR 400Gb/s", "400G NDR", "400 NDR NICs": the number is the figure
         names = compiled(r"\s*/\s*").split(m.group(0))
         values = [float(n[3:]) if n[3:] else float(rates.get(n[:3], 0)) for n in names]
-        beside = compiled(r"\s*(?:InfiniBand|Infiniband|IB|VPI)\b|\s*ports?\b").match(text[m.end() :]) or compiled(
-            r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$"
-        ).search(text[: m.start()])
+        beside = (
+            compiled(r"\s*(?:InfiniBand|Infiniband|IB|VPI)\b|\s*ports?\b").match(text[m.end() :])
+            or _ADAPTER_AFTER.match(text, m.end())
+            or compiled(r"(?:ports? of|InfiniBand|Infiniband|\bIB)\s*$").search(text[: m.start()])
+        )
         near = taken.near(m.start(), m.end(), 40)
         if near and not taken.near(m.start(), m.end(), 40, text):
             # the figures near lie in other items of a list: another port's rate where they name their own
@@ -664,6 +676,9 @@ def _named_rates(seg: Segment, text: str, taken: Spans, r) -> list[Mention]:
         )  # "4 IB EDR": four EDR ports
         taken.add((m.start(), m.end()))
     return out
+
+
+_ADAPTER_AFTER = compiled(r"\s*(?:NICs?|HCAs?|adapters?)\b|\s*(?:网卡|网口|端口)")
 
 
 @lru_cache(maxsize=256)
@@ -883,6 +898,7 @@ def _is_module_rating(m: Mention, r) -> bool:
 
 def _not_the_products(m: Mention, r) -> bool:
     """A figure its own clause says is not the product's as sold: what a future build may bring (rules: speculative);
+    for a wattage, what a facility can feed (facility_before);
     for a rate, the speed a standard names (standard_before, standards_label: a row of standards, unless the rate
     names its connector), a slower speed a port falls back to (fallback_before),
     or a pluggable's or a cable's rating (module_after, module_before)."""
@@ -891,6 +907,8 @@ def _not_the_products(m: Mention, r) -> bool:
     left = text[max(0, m.start - 80) : m.start]
     if _speculative(text, m.start, m.end, v):
         return True
+    if m.quantity == "power":
+        return bool(rx(v["facility_before"]).search(_SENTENCE_CUT.split(left)[-1]))
     if m.quantity != "bandwidth":
         return False
     lead = text[: m.start]
@@ -1100,6 +1118,8 @@ def _domain(seg: Segment, doc: Document) -> list[Mention]:
         if not val or val > 1_000_000:
             continue
         mid = m.group("mid") or m.group("plural") or ""
+        if m.group("model") and rx(r.vocab["model_not_count_after"]).search(seg.text[m.end() : m.end() + 40]):
+            continue  # "3x A100 performance", "15 H100 nodes": a multiple of a figure, a count of boxes
         if m.group("noun") and seg.text[m.start("noun") - 1 : m.start("noun")] in ("网", "线", "声"):
             continue  # 网卡 (a NIC), 线卡 (a line card), 声卡 count other things than accelerators
         if m.group("noun") in ("颗", "张", "块") and rx(r.vocab["host_cpu"]).search(
