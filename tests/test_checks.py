@@ -185,6 +185,77 @@ def test_a_new_check_by_the_recipe_without_a_question_is_caught():
     assert not unasked(registry)
 
 
+def templates(code: str) -> list[tuple[str, str, str]]:
+    """(where, template, each) of every message CODE can print: each of its (and its cases') messages, with every
+    choice of the parts it names, for a finding with models and one without (stages/s8_checks/wording.compose)."""
+    import itertools
+
+    from sheetaudit.stages.s8_checks.wording import PART, compose
+
+    out = []
+    for case, _, c in _severities(REGISTRY[code]):
+        said = c.get("message")
+        if said is None and case == "" and REGISTRY[code].get("cases"):
+            continue  # every case words its own
+        names = list(said) if isinstance(said, dict) else [""]
+        forms = c.get("parts") or {}
+        for name in names:
+            raw = said[name] if name else said
+            slots = [p for p in dict.fromkeys(PART.findall(raw if isinstance(raw, str) else "")) if p != "models"]
+            choices = [[None] + ([True] if isinstance(forms.get(p), str) else list(forms.get(p) or ())) for p in slots]
+            for chosen in itertools.product(*choices):
+                for models in ((), ("M1",)):
+                    where = f"{code}{' case ' + case if case else ''}{' message ' + name if name else ''}"
+                    template = compose(code, c, name, dict(zip(slots, chosen)), models)
+                    out.append((f"{where} parts {dict(zip(slots, chosen))}", template, c.get("each", "")))
+    return out
+
+
+def _sample(field: str):
+    """A value of FIELD as a check passes one: pages are page numbers, anything else a number (every format spec a
+    template uses, {ratio:ratio} and {share:.0%} among them, takes one)."""
+    return [3] if field == "pages" or field.endswith("_pages") else 1.5
+
+
+@pytest.mark.parametrize("code", sorted(RULES.checks))
+def test_every_message_formats_with_its_declared_fields(code):
+    """A check's words are its entry's `message` (and `each`, one of its items), over the values its `fields`
+    declares: every template, with every choice of its parts, renders from those values alone, and every declared
+    field is named by one of them."""
+    import string
+
+    from sheetaudit.stages.s8_checks.wording import render
+
+    declared = set(REGISTRY[code].get("fields") or ())
+    data = {k: _sample(k) for k in declared}
+    data["items"] = [dict(data)]
+    named = set()
+    found = templates(code)
+    assert found, f"{code}: rules/checks.yaml gives it no message"
+    for where, template, each in found:
+        try:
+            text = render(template, data, each, ["M1"])
+        except KeyError as exc:
+            raise AssertionError(f"{where}: {exc.args[0]}; declare it in `fields`") from None
+        assert text.strip() and "<" not in text, f"{where}: {text!r}"
+        named |= {n.split(".")[0] for t in (template, each) for _, n, _, _ in string.Formatter().parse(t) if n}
+    assert declared <= named, f"{code}: fields {sorted(declared - named)} are named by no message"
+
+
+def test_a_message_naming_an_undeclared_field_is_caught():
+    """The test above, on a copy of an entry whose message names a value it does not declare."""
+    import copy
+
+    entry = copy.deepcopy(REGISTRY["power.per-node-only"])
+    entry["message"] = entry["message"].replace("{nodes}", "{racks}")
+    REGISTRY["power.example"] = entry
+    try:
+        with pytest.raises(AssertionError, match="racks"):
+            test_every_message_formats_with_its_declared_fields("power.example")
+    finally:
+        del REGISTRY["power.example"]
+
+
 def test_every_warning_or_error_raised_on_the_samples_asks_something():
     from conftest import SAMPLES
     from sheetaudit import pipeline

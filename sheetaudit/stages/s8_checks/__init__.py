@@ -10,14 +10,13 @@ from ...records import Derived, Figure, Finding
 from ...errors import RulesError
 from ...rules import check_words as words, load_rules
 from ...severity import rank
-from .wording import word
+from .wording import compose, word
 
 PAGED: ContextVar[bool] = ContextVar("paged", default=True)  # a PDF's page numbers mean something to the vendor
 
 
 def finding(
     code: str,
-    template: str,
     figures: list[Figure] = (),
     derived: list[Derived] = (),
     models: list[str] = (),
@@ -25,14 +24,17 @@ def finding(
     doubt: str = "",
     buyer: str = "",
     data: dict | None = None,
-    each: str = "",
     case: str = "",
+    message: str = "",
+    parts: dict | None = None,
 ) -> Finding:
-    """A finding of CODE (rules/checks.yaml gives its severity, why and fix), its message rendered from TEMPLATE
-    over DATA, the values it speaks of (checks.wording; EACH words one of data["items"]). question: what to ask
-    the vendor, in the vendor's words (checks/ask.py words the rest); doubt: the check's own reason its
-    conclusion is not certain (an error becomes a warning: stages/s6_certainty.py). case: one of the check's
-    `cases` (what the sheet says decides the severity; kept in data["case"])."""
+    """A finding of CODE: rules/checks.yaml gives its severity, why, fix and words; the check passes values only.
+    Its message is the check's `message` (MESSAGE names one of several; PARTS chooses its optional clauses:
+    checks.wording.compose) rendered over DATA, the values it speaks of; the check's `each` words one of
+    data["items"]. question: what to ask the vendor, in the vendor's words (checks/ask.py words the rest); doubt:
+    the check's own reason its conclusion is not certain (an error becomes a warning: stages/s6_certainty.py).
+    case: one of the check's `cases` (what the sheet says decides the severity and may word the message; kept in
+    data["case"])."""
     c = load_rules().check(code)
     data = dict(data or {})
     if case:
@@ -58,8 +60,8 @@ def finding(
             doubt=doubt,
             buyer=buyer,
             data=data,
-            template=template,
-            each=each,
+            template=compose(code, c, message, parts, models),
+            each=c.get("each", ""),
         )
     )
 

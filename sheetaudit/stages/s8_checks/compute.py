@@ -38,7 +38,6 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "compute.sparse-or-system-wide",
-                "{count} compute figure{s} count{verb} sparsity (twice dense, which training does not reach): {items}.",
                 sparse,
                 case="sparse",
                 data={
@@ -47,7 +46,6 @@ def run(figs, sheet, doc, facility):
                     "verb": "" if len(sparse) > 1 else "s",
                     "items": [_item(f) for f in sparse],
                 },
-                each="{figure} {precision} ({pages}) is {dense}",
             )
         )
     system = _once([f for f in compute if f.scope in SYSTEM_SCOPES])
@@ -55,11 +53,9 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "compute.sparse-or-system-wide",
-                "The sheet's compute {items}: a buyer compares one accelerator's dense throughput.",
                 system,
                 case="system",
                 data={"items": [_item(f) for f in system]},
-                each="{figure} {precision} ({pages}) is the whole {scope}'s; read as {dense}",
             )
         )
     return out

@@ -35,8 +35,6 @@ def run(figs, sheet, doc, facility):
             out.append(
                 finding(
                     "bandwidth.headline-missing",
-                    "The sheet names its {tier} fabric ({fabric}) but "
-                    "gives no bandwidth for it: nothing to compare with another system.",
                     data={"tier": word, "fabric": ", ".join(names[:3])},
                 )
             )

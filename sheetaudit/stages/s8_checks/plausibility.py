@@ -164,8 +164,6 @@ def _exceeds(kb, figs, on_sheet=None):
             out.append(
                 finding(
                     "bandwidth.exceeds-technology",
-                    "{generation} carries {reference}; the sheet's {figure} ({pages}, {scope}) is {reading}, "
-                    "{times:.1f}x that. Source: {source}.",
                     [f],
                     question=q,
                     doubt=elsewhere,
@@ -263,8 +261,6 @@ def _domain(kb, figs):
             out.append(
                 finding(
                     "tier.domain-exceeds-technology",
-                    "{generation} joins at most {most} accelerators in one domain; the sheet's {figure} "
-                    "({pages}) is {times:.1f}x that. Source: {source}.",
                     [d],
                     data=shown(
                         d,
@@ -333,8 +329,6 @@ def _host_bottleneck(kb, figs, sheet, doc):
             out.append(
                 finding(
                     "bandwidth.host-bottleneck",
-                    "{figure} ({pages}) = {port_gbs} GB/s per direction, but its host link {host_link}: the "
-                    "port can run at most {share:.0%} of its rate.",
                     [p],
                     question=q,
                     data=shown(p, port_gbs=v, host_gbs=host, host_link=how, share=host / v),
@@ -358,11 +352,7 @@ def _no_rdma(kb, figs, doc):
     return [
         finding(
             "latency.no-rdma",
-            "The scale-out fabric is Ethernet and the sheet names no RDMA transport (RoCE, iWARP, GPUDirect "
-            "RDMA, InfiniBand, EFA or the like): plain TCP/IP over Ethernet drops and retransmits under load. "
-            "Its Ethernet figures: {items}.",
             ether,
-            each="{figure} ({pages})",
             data={"items": list(items.values())},
         )
     ]

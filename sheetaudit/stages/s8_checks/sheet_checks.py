@@ -43,7 +43,6 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "sheet.no-text",
-                "{said}",
                 data={
                     "said": no_text_message(doc),
                     "no_text_pages": list(doc.no_text_pages),
@@ -53,5 +52,5 @@ def run(figs, sheet, doc, facility):
         )
         out[-1].pages = list(doc.no_text_pages)
     if not any(f.quantity in ("bandwidth", "latency", "power") for f in figs):
-        out.append(finding("sheet.no-figures", "No bandwidth, latency or power figure was found in the sheet."))
+        out.append(finding("sheet.no-figures"))
     return out

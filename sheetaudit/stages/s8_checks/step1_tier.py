@@ -26,9 +26,7 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "tier.unclassified",
-                "Tier not decided: nothing says whether these figures are scale-up, scale-out or front-end: {items}.",
                 unknown,
-                each="{figure} ({pages})",
                 data={"items": [shown(f) for f in unknown]},
             )
         )
@@ -38,7 +36,6 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "tier.domain-size-missing",
-                "Scale-up bandwidth is given ({stated}) but not how many accelerators share one scale-up domain.",
                 up,
                 data={"stated": list(dict.fromkeys(f.text for f in up))},
             )
@@ -81,26 +78,20 @@ def _aggregates(figs, sheet, domain):
                     [f.id],
                 )
             )
-            template = (
-                "{figure} ({pages}) is a total over the {over}"
-                + (", as the sheet says" if stated else ", not a per-{unit} figure")
-                + ": {total_gbs} GB/s per direction / {divisor} = {per_gbs} GB/s per {unit} per direction."
-            )
+            message = "divided_as_stated" if stated else "divided"
             data = shown(f, over=where, unit=what, total_gbs=v, divisor=int(divisor), per_gbs=per)
         else:
-            template = (
-                "{figure} ({pages}) is a total over the {over}; the sheet does not say how many {unit}s share it."
-            )
+            message = "undivided"
             data = shown(f, over=where, unit=what, total_gbs=v)
         out.append(
             finding(
                 "tier.aggregate-figure",
-                ("{models}: " if f.model else "") + template,
                 pair,
                 derived,
                 models=[f.model] if f.model else [],
                 data=data,
                 case="stated" if stated else "",
+                message=message,
             )
         )
     return out
@@ -178,13 +169,8 @@ def _mixed(figs):
                 sentence_sums[key] = _Sums(by_sentence[key])
             parts = sentence_sums[key].last_pair(f, bws, lambda a, b: _written_out(f, a, b))
         if f.tier == "mixed" or parts:
-            detail = (
-                (
-                    ": it equals {part_a} ({tier_a}) + {part_b} ({tier_b})"
-                    + (", adding bytes and bits" if _bits(parts[0]) != _bits(parts[1]) else "")
-                )
-                if parts
-                else ""
+            message = (
+                ("parts_in_bits_and_bytes" if _bits(parts[0]) != _bits(parts[1]) else "parts") if parts else "unnamed"
             )
             data = shown(
                 f,
@@ -199,10 +185,10 @@ def _mixed(figs):
             out.append(
                 finding(
                     "tier.mixed-sum",
-                    "{figure} ({pages}) adds bandwidths of different tiers" + detail + "; it describes no usable link.",
                     [f] + (list(parts) if parts else []),
                     question=q,
                     data=data,
+                    message=message,
                 )
             )
     return out

@@ -28,19 +28,11 @@ def run(figs, sheet, doc, facility):
             shown(f, tier=f.tier, gbs=f.normalized["value"], reading=f.reading)
             for f in _unique(doubtful or unspecified)
         ]
-        template = (
-            "{count} bandwidth figure(s) state no direction. {items}."
-            if doubtful
-            else "{count} bandwidth figure(s) state no direction, each read by a convention that leaves no doubt "
-            "(a port speed is per direction by the Ethernet/InfiniBand standard, a measured throughput per "
-            "direction as measured). {items}."
-        )
         x = finding(
             "bandwidth.direction-unspecified",
-            template,
             doubtful or unspecified,
-            each="{figure} ({pages}, {tier}) read as {gbs} GB/s per direction: {reading}",
             data={"count": len(items), "items": items},
+            message="doubtful" if doubtful else "by_convention",
         )
         if not doubtful:
             x.severity = "info"
@@ -50,9 +42,7 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "bandwidth.bidirectional",
-                "Stated as both directions added, halved: {items}.",
                 bidir,
-                each="{figure} ({pages}) = {gbs} GB/s per direction",
                 data={"items": [shown(f, gbs=f.normalized["value"]) for f in _unique(bidir)]},
             )
         )
@@ -62,10 +52,8 @@ def run(figs, sheet, doc, facility):
         doubtful = [f for f in ambiguous if "value" in f.inferred]
         x = finding(
             "bandwidth.unit-ambiguous",
-            "The unit does not say bits or bytes: {items}."
-            + ("" if doubtful else " Each is a standard Ethernet/InfiniBand port speed, which is in bits."),
             doubtful or ambiguous,
-            each="{figure} ({pages}) read as {read_as} = {gbs} GB/s",
+            parts={"port_speeds": not doubtful},
             data={
                 "items": [
                     shown(
@@ -86,9 +74,7 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "bandwidth.signaling-rate",
-                "Signalling rate, not payload: {items}.",
                 signalling,
-                each="{figure} ({pages}): {arithmetic}",
                 data={
                     "items": [shown(f, arithmetic=f.arithmetic, gbs=f.normalized["value"]) for f in _unique(signalling)]
                 },
@@ -134,7 +120,6 @@ def _contradictions(figs):
         out.append(
             finding(
                 "bandwidth.self-contradiction",
-                "The sheet gives {tech} bandwidth {scope} two ways: {items}. Both are kept; which holds?",
                 [high, low],
                 models=[model] if model else [],
                 question=(
@@ -142,7 +127,6 @@ def _contradictions(figs):
                     f"{tech} link {scope.replace('-', ' ')} but differ. Which is right, and per direction "
                     "or both directions added?"
                 ),
-                each="{figure} ({pages}) read as {gbs} GB/s per direction",
                 data={"tech": tech, "scope": scope.replace("-", " "), "items": items},
             )
         )
@@ -388,8 +372,6 @@ def _aggregate_mismatch(figs, kind: str = "switch"):
         out.append(
             finding(
                 "bandwidth.aggregate-mismatch",
-                ("{models}: " if f.model else "") + "{figure} ({pages}) equals neither {ports} = "
-                "{ports_gbs} GB/s per direction nor twice that ({twice_gbs} GB/s).",
                 [f] + terms,
                 models=[f.model] if f.model else [],
                 question=q,
@@ -473,10 +455,6 @@ def _ratio(figs, sheet):
         out.append(
             finding(
                 "bandwidth.scale-ratio",
-                "Per accelerator, per direction: scale-up {scale_up_gbs} GB/s, scale-out {scale_out_gbs} "
-                "GB/s; scale-out is {ratio:ratio} of scale-up."
-                if vs
-                else "Scale-out bandwidth is zero.",
                 [fu, fs],
                 [
                     d,
@@ -484,6 +462,7 @@ def _ratio(figs, sheet):
                     Derived("scale-out per accelerator, per direction", vs, "GB/s", as_, [fs.id]),
                 ],
                 data={"scale_up_gbs": vu, "scale_out_gbs": vs, "ratio": ratio},
+                message="ratio" if vs else "no_scale_out",
             )
         )
     return out

@@ -18,9 +18,7 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "latency.basis-unspecified",
-                "Latency without a basis (hardware or end-to-end): {items}.",
                 unspecified,
-                each="{figure} ({pages})",
                 data={"items": [shown(f) for f in unspecified]},
             )
         )
@@ -31,11 +29,9 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "latency.hardware-only",
-                "Only hardware latency is given ({stated}); end-to-end latency "
-                "through NIC, PCIe and the software stack will be several times higher."
-                + (" A switch's own latency is port to port; plan end-to-end latency with the NICs." if switch else ""),
                 hw,
                 data={"stated": list(dict.fromkeys(f.text for f in hw))},
+                parts={"switch": switch},
             )
         )
         if switch:
@@ -53,9 +49,7 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "latency.conditions-missing",
-                "End-to-end latency with no message size or software stack: {items}.",
                 bare,
-                each="{figure} ({pages})",
                 data={"items": [shown(f) for f in bare]},
             )
         )
@@ -68,9 +62,7 @@ def run(figs, sheet, doc, facility):
             out.append(
                 finding(
                     "latency.mixed-basis",
-                    "Latencies of different bases are compared in one statement: {items}.",
                     group,
-                    each="{figure} ({basis}, {ns} ns)",
                     data={"items": [{"figure": f.text, "basis": f.basis, "ns": f.normalized["value"]} for f in group]},
                 )
             )

@@ -53,10 +53,10 @@ def run(figs, sheet, doc, facility):
             if liquid
             else {"rack_kw": max(f.normalized["value"] for f in dense), "limit_kw": limit}
         )
-        why = "the sheet states {stated}" if liquid else "its rack power ({rack_kw} kW) is above the air-cooling limit"
+        parts = {"why": "stated" if liquid else "dense"}
         case = ""
         if hall and hall["offers"] and hall["offers"] & set(LIQUID):
-            why += "; {hall} offers {offered} cooling"
+            parts["hall"] = True
             data.update(hall=hall["name"], offered=sorted(hall["offers"] & set(LIQUID)))
             case = "hall"
         # a family where only some models need liquid: say which, and which can be air-cooled
@@ -70,22 +70,23 @@ def run(figs, sheet, doc, facility):
             out.append(
                 finding(
                     "power.liquid-cooling-required",
-                    "{models}: liquid cooling is required: " + why + "; {air_cooled} "
-                    f"{'is' if len(air) == 1 else 'are'} air-cooled.",
                     liquid + dense,
                     models=need,
                     data={**data, "air_cooled": air},
                     case=case,
+                    message="some_models",
+                    parts={**parts, "are": "one" if len(air) == 1 else "many"},
                 )
             )
         else:
             out.append(
                 finding(
                     "power.liquid-cooling-required",
-                    "Liquid cooling is required: " + why + ".",
                     liquid + dense,
                     data=data,
                     case=case,
+                    message="all",
+                    parts=parts,
                 )
             )
     derived_rack = None
@@ -102,15 +103,13 @@ def run(figs, sheet, doc, facility):
             [top.id],
             inputs={"node_kw": top.normalized["value"], "nodes": n},
         )
-        over = "; that is above the {limit_kw} kW air-cooling limit" if kw > limit else ""
         out.append(
             finding(
                 "power.per-node-only",
-                "Only node power is given ({figure}, {pages}); {nodes} nodes per "
-                "rack would draw {rack_kw} kW" + over + ".",
                 [top],
                 [d],
                 data=shown(top, node_kw=top.normalized["value"], nodes=n, rack_kw=kw, limit_kw=limit),
+                parts={"over_air": kw > limit},
             )
         )
     system = [f for f in power if f.scope not in ("per-device", "per-accelerator", "per-port", "per-lane", "per-link")]
@@ -118,12 +117,9 @@ def run(figs, sheet, doc, facility):
         out.append(
             finding(
                 "power.missing",
-                "The sheet gives no power consumption for the node, rack or accelerators."
-                if not power
-                else "The sheet gives no power consumption for the system it sells, only its components': {items}.",
                 power[:3],
                 data={"items": [shown(f) for f in power[:3]]},
-                each="{figure} ({pages})",
+                message="components_only" if power else "none",
             )
         )
     if facility:
@@ -168,19 +164,6 @@ def _own_words(f, r) -> str:
     return "liquid" if v in LIQUID else "air"
 
 
-DENSITY = {
-    "air": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove, and the "
-    "sheet states air cooling ({cooling}).",
-    "unstated": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove; the "
-    "sheet does not say how the rack is cooled.",
-    "either": "Rack power {figure} ({pages}) is above the {limit_kw} kW per rack that air cooling can remove; the "
-    "sheet offers air cooling ({cooling}) with liquid cooling as an option, and does not say which the "
-    "rack needs.",
-    "liquid": "Rack power {figure} ({pages}) needs liquid cooling: it is above the {limit_kw} kW per rack that air "
-    "can remove, and the sheet states liquid cooling ({cooling}).",
-}
-
-
 def _density(case: str, dense: list, cooling_figs: list, limit: float):
     """power.rack-density for the racks above the air limit that the sheet cools alike (CASE, rules/checks.yaml)."""
     top = max(dense, key=lambda f: f.normalized["value"])
@@ -194,7 +177,6 @@ def _density(case: str, dense: list, cooling_figs: list, limit: float):
     cooling = own or list(dict.fromkeys(c.text for c in said))[:3]
     return finding(
         "power.rack-density",
-        DENSITY[case],
         dense,
         case=case,
         data=shown(top, rack_kw=top.normalized["value"], limit_kw=limit, cooling=cooling),
@@ -239,11 +221,10 @@ def _floor(limit, weight, footprint):
     return [
         finding(
             "power.facility-exceeded",
-            "Floor load {load_kg_m2} kg/m² ({figure} on {width_m:g} x {depth_m:g} m"
-            "{assumed}) exceeds the facility's {limit_kg_m2} kg/m².",
             [top],
             [dv],
             data=shown(top, load_kg_m2=load, width_m=w, depth_m=d, assumed=assumed, limit_kg_m2=limit),
+            message="floor",
         )
     ]
 
@@ -273,30 +254,15 @@ def _facility(fac, hall, rack, derived_rack, liquid, limit, weight=(), footprint
             cooling_short = cooling_short or (air_only and cap is None and kw > limit)
             over = cap is not None and kw > cap
             if over or cooling_short:
-                head = "Rack power {figure} ({pages})"
-                if over:
-                    head += " exceeds the {limit_kw} kW per rack of {hall}"
-                    tail = (
-                        ", and the sheet requires {needs} cooling, which {hall} does not offer (it offers {offers})"
-                        if cooling_short and need
-                        else ", and is above the {air_kw} kW per rack that air can remove while {hall} offers "
-                        "{offers} cooling only"
-                        if cooling_short
-                        else ""
-                    )
+                if over and cooling_short:
+                    message = "rack_over_needs" if need else "rack_over_air"
                 else:
-                    tail = (
-                        " needs {needs} cooling, which {hall} does not offer (it offers {offers})"
-                        if need
-                        else " is above the {air_kw} kW per rack that air can remove, and {hall} offers {offers} "
-                        "cooling only"
-                    )
-                parts = [head, tail]
+                    message = "rack_over" if over else "rack_needs" if need else "rack_air"
                 out.append(
                     finding(
                         "power.facility-exceeded",
-                        "".join(parts) + ".",
                         [top] + (liquid if need else []),
+                        message=message,
                         data=shown(
                             top,
                             rack_kw=kw,
@@ -313,8 +279,6 @@ def _facility(fac, hall, rack, derived_rack, liquid, limit, weight=(), footprint
             out.append(
                 finding(
                     "power.facility-exceeded",
-                    "Derived rack power {rack_kw} kW exceeds the {limit_kw} kW "
-                    "per rack of {hall} (fewer nodes per rack would fit).",
                     case="derived",
                     data={"rack_kw": derived_rack, "limit_kw": cap, "hall": hall["name"]},
                 )
@@ -323,8 +287,8 @@ def _facility(fac, hall, rack, derived_rack, liquid, limit, weight=(), footprint
             out.append(
                 finding(
                     "power.facility-exceeded",
-                    "The sheet requires {needs} cooling; {hall} offers {offers}.",
                     liquid,
+                    message="cooling",
                     data={"needs": sorted(need), "offers": sorted(offers), "hall": hall["name"]},
                 )
             )

@@ -1,5 +1,6 @@
 """A finding's message, rendered from its fields: one place turns a finding's data into words, so the words can
 change without changing what any later stage decides (merging, charts, status and caching read `data` only).
+The words are the check's `message` in rules/checks.yaml (compose); the check's code passes values only.
 
     f = Finding(..., template="Rack power {figure} ({pages}) is above the {limit_kw} kW per rack ...",
                 data={"figure": "120 kW", "rack_kw": 120.0, "limit_kw": 40.0, "pages": [3]})
@@ -13,8 +14,45 @@ with the finding's `each` template, joined with "; ". {ratio:ratio} is a scale r
 
 from __future__ import annotations
 
-from ...records import Finding
+import re
+
+from ...errors import RulesError
 from ...numfmt import fmt, ratio
+from ...records import Finding
+
+PART = re.compile(r"<([a-z_]+)>")  # a part of a message the check chooses: "<over>", "<models>"
+
+
+def compose(code: str, entry: dict, message: str = "", parts: dict | None = None, models=()) -> str:
+    """The template of a finding of CODE: its check's ENTRY (with its case's words over its own) gives `message`, a
+    template or a mapping of them by name (MESSAGE names one), and `parts`, the clauses a template names as
+    <name>: PARTS chooses each (True for a part of one form, a form's name for a mapping of forms; nothing, or a
+    false value, leaves it out). <models> is "{models}: " when the finding concerns MODELS, else nothing."""
+    said = entry.get("message")
+    if isinstance(said, dict):
+        said = said.get(message)
+    elif message:
+        said = None
+    if not isinstance(said, str):
+        raise RulesError(f"rules/checks.yaml: {code}: message{' ' + message if message else ''} is missing")
+    forms, chosen = entry.get("parts") or {}, parts or {}
+
+    def fill(m: re.Match) -> str:
+        name = m.group(1)
+        if name == "models":
+            return "{models}: " if models else ""
+        if name not in forms:
+            raise RulesError(f"rules/checks.yaml: {code}: the message names <{name}>, which parts does not hold")
+        choice, form = chosen.get(name), forms[name]
+        if not choice:
+            return ""
+        if isinstance(form, str):
+            return form
+        if choice not in form:
+            raise RulesError(f"rules/checks.yaml: {code}: parts: {name}: {choice} is missing")
+        return form[choice]
+
+    return PART.sub(fill, said)
 
 
 def pages_text(pages) -> str:
