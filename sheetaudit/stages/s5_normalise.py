@@ -177,22 +177,35 @@ class _Ports:
         self.by_segment: dict[int, list[Figure]] = {}
         for p in ports:
             self.by_segment.setdefault(id(p.segment), []).append(p)
-        self.models = {p.model for p in ports if p.model}
+        self.pools: dict[str, tuple[list[Figure], list[int]]] = {}
 
     def of_segment(self, f: Figure) -> list[Figure]:
         return self.by_segment.get(id(f.segment), []) if f.segment is not None else []
 
+    def pool(self, f: Figure) -> tuple[list[Figure], list[int]]:
+        """The ports of f's model (same_model) in document order, and their places among all the ports; built
+        once per model."""
+        if f.model not in self.pools:
+            place = {id(p): i for i, p in enumerate(self.ports)}
+            own = same_model(f, self.ports)
+            self.pools[f.model] = own, [place[id(p)] for p in own]
+        return self.pools[f.model]
+
     def nearest(self, f: Figure):
-        """The ports of f's model (same_model), nearest first, the one after f before the one before it: a sheet
-        of two switches says "X is a 51.2Tbps switch ... 64 ports of 400G" and then the same of Y."""
+        """The ports of f's model, nearest first in document order, the one after f before the one before it at
+        the same distance: a sheet of two switches says "X is a 51.2Tbps switch ... 64 ports of 400G" and then
+        the same of Y."""
         here = bisect_left(self.at, (f.page, f.segment.block)) if f.segment is not None else len(self.ports)
-        model = f.model if f.model in self.models else ("" if f.model else None)
-        after, before = here, here - 1
-        while after < len(self.ports) or before >= 0:
-            for i in (after, before):
-                if 0 <= i < len(self.ports) and (model is None or (self.ports[i].model or "") == model):
-                    yield self.ports[i]
-            after, before = after + 1, before - 1
+        own, places = self.pool(f)
+        after = bisect_left(places, here)
+        before = after - 1
+        while after < len(own) or before >= 0:
+            if before < 0 or (after < len(own) and places[after] - here <= here - 1 - places[before]):
+                yield own[after]
+                after += 1
+            else:
+                yield own[before]
+                before -= 1
 
 
 def _switch_total(f: Figure, gbs: float, ports: _Ports) -> tuple[float, str]:
