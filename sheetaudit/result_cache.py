@@ -36,6 +36,7 @@ import secrets
 import stat
 import time
 import zlib
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -151,6 +152,22 @@ def options_digest(options: dict) -> str:
     return hashlib.sha256(json.dumps(options, sort_keys=True, default=str).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Writer:
+    """What writing an entry needs, and only that: the folder, the key's base (rules, code, options) and this user's
+    signing key. Plain values, so that a batch worker, forked or spawned, is handed it whole and writes its own
+    entries as the Cache does (Cache.writer)."""
+
+    dir: Path
+    base: str
+    secret: bytes = field(repr=False)
+
+    def put(self, sha256: str, name: str, result: dict) -> None:
+        """Store RESULT for this content under this file name's suffix, signed (OSError when it cannot be written)."""
+        key, path = entry_path(self.dir, self.base, sha256, name)
+        write_entry(path, key, result, self.secret)
+
+
 class Cache:
     def __init__(self, directory: str | Path | None, rules_hash: str, options: dict, warn=None):
         self.dir = Path(directory) if directory else None
@@ -168,6 +185,7 @@ class Cache:
                 self.warn(f"no cache signing key in {user_cache_dir()} ({exc.strerror or exc}): results are not cached")
                 self._warned = True
                 self.dir = None
+        self.writer = Writer(self.dir, self.base, self.secret) if self.dir is not None else None
 
     def get(self, sha256: str, name: str) -> dict | None:
         """The stored result for this content under this file name's suffix, validated; None (and one warning) for
@@ -214,10 +232,8 @@ class Cache:
     def put(self, sha256: str, name: str, result: dict) -> None:
         """Store RESULT for this content under this file name's suffix, signed (OSError when it cannot be written);
         nothing without a cache folder."""
-        if self.dir is None or self.secret is None:
-            return
-        key, path = entry_path(self.dir, self.base, sha256, name)
-        write_entry(path, key, result, self.secret)
+        if self.writer is not None:
+            self.writer.put(sha256, name, result)
 
     def _bad(self, p: Path, why: str):
         self.corrupt += 1

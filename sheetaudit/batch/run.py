@@ -317,9 +317,7 @@ def _audit(
         "report": res.outdir is not None,
         "timeout": opts.timeout,
         "snapshots": snapshots,
-        "cache_dir": str(cache.dir) if cache.dir else None,
-        "cache_base": cache.base,
-        "cache_secret": cache.secret,
+        "cache": cache.writer,  # None: nothing is cached
     }
     hard = (opts.timeout + max(2.0, opts.timeout * 0.1)) if opts.timeout else None
     pool = Pool(min(res.jobs, len(tasks)), hard, opts.max_memory_mb, worker_opts)

@@ -158,7 +158,6 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
     """Write the sheet's report and its cache entry here, in parallel with the other workers, and send the
     parent only what it needs to compare the sheets (the contract, not the HTML). The entry is keyed by the hash
     of the bytes this worker read, and holds the report's hash, never the report."""
-    from ..result_cache import entry_path, write_entry
     from ..failures import report_not_written
     from ..fileio import atomic_write
 
@@ -172,16 +171,10 @@ def file_result(result: dict, files: dict, options: dict) -> dict:
             result.update(html_error=report_not_written(exc), cacheable=False)
     read = result.get("sha256")
     same_file = (result.get("contract") or {}).get("source", {}).get("sha256") == read
-    if (
-        options.get("cache_dir")
-        and options.get("cache_secret")
-        and read
-        and result.get("cacheable")
-        and (result.get("status") == "error" or same_file)
-    ):
-        key, where = entry_path(options["cache_dir"], options["cache_base"], read, files["name"])
+    cache = options.get("cache")  # result_cache.Writer
+    if cache and read and result.get("cacheable") and (result.get("status") == "error" or same_file):
         try:
-            write_entry(where, key, result, options["cache_secret"])
+            cache.put(read, files["name"], result)
         except OSError as exc:
             result["cache_error"] = exc.strerror or str(exc)
     result.pop("cacheable", None)
