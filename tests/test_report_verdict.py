@@ -116,7 +116,8 @@ def test_switch_findings_speak_of_ports_not_accelerators():
     from sheetaudit.stages.s8_checks import finding
     from sheetaudit.stages.s8_checks.present import fit_to_sheet
 
-    (agg,) = fit_to_sheet([finding("tier.aggregate-figure", "a total over the switch")], "switch")
+    total = {"figure": "51.2 Tb/s", "pages": [1], "over": "switch", "unit": "port"}
+    (agg,) = fit_to_sheet([finding("tier.aggregate-figure", data=total, message="undivided")], "switch")
     assert agg.title == "Aggregate figure, not per port"
     # a server sheet keeps the accelerator wording
     server = [f for f in audited(SAMPLES / "zephyr-forge-brochure.pdf").findings if f.check == "tier.aggregate-figure"]

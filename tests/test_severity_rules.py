@@ -125,11 +125,12 @@ def test_an_error_resting_on_an_inferred_technology_is_a_warning_worded_as_a_que
     from sheetaudit.stages.s8_checks import finding as make
     from sheetaudit.stages.s6_certainty import temper
 
+    said = {"generation": "PCIe Gen5", "reference": "63 GB/s per direction", "scope": f.scope, "times": 7.1}
     x = make(
         "bandwidth.exceeds-technology",
-        "PCIe Gen5 carries 63 GB/s per direction; the sheet's 900 GB/s is 7.1x that.",
         [f],
         question="Is the 900 GB/s on page 5 a PCIe Gen5 figure, per direction or both added?",
+        data={**said, "figure": "900 GB/s", "pages": [5], "reading": "900 GB/s", "source": "PCI-SIG"},
     )
     (t,) = temper([x], [f])
     assert t.severity == "warning" and t.certainty == "inferred"
