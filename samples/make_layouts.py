@@ -293,9 +293,25 @@ SPACED = 0.3  # letter-spaced headings: extra room between letters, in ems
 SMALL = 0.78  # small caps: lower-case letters drawn as capitals at this share of the size
 
 
+_CJK_RUN = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+\S?|\S")
+
+
+def glyph_units(s):
+    """What glyph-by-glyph drawing puts in one string: one glyph, or a run of CJK glyphs with the glyph after it
+    (pdfium reads no text from a lone CJK glyph of a non-embedded CID font, ReportLab's STSong-Light: drawn one
+    by one, every Chinese character would vanish from the page, a fault of that font, not of a layout)."""
+    out = []
+    for u in re.findall(r"\s|" + _CJK_RUN.pattern, s):
+        if out and len(u) == 1 and _CJK_RUN.fullmatch(u + "x"):  # a lone CJK glyph at the end: with the one before
+            out[-1] += u
+        else:
+            out.append(" " if u.isspace() else u)
+    return out
+
+
 def width(s, font, size, mode="plain"):
     if mode == "glyphs":
-        return sum(GAP * size if ch == " " else pdfmetrics.stringWidth(ch, font, size) - KERN * size for ch in s)
+        return sum(GAP * size if u == " " else pdfmetrics.stringWidth(u, font, size) - KERN * size for u in glyph_units(s))
     if mode == "smallcaps":
         return sum(pdfmetrics.stringWidth(ch.upper(), font, size * (SMALL if ch.islower() else 1)) for ch in s)
     if mode == "spaced":
@@ -311,7 +327,7 @@ def draw(c, x, y, s, font, size, mode):
         c.setFont(font, size)
         c.drawString(x, y, s, charSpace=SPACED * size)
     else:
-        for ch in s:
+        for ch in glyph_units(s) if mode == "glyphs" else s:
             if ch == " ":
                 x += GAP * size if mode == "glyphs" else pdfmetrics.stringWidth(" ", font, size)
                 continue
