@@ -81,7 +81,8 @@ def main() -> int:
     with ThreadPoolExecutor(a.jobs) as pool:
         got = dict(zip(jobs, pool.map(lambda s: figures(a.tool, s), jobs)))
 
-    pooled = defaultdict(lambda: [0, 0, 0])
+    pooled = defaultdict(lambda: [0, 0, 0])  # per layout: expected, found, matched
+    text_of = defaultdict(lambda: [0, 0, 0])  # the same documents' text originals
     print(f"{'document':<58} {'text':>5}  layouts (F1)")
     for doc in sorted(by_doc):
         src = originals[doc]
@@ -90,9 +91,11 @@ def main() -> int:
         cells = []
         for layout, pdf in sorted(by_doc[doc]):
             c = counts(score, lab, got[pdf])
-            for k, n in enumerate(c[:3]):
-                pooled[layout][k] += n
-                pooled["text, same documents"][k] += t[k] if k < 3 else 0
+            for k in range(3):
+                pooled[layout][k] += c[k]
+                text_of[layout][k] += t[k]
+                text_of["all"][k] += t[k]
+                pooled["all"][k] += c[k]
             mark = " " if f1(*c[:3]) >= f1(*t[:3]) - 1e-9 else "!"
             cells.append(f"{layout} {f1(*c[:3]):.2f}{mark}")
             if a.verbose:
@@ -102,8 +105,9 @@ def main() -> int:
                     print(f"    {layout}: lost {lost} added {added}", file=sys.stderr)
         print(f"{doc[:58]:<58} {f1(*t[:3]):>5.2f}  " + "  ".join(cells))
     print()
-    for name, (e, g, tp) in sorted(pooled.items()):
-        print(f"{name:<24} F1 {f1(e, g, tp):.3f}  (expected {e}, found {g}, matched {tp})")
+    print(f"{'layout':<10} {'PDF F1':>7} {'text F1':>8}  (PDF: expected, found, matched)")
+    for name, (e, g, tp) in sorted(pooled.items(), key=lambda kv: (kv[0] == "all", kv[0])):
+        print(f"{name:<10} {f1(e, g, tp):>7.3f} {f1(*text_of[name]):>8.3f}  ({e}, {g}, {tp})")
     return 0
 
 

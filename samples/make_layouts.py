@@ -311,7 +311,9 @@ def glyph_units(s):
 
 def width(s, font, size, mode="plain"):
     if mode == "glyphs":
-        return sum(GAP * size if u == " " else pdfmetrics.stringWidth(u, font, size) - KERN * size for u in glyph_units(s))
+        return sum(
+            GAP * size if u == " " else pdfmetrics.stringWidth(u, font, size) - KERN * size for u in glyph_units(s)
+        )
     if mode == "smallcaps":
         return sum(pdfmetrics.stringWidth(ch.upper(), font, size * (SMALL if ch.islower() else 1)) for ch in s)
     if mode == "spaced":

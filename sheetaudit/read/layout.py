@@ -28,8 +28,9 @@ _NOTES = compiled(r"[¹²³⁴⁵⁶⁷⁸⁹*†‡§].*?(?=\s[¹²³⁴⁵⁶�
 SENTENCE_END = compiled(r"(?<=[.!?])\s+(?=[A-Z\"“(¹²³⁴⁵*†])|(?<=[。！？；])")
 ODD_SPACE = compiled(r"\s\s|[^\S ]")  # what re.sub(r"\s+", " ") would change
 _BY_TOP = attrgetter("top", "x0")
-# A variant's name: a short product code with a digit in it ("7050SDX4-48D8", "H100 NVL"), not a bullet
-MODEL_NAME = compiled(r"(?=\S*\d)(?=\S*[A-Za-z])[A-Za-z0-9][\w.+/-]*(?: [\w.+/()-]+){0,3}$")
+# A variant's name: a short product code with a digit in it ("7050SDX4-48D8", "H100 NVL", "CloudEngine 16808"),
+# not a bullet
+MODEL_NAME = compiled(r"(?=.*\d)(?=\S*[A-Za-z])[A-Za-z0-9][\w.+/-]*(?: [\w.+/()-]+){0,3}$")
 # A cell that prints a figure ("400 Gb/s", "900ns", "8x"): a row of such cells is data, not a row of model names
 FIGURE_LIKE = compiled(r"\d\s*(?:[kMGT]?[bB]\b|[kMGT]?[bB]/|[kMGT]?W\b|[nuµμ]s\b|GbE|GE\b|x\b|%)")
 _X0, _TOP, _X1, _BOTTOM = attrgetter("x0"), attrgetter("top"), attrgetter("x1"), attrgetter("bottom")
@@ -484,6 +485,8 @@ def _under(heads: list[tuple[float, float, str]], col: list[Item]) -> str:
     x0, x1 = min(map(_X0, col)), max(map(_X1, col))
     centre = (x0 + x1) / 2
     spots = [((a + b) / 2, head) for a, b, head in heads if min(b, x1) > max(a, x0)]
+    if len(spots) == 1:
+        return spots[0][1]  # under one head only: a short value set flush left under a long name is that model's
     spots += [((a + b + c + d) / 4, "") for (a, b, _), (c, d, _) in zip(heads, heads[1:])]
     return min(spots, key=lambda spot: abs(spot[0] - centre))[1] if spots else ""
 

@@ -27,7 +27,7 @@ order, and its labels and values are paired as a label/value list (layout.PageBu
 
 from __future__ import annotations
 
-from .layout import BULLETS, FOOTNOTE_MARKERS, Box, Item, _body_size, _gaps, _is_prose, _lines
+from .layout import BULLETS, FIGURE_LIKE, FOOTNOTE_MARKERS, MODEL_NAME, Box, Item, _body_size, _gaps, _is_prose, _lines
 
 ROWS_MIN = 3  # rows that make a box
 ALIGN = 0.35  # two chunks are on one baseline when their bottoms lie within this share of the size
@@ -250,6 +250,8 @@ def _right_edge(rows, lines, gutter: float) -> float:
         return right
     digits = _digit_share([b for _, b in rows])
     size = _median([b.size for _, b in rows])
+    first = rows[0][1]
+    models = _model_name(first)  # the first row names the variants: a column it heads is one, however sparse
     edges = [(a + b) / 2 for a, b in _gaps([(c.x0, c.x1) for c in more], gutter)] + [float("inf")]
     lo = float("-inf")
     for hi in edges:
@@ -258,8 +260,11 @@ def _right_edge(rows, lines, gutter: float) -> float:
         if not strip:
             continue
         share = sum(1 for cs in extra if any(c in strip for c in cs))
+        headed = (
+            models and share >= 2 and any(abs(c.base - first.base) <= ALIGN * size and _model_name(c) for c in strip)
+        )
         if (
-            share < 0.5 * len(rows)
+            (share < 0.5 * len(rows) and not headed)
             or sum(len(c.words) for c in strip) > 2 * MAX_LABEL_WORDS * len(strip)
             or _digit_share(strip) < 0.5 * digits
             or abs(_median([c.size for c in strip]) - size) > 0.15 * size
@@ -267,6 +272,12 @@ def _right_edge(rows, lines, gutter: float) -> float:
             break
         right = max(right, max(c.x1 for c in strip))
     return right
+
+
+def _model_name(c: Chunk) -> bool:
+    """A chunk that names a variant ("CloudEngine 16808", "H100 NVL"): a short product code with no figure."""
+    text = " ".join(w.text for w in c.words)
+    return bool(MODEL_NAME.match(text)) and not FIGURE_LIKE.search(text)
 
 
 def _running_text(chunks: list[Chunk]) -> bool:
