@@ -161,4 +161,4 @@ def test_library_api_runs_twice_in_one_process(tmp_path):
     assert len(first.ok) == 2 and not first.failed and first.exit_code("never") == 0
     assert len(first.peak_rss_kb) == 2 and all(kb > 0 for kb in first.peak_rss_kb)
     again = run_batch(folder, tmp_path / "out2", BatchOptions(jobs=2, quiet=True, use_cache=False))
-    assert [s["contract"]["figures"] for s in again.ok] == [s["contract"]["figures"] for s in first.ok]
+    assert [again.contract(s)["figures"] for s in again.ok] == [first.contract(s)["figures"] for s in first.ok]

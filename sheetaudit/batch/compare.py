@@ -196,6 +196,24 @@ def _finding(code, message, rows):
     }
 
 
+_READ = ("quantity", "tier", "scope", "direction", "text", "value", "unit", "normalized")
+
+
+def compared(contract: dict) -> dict:
+    """What compare() reads of a contract besides its row, small whatever the sheet's length: of its bandwidth and
+    domain figures the first of each quantity, tier, scope and printed direction basis, in order (compare asks
+    which of these a sheet has, and quotes the first), with the fields compare reads."""
+    seen, figures = set(), []
+    for f in contract.get("figures", []):
+        if f.get("quantity") not in ("bandwidth", "domain_size"):
+            continue
+        key = (f.get("quantity"), f.get("tier"), f.get("scope"), printed_as(f))
+        if key not in seen:
+            seen.add(key)
+            figures.append({k: f[k] for k in _READ if k in f})
+    return {"figures": figures}
+
+
 def compare(items: list[tuple[dict, dict]]) -> list[dict]:
     """Cross-sheet findings over (row, contract) pairs of the audited sheets; marks each row with the codes."""
     out = []

@@ -38,28 +38,33 @@ def check_writable(folder: str | Path) -> None:
 file_digest = file_sha256  # a written output's hash, as a sheet's
 
 
-def write_json_list_if_changed(path: str | Path, items) -> bool:
-    """json.dumps(list(ITEMS), ensure_ascii=False, indent=1) + newline, byte for byte, written one item at a
-    time (a batch's audit.json is never one string in memory); a file that already holds those bytes is left
-    alone."""
-    import json
+def write_json_list_if_changed(path: str | Path, texts) -> bool:
+    """A JSON list of items, each given as its text (batch.spool.item_text), as json.dumps(list, ensure_ascii=False,
+    indent=1) + newline writes it, byte for byte, one item at a time (a batch's audit.json is never one string in
+    memory); a file that already holds those bytes is left alone."""
 
+    def chunks():
+        first = True
+        for text in texts:
+            yield ("[\n " if first else ",\n ") + text
+            first = False
+        yield "[]\n" if first else "\n]\n"
+
+    return write_chunks_if_changed(path, chunks())
+
+
+def write_chunks_if_changed(path: str | Path, chunks) -> bool:
+    """The file made of CHUNKS (text as UTF-8, or bytes), written as they come (never all in memory), atomically;
+    a file that already holds those bytes is left alone."""
     from ..fileio import Unchanged, atomic_writer
 
     h = hashlib.sha256()
     changed = True
     with atomic_writer(path) as fh:
-
-        def put(text: str) -> None:
-            raw = text.encode("utf-8")
+        for chunk in chunks:
+            raw = chunk.encode("utf-8") if isinstance(chunk, str) else chunk
             h.update(raw)
             fh.write(raw)
-
-        first = True
-        for item in items:
-            put(("[\n " if first else ",\n ") + json.dumps(item, ensure_ascii=False, indent=1).replace("\n", "\n "))
-            first = False
-        put("[]\n" if first else "\n]\n")
         try:
             if file_digest(path) == h.hexdigest():
                 changed = False

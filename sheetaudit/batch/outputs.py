@@ -11,10 +11,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..version import __version__
-from .compare import compare, fmt_num, sheet_row
+from .compare import compare, compared, fmt_num, sheet_row
 from ..fileio import atomic_write
 from ..textsafe import safe_text
-from .files import file_digest, write_if_changed, write_json_list_if_changed
+from .files import file_digest, write_chunks_if_changed, write_if_changed, write_json_list_if_changed
+from .spool import item_text, viewed
+from .training import is_system
 
 OK, ERROR, NOT_RUN = "ok", "error", "not-run"
 
@@ -26,15 +28,14 @@ def write_outputs(res, opts, warn=None) -> None:
 
     out = res.outdir
     out.mkdir(parents=True, exist_ok=True)
-    items = []
-    for s in res.sheets:
-        if s["status"] != OK:
-            continue
-        report = s.get("report")
-        s["row"] = sheet_row(s["sheet"], s["contract"], report)
+    items, systems = [], []
+    for s, contract in res.contracts():  # one at a time; what looks across sheets keeps only what it reads
+        s["row"] = sheet_row(s["sheet"], contract, s.get("report"))
         s["row"]["html_error"] = s.get("html_error")
-        items.append((s["row"], s["contract"]))
+        items.append((s["row"], compared(contract)))
+        systems.append((s["sheet"], viewed(contract, is_system(contract))))
     res.comparison = compare(items)
+    del items
     xlsx = opts.xlsx and tables_xlsx_available()
     job = getattr(opts, "job", None)
     key = _outputs_key(res, xlsx, job)
@@ -44,48 +45,33 @@ def write_outputs(res, opts, warn=None) -> None:
         res.written = [n for n in OUTPUT_NAMES if (n != "audit.xlsx" or xlsx) and (out / n).is_file()]
         atomic_write(out / "run.json", json.dumps(run_stats(res), indent=1) + "\n")
         return
-    training = judge_on_job(res, opts)  # before the tables: the requirements on the job are judged on it
+    training = judge_on_job(res, opts, systems)  # before the tables: the requirements on the job are judged on it
+    if training is not None:  # the index shows the requirements as judged on the job
+        judged = {s["sheet"]: s["facts"]["requirements"] for s in res.ok if s["facts"]["judged"]}
+        for name, view in systems:
+            if name in judged:
+                view["requirements"] = judged[name]
     write_json_list_if_changed(out / "audit.json", records(res))  # streamed: by far the largest output
     res.written.append("audit.json")
-    pairs = [(s["sheet"], s["contract"]) for s in res.ok]
-    compliance = compliance_rows(res.ok)
+    compliance = compliance_rows(res)
+
+    def pairs():  # read afresh, one contract at a time
+        return ((s["sheet"], c) for s, c in res.contracts())
+
     tables_ = [
-        (tables.COMPARISON, tables.comparison_rows(res.sheets)),
-        (tables.FIGURES, tables.figure_rows(pairs)),
-        (tables.FINDINGS, tables.finding_rows(pairs, res.comparison)),
+        tables.Spooled(tables.COMPARISON, tables.comparison_rows(res.sheets), out),
+        tables.Spooled(tables.FIGURES, tables.iter_figure_rows(pairs()), out),
+        tables.Spooled(tables.FINDINGS, tables.iter_finding_rows(pairs(), res.comparison), out),
     ]
     if compliance is not None:
-        tables_.append((tables.COMPLIANCE, compliance))
+        tables_.append(tables.Spooled(tables.COMPLIANCE, compliance, out))
     else:  # a run without --require after one with it: an old matrix must not pass for this run's
         (out / "compliance.csv").unlink(missing_ok=True)
-    # Each output is built, written and let go before the next: the parent holds one of them at a time.
-    files = {
-        "comparison.json": lambda: (
-            json.dumps(
-                {"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok], "findings": res.comparison},
-                ensure_ascii=False,
-                indent=1,
-            )
-            + "\n"
-        ),
-        **{f"{t.name}.csv": (lambda t=t, rows=rows: tables.csv_text(t, rows)) for t, rows in tables_},
-        "audit.sqlite": lambda: tables.sqlite_bytes(tables_),
-        "run.json": lambda: json.dumps(run_stats(res), indent=1) + "\n",
-    }
-    if xlsx:
-        files["audit.xlsx"] = lambda: tables.xlsx_bytes(tables_)
-    for name, make in files.items():
-        try:
-            data = make()
-        except Exception as exc:  # noqa: BLE001 - the optional workbook never costs the other outputs
-            if name != "audit.xlsx":
-                raise
-            (warn or res.warnings.append)(f"audit.xlsx not written: {type(exc).__name__}: {exc}")
-            xlsx = False
-            continue
-        write_if_changed(out / name, data)
-        res.written.append(name)
-        del data
+    try:
+        xlsx = _write_tables(res, tables_, xlsx, warn)
+    finally:
+        for t in tables_:
+            t.close()
     rows = sorted((s["row"] for s in res.ok), key=lambda r: r["sheet"])
     not_run = [s for s in res.sheets if s["status"] == NOT_RUN]
     ctx = {
@@ -106,7 +92,7 @@ def write_outputs(res, opts, warn=None) -> None:
         "xlsx": xlsx,
         "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "verdict": verdict(res),
-        "systems": [(s["sheet"], s["contract"]) for s in sorted(res.ok, key=lambda s: s["sheet"])],
+        "systems": sorted(systems, key=lambda x: x[0]),
         "statuses": {
             st: sum(1 for r in rows if r.get("status") == st) for st in ("fail", "incomplete", "review", "pass")
         },
@@ -128,6 +114,39 @@ def write_outputs(res, opts, warn=None) -> None:
     )
 
 
+def _write_tables(res, tables_: list, xlsx: bool, warn) -> bool:
+    """comparison.json, the CSVs, audit.sqlite, run.json and audit.xlsx, each written as it is made (the tables
+    are spooled: batch.tables.Spooled); returns whether the workbook was written."""
+    from . import tables
+
+    files = {
+        "comparison.json": lambda: [
+            json.dumps(
+                {"schema": "sheetaudit-batch/1", "rows": [s.get("row") for s in res.ok], "findings": res.comparison},
+                ensure_ascii=False,
+                indent=1,
+            )
+            + "\n"
+        ],
+        **{f"{t.table.name}.csv": (lambda t=t: tables.csv_chunks(t)) for t in tables_},
+        "audit.sqlite": lambda: tables.sqlite_chunks(tables_),
+        "run.json": lambda: [json.dumps(run_stats(res), indent=1) + "\n"],
+    }
+    if xlsx:
+        files["audit.xlsx"] = lambda: tables.xlsx_chunks(tables_)
+    for name, make in files.items():
+        try:
+            write_chunks_if_changed(res.outdir / name, make())
+        except Exception as exc:  # noqa: BLE001 - the optional workbook never costs the other outputs
+            if name != "audit.xlsx":
+                raise
+            (warn or res.warnings.append)(f"audit.xlsx not written: {type(exc).__name__}: {exc}")
+            xlsx = False
+            continue
+        res.written.append(name)
+    return xlsx
+
+
 def rendered_reports(out: Path, base: str) -> dict[str, tuple[str, str]]:
     """The reports the last run left in OUT, each as (the sha256 of the content it was rendered from, its own
     digest), when that run used the same rules, code and options (BASE). A cache entry holds the report of the
@@ -143,39 +162,43 @@ def rendered_reports(out: Path, base: str) -> dict[str, tuple[str, str]]:
 
 
 def records(res):
-    """What audit.json holds, one item at a time: each sheet's contract, or an error record for a file that could
-    not be audited."""
+    """What audit.json holds, one item's text at a time: each sheet's contract, or an error record for a file that
+    could not be audited."""
     from ..output.json_out import error_record
 
     for s in res.sheets:
         if s["status"] == OK:
-            yield s["contract"]
+            yield res.spool.text(id(s))
         else:
             rec = error_record(s["path"], s.get("error") or "not audited")
             rec["error_kind"] = s.get("error_kind", "not-run")
-            yield rec
+            yield item_text(rec)
 
 
-def judge_on_job(res, opts) -> dict | None:
+def judge_on_job(res, opts, systems=None) -> dict | None:
     """The training what-if of the sheets on opts.job, with the requirements on the job judged into each contract
-    (before audit.json, which holds them); None without a job."""
+    (before audit.json, which holds them); None without a job. SYSTEMS: (sheet, batch.spool.viewed contract) of
+    each audited sheet, when the caller has them."""
     job = getattr(opts, "job", None)
     if job is None:
         return None
     from .training import judge_requirements, training_doc
 
-    training = training_doc(res.ok, job)
-    judge_requirements(res.ok, training, opts.audit.requirements)
+    if systems is None:
+        systems = [(s["sheet"], viewed(c, is_system(c))) for s, c in res.contracts()]
+    training = training_doc(systems, job)
+    judge_requirements(res, training, opts.audit.requirements)
     return training
 
 
-def compliance_rows(ok: list[dict]) -> list[dict] | None:
+def compliance_rows(res) -> list[dict] | None:
     """compliance.csv: one row per sheet and requirement, sheets in path order; None without --require."""
     from .tables import compliance_rows as rows
 
-    if not any("requirements" in s["contract"] for s in ok):
+    ok = sorted(res.ok, key=lambda s: s["sheet"])
+    if not any(s["facts"]["judged"] for s in ok):
         return None
-    return rows((s["sheet"], s["contract"]) for s in sorted(ok, key=lambda s: s["sheet"]))
+    return rows((s["sheet"], res.contract(s)) for s in ok)
 
 
 MANIFEST = ".sheetaudit-outputs.json"

@@ -11,6 +11,7 @@ the workers, and the files finished so far are still written out (and were cache
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import tempfile
@@ -26,6 +27,7 @@ from .files import check_writable, file_digest
 from .interrupts import Interrupts
 from .outputs import write_outputs
 from .progress import Progress
+from .spool import Spool, item_text
 from .walk import check_cache_dir, check_outdir, walk
 
 from ..severity import reaches, zero_counts
@@ -66,6 +68,26 @@ class BatchResult:
     rules_hash: str = ""
     cache_base: str = ""  # rules + code + options part of every cache key
     outputs_reused: bool = False  # nothing changed: the previous outputs stand
+    spool: Spool | None = field(default=None, repr=False)  # the audited sheets' contracts, off the heap
+
+    def contract(self, s: dict) -> dict:
+        """An audited sheet's contract, read back (a fresh copy each time: `store` keeps a change)."""
+        return self.spool.get(id(s))
+
+    def contracts(self):
+        """(sheet, contract) of each audited sheet in path order, one contract in memory at a time."""
+        for s in self.ok:
+            yield s, self.contract(s)
+
+    def store(self, s: dict, contract: dict, text: str | None = None) -> None:
+        """Keep the sheet's contract (TEXT: its audit.json text, when the worker sent that)."""
+        self.spool.put_text(id(s), text if text is not None else item_text(contract))
+        s["facts"] = {
+            "severities": [f.get("severity") for f in contract.get("findings", [])],
+            "sheet_kind": contract.get("sheet_kind"),
+            "requirements": contract.get("requirements"),
+            "judged": "requirements" in contract,
+        }
 
     @property
     def ok(self) -> list[dict]:
@@ -78,8 +100,8 @@ class BatchResult:
     def severity_counts(self) -> dict:
         counts = zero_counts()
         for s in self.ok:
-            for f in s["contract"].get("findings", []):
-                counts[f.get("severity", "info")] = counts.get(f.get("severity", "info"), 0) + 1
+            for severity in s["facts"]["severities"]:
+                counts[severity or "info"] = counts.get(severity or "info", 0) + 1
         return counts
 
     def exit_code(self, fail_on: str = "error") -> int:
@@ -88,13 +110,11 @@ class BatchResult:
         if self.failed:
             return 2
         if fail_on == "requirement":
-            return (
-                1
-                if any((s["contract"].get("requirements") or {}).get("outcome") == "falls-short" for s in self.ok)
-                else 0
-            )
-        findings = [f for s in self.ok for f in s["contract"].get("findings", [])] + self.comparison
-        return 1 if any(reaches(f.get("severity"), fail_on) for f in findings) else 0
+            return 1 if any((s["facts"]["requirements"] or {}).get("outcome") == "falls-short" for s in self.ok) else 0
+        severities = [v for s in self.ok for v in s["facts"]["severities"]] + [
+            f.get("severity") for f in self.comparison
+        ]
+        return 1 if any(reaches(v, fail_on) for v in severities) else 0
 
 
 def report_path(rel: str) -> str:
@@ -118,9 +138,9 @@ def _warm() -> None:
         from ..output import html_out, json_out  # noqa: F401
         from .. import pipeline  # noqa: F401
         from ..read import pdf  # noqa: F401
-        from ..units import registry
+        from ..units import factor
 
-        registry()
+        factor("bandwidth", "Gb/s")  # the table of unit factors, from disk: never pint's registry (~0.3 s)
     except Exception:  # noqa: BLE001 - warming is an optimisation; the worker reports any real failure
         pass
 
@@ -146,7 +166,7 @@ def records(res: BatchResult) -> list:
 
     from .outputs import records as items
 
-    return json.loads(json.dumps(list(items(res)), ensure_ascii=False))
+    return [json.loads(text) for text in items(res)]
 
 
 def _run(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) -> BatchResult:
@@ -167,6 +187,7 @@ def _run_locked(root, outdir, opts: BatchOptions, warn, interrupts: Interrupts) 
         root=found.root, outdir=Path(outdir) if outdir is not None else None, skipped=safe_data(found.skipped)
     )
     res.jobs = max(1, opts.jobs or default_jobs())
+    res.spool = Spool(outdir)
     started = time.monotonic()
 
     def _warn(msg):
@@ -248,10 +269,10 @@ def _lookup(
             continue
         hit = cache.get(s["sha256"], s["sheet"])
         if hit is not None and (res.outdir is None or _report_in_place(hit, s, res.outdir, rendered)):
-            _apply(s, hit, cached=True)
+            _apply(res, s, hit, cached=True)
             progress.finished(s["sheet"], error=s["status"] == ERROR, cached=True)
         else:
-            files = {"name": s["sheet"], "sha256": s["sha256"]}
+            files = {"name": s["sheet"], "sha256": s["sha256"], "path": s["path"]}
             if res.outdir is not None:
                 files["report"] = str(res.outdir / report_path(s["sheet"]))
             tasks.append((i, str(path), files))
@@ -302,7 +323,7 @@ def _audit(
                 f"sha256 {read[:12]}...)"
             )
             s["sha256"] = read
-        _apply(s, result, cached=False)
+        _apply(res, s, result, cached=False)
         if result.get("report_written"):
             s["report"] = report_path(s["sheet"])
         if result.get("cache_error"):
@@ -391,22 +412,31 @@ def _set_error(s: dict, kind: str, message: str) -> None:
 
 def _import_output_libraries(opts: BatchOptions) -> None:
     """Called once about two rounds of files are left, while the last files are audited: load what writing the
-    outputs needs (jinja2's templates) now rather than after the last result."""
+    outputs needs (the index's template, compiled; the modules of its charts and of the workbook) now rather than
+    after the last result."""
     try:
         from .index import template_env
 
-        template_env()
+        template_env().get_template("index.html.j2")
+        from ..atscale import whatif  # noqa: F401
+        from ..output import curves, scale_out  # noqa: F401
+        from . import tables, xlsx  # noqa: F401
+        import sqlite3  # noqa: F401
     except Exception:  # noqa: BLE001 - only a head start; write_outputs reports real problems
         pass
 
 
-def _apply(s: dict, result: dict, cached: bool) -> None:
+def _apply(res: BatchResult, s: dict, result: dict, cached: bool) -> None:
     s["cached"] = cached
     s["warnings"] = result.get("warnings") or []
-    if result.get("status") == OK and isinstance(result.get("contract"), dict):
+    if result.get("status") == OK and isinstance(result.get("item"), str):  # batch.spool.as_item
+        res.store(s, json.loads(result["item"]), result["item"])
+        s.update(status=OK, html_error=result.get("html_error"))
+    elif result.get("status") == OK and isinstance(result.get("contract"), dict):
         contract = result["contract"]
         contract.setdefault("source", {})["path"] = s["path"]
-        s.update(status=OK, contract=contract, html_error=result.get("html_error"))
+        res.store(s, contract)
+        s.update(status=OK, html_error=result.get("html_error"))
     else:
         _set_error(s, result.get("kind", "error"), result.get("error") or "unknown error")
 

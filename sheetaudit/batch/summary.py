@@ -46,12 +46,12 @@ def summary_lines(res, fail_on: str) -> list[str]:
     for f in res.comparison[:6]:
         mark = {"error": "✖", "warning": "▲", "info": "ℹ"}.get(f["severity"], "-")
         lines.append(f"  {mark} {f['check']}: {f['title']} ({len(f['sheets'])} sheet(s))")
-    sections = [(s["sheet"], s["contract"]["requirements"]) for s in res.ok if s["contract"].get("requirements")]
+    sections = [(s["sheet"], s["facts"]["requirements"]) for s in res.ok if s["facts"]["requirements"]]
     if sections:
         from .index import requirements_verdict
 
         short = [name for name, sec in sections if sec["outcome"] == "falls-short"]
-        kinds = {s["sheet"]: s["contract"].get("sheet_kind") or "unknown" for s in res.ok}
+        kinds = {s["sheet"]: s["facts"]["sheet_kind"] or "unknown" for s in res.ok}
         lines.append(
             printable(
                 "requirements: "

@@ -117,14 +117,18 @@ def _number(v):
 
 def figure_rows(pairs) -> list[dict]:
     """One row per figure of each (sheet, contract) pair."""
-    rows = []
+    return list(iter_figure_rows(pairs))
+
+
+def iter_figure_rows(pairs):
+    """figure_rows, one row at a time (PAIRS may be read one contract at a time)."""
     for sheet, c in pairs:
         name = product(c)
         for f in c.get("figures") or []:
             n = f.get("normalized") or {}
             value = _number(n.get("value"))
             method = n.get("value") if isinstance(n.get("value"), str) else None
-            rows.append(
+            yield (
                 {
                     "sheet": sheet,
                     "product": name,
@@ -148,17 +152,20 @@ def figure_rows(pairs) -> list[dict]:
                     "context": f.get("context"),
                 }
             )
-    return rows
 
 
 def finding_rows(pairs, comparison: list[dict] = (), products: dict | None = None) -> list[dict]:
     """One row per finding of each (sheet, contract) pair, then the cross-sheet findings of COMPARISON."""
-    rows = []
+    return list(iter_finding_rows(pairs, comparison, products))
+
+
+def iter_finding_rows(pairs, comparison: list[dict] = (), products: dict | None = None):
+    """finding_rows, one row at a time (PAIRS may be read one contract at a time)."""
     names = dict(products or {})
     for sheet, c in pairs:
         names[sheet] = name = product(c)
         for f in c.get("findings") or []:
-            rows.append(
+            yield (
                 {
                     "sheet": sheet,
                     "product": name,
@@ -178,7 +185,7 @@ def finding_rows(pairs, comparison: list[dict] = (), products: dict | None = Non
                 }
             )
     for f in comparison:
-        rows.append(
+        yield (
             {
                 "sheet": " ".join(f["sheets"]),
                 "product": "; ".join(names.get(s, "") for s in f["sheets"]),
@@ -194,7 +201,6 @@ def finding_rows(pairs, comparison: list[dict] = (), products: dict | None = Non
                 "fix": f["fix"],
             }
         )
-    return rows
 
 
 def comparison_rows(sheets: list[dict]) -> list[dict]:
@@ -338,19 +344,48 @@ def _typed(kind: str, v):
     return bool(v)
 
 
-def _cells(table: Table, rows: list[dict], clean=None) -> list[list]:
-    """ROWS as lists of plain Python values in TABLE's column order and types (None for a missing one), text cells
-    passed through CLEAN: what frame() holds, without building one (the batch writes its tables without pandas,
-    which costs more to import than most batches spend writing them)."""
-    kinds = [(c, k, clean if clean is not None and k == TEXT else None) for c, k in table.columns]
-    out = []
-    for r in rows:
-        row = []
-        for c, k, f in kinds:
-            v = _typed(k, r.get(c))
-            row.append(f(v) if f is not None and v is not None else v)
-        out.append(row)
-    return out
+class Spooled:
+    """A table's rows as typed cells (its columns' order and types, None for a missing value), written once to an
+    unnamed temporary file and read back as often as the outputs need them: a batch's tables are never all in
+    memory (the figures of 850 datasheets are hundreds of megabytes as Python objects)."""
+
+    BATCH = 500  # rows a record
+
+    def __init__(self, table: Table, rows, folder=None):
+        import itertools
+        import marshal
+        import tempfile
+
+        self.table = table
+        self.count = self._batches = 0
+        self._file = tempfile.TemporaryFile(dir=folder)
+        batch = []
+        for r in itertools.chain(rows, [None]):
+            if r is not None:
+                batch.append([_typed(k, r.get(c)) for c, k in table.columns])
+            if batch and (r is None or len(batch) == self.BATCH):
+                raw = marshal.dumps(batch)
+                self._file.write(len(raw).to_bytes(8, "little") + raw)
+                self.count += len(batch)
+                self._batches += 1
+                batch = []
+
+    def cells(self, clean=None):
+        """The rows as lists of values, text cells passed through CLEAN."""
+        import marshal
+
+        text = [i for i, (_, k) in enumerate(self.table.columns) if k == TEXT] if clean is not None else []
+        self._file.seek(0)
+        for _ in range(self._batches):
+            size = int.from_bytes(self._file.read(8), "little")
+            for row in marshal.loads(self._file.read(size)):  # marshal.load reads a file piece by piece: slow
+                for i in text:
+                    if row[i] is not None:
+                        row[i] = clean(row[i])
+                yield row
+
+    def close(self) -> None:
+        self._file.close()
 
 
 def _csv_cell(v) -> str:
@@ -361,38 +396,60 @@ def _csv_cell(v) -> str:
     return str(v)  # an int, True/False, or text
 
 
-def csv_text(table: Table, rows: list[dict]) -> str:
+def csv_chunks(table: Spooled, batch: int = 1000):
+    """The table as CSV text, a thousand rows at a time."""
     # RFC 4180's CRLF rows: Python's csv quotes a field only for the characters of its line terminator, so with "\n"
     # alone a carriage return in a file name was written bare and split the row in two.
     import csv
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
-    w.writerow(table.names)
-    w.writerows([_csv_cell(v) for v in row] for row in _cells(table, rows, clean=neutralise))
-    return buf.getvalue()
+    w.writerow(table.table.names)
+    for i, row in enumerate(table.cells(clean=neutralise), 1):
+        w.writerow([_csv_cell(v) for v in row])
+        if i % batch == 0:
+            yield buf.getvalue()
+            buf.seek(0)
+            buf.truncate()
+    yield buf.getvalue()
 
 
 def xlsx_available() -> bool:
     return importlib.util.find_spec("openpyxl") is not None
 
 
-def xlsx_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
+def xlsx_chunks(tables: list[Spooled]):
     """One worksheet per table: header frozen, an autofilter over every column, widths that fit the longest
-    cell (within reason), numbers stored as numbers (batch.xlsx writes the parts)."""
-    from .xlsx import filter_range, sheet_xml, workbook_bytes
+    cell (within reason), numbers stored as numbers (batch.xlsx writes the parts); the workbook's bytes a
+    megabyte at a time (built in a temporary file)."""
+    import itertools
+    import tempfile
+
+    from .xlsx import filter_range, sheet_parts, write_workbook
 
     sheets = []
-    for table, rows in tables:
-        cells = _cells(table, rows, clean=xlsx_safe)
+    for t in tables:
+        head = list(itertools.islice(t.cells(clean=xlsx_safe), 2000))
         widths = [
-            min(60, max(8, max([len(col) + 3] + [len(_shown(r[i])) for r in cells[:2000]]) + 1))
-            for i, col in enumerate(table.names)
+            min(60, max(8, max([len(col) + 3] + [len(_shown(r[i])) for r in head]) + 1))
+            for i, col in enumerate(t.table.names)
         ]  # + 3: the filter button
         sheets.append(
-            (table.sheet[:31], sheet_xml(table.names, cells, widths), filter_range(len(table.columns), len(cells)))
+            (
+                t.table.sheet[:31],
+                lambda t=t, widths=widths: sheet_parts(t.table.names, t.cells(clean=xlsx_safe), widths, t.count),
+                filter_range(len(t.table.columns), t.count),
+            )
         )
-    return workbook_bytes(sheets)
+    with tempfile.TemporaryFile() as fh:
+        write_workbook(fh, sheets)
+        yield from _file_chunks(fh)
+
+
+def _file_chunks(fh, size: int = 1 << 20):
+    fh.seek(0)
+    while chunk := fh.read(size):
+        yield chunk
 
 
 def _shown(v) -> str:
@@ -406,9 +463,9 @@ def _shown(v) -> str:
 _SQL_TYPES = {TEXT: "TEXT", REAL: "REAL", INT: "INTEGER", BOOL: "INTEGER"}
 
 
-def sqlite_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
+def sqlite_chunks(tables: list[Spooled]):
     """The tables as one SQLite database (the CSVs' columns and types; no formula neutralising: a database is not
-    a spreadsheet), which pandas, sqlite-utils or Datasette open as it is."""
+    a spreadsheet), which pandas, sqlite-utils or Datasette open as it is; its bytes a megabyte at a time."""
     import sqlite3
     import tempfile
 
@@ -417,11 +474,12 @@ def sqlite_bytes(tables: list[tuple[Table, list[dict]]]) -> bytes:
         con = sqlite3.connect(path)
         try:
             with con:
-                for table, rows in tables:
-                    cols = ", ".join(f'"{c}" {_SQL_TYPES[k]}' for c, k in table.columns)
-                    con.execute(f'CREATE TABLE "{table.name}" ({cols})')
-                    marks = ", ".join("?" * len(table.columns))
-                    con.executemany(f'INSERT INTO "{table.name}" VALUES ({marks})', _cells(table, rows))
+                for t in tables:
+                    cols = ", ".join(f'"{c}" {_SQL_TYPES[k]}' for c, k in t.table.columns)
+                    con.execute(f'CREATE TABLE "{t.table.name}" ({cols})')
+                    marks = ", ".join("?" * len(t.table.columns))
+                    con.executemany(f'INSERT INTO "{t.table.name}" VALUES ({marks})', t.cells())
         finally:
             con.close()
-        return path.read_bytes()
+        with path.open("rb") as fh:
+            yield from _file_chunks(fh)

@@ -15,6 +15,8 @@ import resource
 import signal
 from pathlib import Path
 
+from .spool import as_item
+
 
 def limit_memory(max_memory_mb: int | None) -> None:
     if not max_memory_mb:
@@ -109,7 +111,7 @@ def _loop(conn, max_memory_mb: int | None, options: dict) -> None:
             return
         task_id, path, files = msg if len(msg) == 3 else (*msg, {})
         handler.messages = []
-        result = file_result(audit_as_read(path, options, max_memory_mb), files, options)
+        result = as_item(file_result(audit_as_read(path, options, max_memory_mb), files, options), files)
         if handler.messages:
             result["warnings"] = handler.messages
         result["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -9,7 +9,7 @@ The caller passes plain Python values (None for an empty cell) whose text holds 
 
 from __future__ import annotations
 
-import io
+import itertools
 import time
 import zipfile
 from xml.sax.saxutils import escape
@@ -58,28 +58,34 @@ def _cell(ref: str, v) -> str:
     return f'<c r="{ref}" t="n"><v>{"%.16g" % v}</v></c>'
 
 
-def sheet_xml(header: list[str], rows: list[list], widths: list[int]) -> str:
-    """One worksheet: HEADER frozen above ROWS, an autofilter over them, each column WIDTHS wide."""
+def sheet_parts(header: list[str], rows, widths: list[int], count: int):
+    """One worksheet, piece by piece: HEADER frozen above the COUNT ROWS, an autofilter over them, each column
+    WIDTHS wide."""
     letters = [column_letter(i + 1) for i in range(len(header))]
     cols = "".join(f'<col min="{i}" max="{i}" width="{w}" customWidth="1"/>' for i, w in enumerate(widths, 1))
-    out = [
+    yield (
         f'<worksheet xmlns="{_MAIN}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" '
         'topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A1" '
         f'sqref="A1"/></sheetView></sheetViews><sheetFormatPr baseColWidth="8" defaultRowHeight="15"/>'
         f"<cols>{cols}</cols><sheetData>"
-    ]
-    for r, row in enumerate([header] + rows, 1):
-        out.append(f'<row r="{r}">' + "".join(_cell(f"{c}{r}", v) for c, v in zip(letters, row)) + "</row>")
-    out.append(f'</sheetData><autoFilter ref="{filter_range(len(header), len(rows))}"/></worksheet>')
-    return "".join(out)
+    )
+    lines = []
+    for r, row in enumerate(itertools.chain([header], rows), 1):
+        lines.append(f'<row r="{r}">' + "".join(_cell(f"{c}{r}", v) for c, v in zip(letters, row)) + "</row>")
+        if len(lines) == 500:
+            yield "".join(lines)
+            lines = []
+    yield "".join(lines)
+    yield f'</sheetData><autoFilter ref="{filter_range(len(header), count)}"/></worksheet>'
 
 
 def filter_range(columns: int, rows: int) -> str:
     return f"A1:{column_letter(columns)}{rows + 1}"
 
 
-def workbook_bytes(sheets: list[tuple[str, str, str]]) -> bytes:
-    """The .xlsx of SHEETS: (title, worksheet XML, autofilter range) each, in order."""
+def write_workbook(fh, sheets: list[tuple[str, object, str]]) -> None:
+    """The .xlsx of SHEETS into the binary file FH (seekable): (title, a function giving the worksheet's XML in
+    pieces, autofilter range) each, in order."""
     n = len(sheets)
     names = "".join(
         f'<sheet name="{escape(t, {chr(34): "&quot;"})}" sheetId="{i}" r:id="rId{i}"/>'
@@ -133,11 +139,14 @@ def workbook_bytes(sheets: list[tuple[str, str, str]]) -> bytes:
         "xl/styles.xml": _STYLES,
         **{f"xl/worksheets/sheet{i}.xml": xml for i, (_, xml, _) in enumerate(sheets, 1)},
     }
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as z:
+    with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as z:
         for name, text in parts.items():
-            z.writestr(name, text.encode("utf-8"))
-    return buf.getvalue()
+            if isinstance(text, str):
+                z.writestr(name, text.encode("utf-8"))
+                continue
+            with z.open(name, "w") as part:  # as writestr writes it, the worksheet in pieces
+                for piece in text():
+                    part.write(piece.encode("utf-8"))
 
 
 def _core() -> str:
