@@ -274,3 +274,11 @@ def test_a_table_row_broken_after_its_label(sheet):
 def test_a_count_of_boxes_named_by_their_model_is_no_domain(sheet):
     a = sheet("# Kite cluster\n\nThe system holds 2 login nodes and 15 H100 nodes in 10 racks.\n")
     assert values(a, "domain_size") == []
+
+
+@pytest.mark.parametrize(
+    "line", ["Supports a maximum data throughput of 1.6 TB ingress and 1.6 TB egress.", "Max 2800GB HDR"]
+)
+def test_bytes_written_for_a_rate_beside_a_network_word_are_bits(sheet, line):
+    a = sheet(f"# Kite LC16 line card\n\n{line}\n")
+    assert rates(a) in ([200.0], [350.0])

@@ -195,7 +195,10 @@ def _patterns():
     unit_list = compiled(
         rf"(?<![\w.])(?P<list>{NUM}\s?(?P<u>Gb|GbE|G|Mb)(?:\s*/\s*{NUM}\s?(?P=u))+)(?:\s*/\s*\d{{2,3}}\s?M)?(?![\w/])"
     )
-    bare_gb = compiled(rf"(?<![\w.])(?P<num>{NUM})\s?GB(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet)\b)")
+    # "Max 2800GB HDR", "1.6 TB ingress and 1.6 TB egress": bytes written for a rate in bits beside a network word
+    bare_gb = compiled(
+        rf"(?<![\w.])(?P<num>{NUM})\s?(?P<u>GB|TB)(?=\s*(?:HDR|NDR|EDR|XDR|InfiniBand|Infiniband|IB|Ethernet|ingress|egress)\b)"
+    )
     rate_name = compiled(knowledge().rate_names())
     count_words = "|".join(sorted(WORD_NUMBERS, key=len, reverse=True))
     nouns = r.vocab["accelerator_nouns"]
@@ -401,7 +404,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
                     "bandwidth",
                     m.group(0),
                     _num(m.group("num")),
-                    "GB",
+                    m.group("u"),
                     seg,
                     m.start(),
                     m.end(),
@@ -709,7 +712,7 @@ def _bit_rate_gbs(m: Mention) -> float | None:
     """A port speed's rate in GB/s: bits, not bytes, and no transfer or lane rate; None for anything else."""
     from ..units import convert
 
-    if m.quantity != "bandwidth" or m.unit.endswith(("B/s", "T/s")) or m.unit == "GB" or "signaling" in m.flags:
+    if m.quantity != "bandwidth" or m.unit.endswith(("B/s", "T/s")) or m.unit in ("GB", "TB") or "signaling" in m.flags:
         return None
     try:
         return convert("bandwidth", m.value, m.unit)
@@ -995,7 +998,7 @@ def _is_power_setting(m: Mention, r) -> bool:
     a pluggable's own power ("each transceiver at 5 W": power_module_before, _label); a monitoring tool's
     reading ("37C 74W 0MiB": power_reading_before, _after)."""
     text = m.segment.text
-    after, before = text[m.end : m.end + 40], text[max(0, m.start - 30) : m.start]
+    after, before = text[m.end : m.end + 90], text[max(0, m.start - 30) : m.start]
     v = r.vocab
     return bool(
         rx(v["power_setting_after"]).search(after)

@@ -99,8 +99,8 @@ def base_gbs(f: Figure, conv: dict | None = None) -> tuple[float, str]:
     """Bytes per second as printed (no direction applied), with the step that got there."""
     conv = conv or load_rules().conventions
     if "bytes-for-bits" in f.flags:
-        gbs = float(f.value) / 8
-        return gbs, f"{fmt(f.value)} GB next to a link rate read as Gb/s: / 8 = {fmt(gbs)} GB/s"
+        gbs = convert("bandwidth", f.value, f.unit)  # "GB" read as Gb/s, "TB" as Tb/s
+        return gbs, f"{fmt(f.value)} {f.unit} next to a link rate read as {f.unit[0]}b/s: = {fmt(gbs)} GB/s"
     if f.unit.endswith("T/s"):
         raw = convert("bandwidth", f.value, f.unit)
         if (
