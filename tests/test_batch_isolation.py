@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -49,6 +50,44 @@ def start(folder: Path, out: Path, *args) -> subprocess.Popen:
         cwd=ROOT,
         env=env(),
     )
+
+
+class OnTerminal:
+    """The batch with its stderr on a pseudo-terminal, as a user at a terminal runs it: its progress line
+    ("[2/3] ...") says how many results the parent has filed, an event to wait on (a report on disk is not one:
+    the worker writes it before it sends the result)."""
+
+    def __init__(self, folder: Path, out: Path, *args, extra_env: dict | None = None, new_session: bool = False):
+        master, terminal = os.openpty()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sheetaudit", "audit", str(folder), "-o", str(out), *args],
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            text=True,
+            cwd=ROOT,
+            env={**env(), **(extra_env or {})},
+            start_new_session=new_session,
+        )
+        os.close(terminal)
+        self.master, self.text = master, ""
+
+    def read(self) -> str:
+        """All the terminal has shown so far (read as it comes, so the batch never waits on a full terminal)."""
+        while select.select([self.master], [], [], 0)[0]:
+            try:
+                chunk = os.read(self.master, 65536)
+            except OSError:  # EIO: the batch has closed the terminal
+                break
+            if not chunk:
+                break
+            self.text += chunk.decode("utf-8", "replace")
+        return self.text
+
+    def close(self) -> str:
+        self.proc.communicate(timeout=60)
+        text = self.read()
+        os.close(self.master)
+        return text
 
 
 def wait_for(predicate, timeout=60.0):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from test_batch import ROOT, env
-from test_batch_isolation import children, records, slow_folder, slow_pdf, wait_for  # noqa: F401
+from test_batch_isolation import OnTerminal, children, records, slow_folder, slow_pdf, wait_for  # noqa: F401
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 OSPREY = "osprey-o4-inference-server.txt"
@@ -74,11 +74,12 @@ def test_sighup_writes_the_finished_sheets_and_ends_the_workers(slow_folder, tmp
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     out = tmp_path / "out"
-    p = start(slow_folder, out, tmp)
-    wait_for(lambda: len(list((out / "reports").glob("*.html"))) >= 2)  # the two quick sheets are done
+    t = OnTerminal(slow_folder, out, "--jobs", "2", extra_env={"TMPDIR": str(tmp)}, new_session=True)
+    p = t.proc
+    wait_for(lambda: "[2/3]" in t.read(), timeout=120)  # the parent holds the two quick sheets' results
     workers = children(p.pid)
     os.killpg(p.pid, signal.SIGHUP)  # the terminal closed: the whole session gets it
-    _, err = p.communicate(timeout=60)
+    err = t.close()
     assert p.returncode == 130, err
     assert "Traceback" not in err
     recs = records(out)

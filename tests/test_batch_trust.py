@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from test_batch import ROOT, SAMPLES, batch
-from test_batch_isolation import children, records, slow_folder, slow_pdf, start, wait_for  # noqa: F401
+from test_batch_isolation import OnTerminal, children, records, slow_folder, slow_pdf, start, wait_for  # noqa: F401
 
 sys.path.insert(0, str(ROOT / "tests" / "hostile"))
 OSPREY = "osprey-o4-inference-server.txt"
@@ -131,16 +131,18 @@ def test_cache_entry_that_inflates_to_hundreds_of_megabytes_is_corrupt(tmp_path)
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_repeated_interrupts_still_write_the_finished_sheets(slow_folder, tmp_path, sig):
     out = tmp_path / "out"
-    p = start(slow_folder, out, "--jobs", "2")
-    wait_for(lambda: len(list((out / "reports").glob("*.html"))) >= 2)  # the two quick sheets are done
+    t = OnTerminal(slow_folder, out, "--jobs", "2")
+    p = t.proc
+    wait_for(lambda: "[2/3]" in t.read(), timeout=120)  # the parent holds the two quick sheets' results
     workers = children(p.pid)
     while p.poll() is None:  # keep pressing Ctrl-C until the batch has exited
         p.send_signal(sig)
+        t.read()
         try:
             p.wait(timeout=0.02)
         except subprocess.TimeoutExpired:
             pass
-    _, err = p.communicate(timeout=60)
+    err = t.close()
     assert p.returncode == 130, err
     assert "Traceback" not in err
     recs = records(out)

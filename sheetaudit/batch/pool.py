@@ -184,7 +184,10 @@ class Pool:
             self._start(slot)
         slot.task = task
         slot.deadline = time.monotonic() + (self.timeout or 0)
-        slot.conn.send(task)
+        try:
+            slot.conn.send(task)
+        except (OSError, ValueError):  # the worker died as it started: its pipe reads as closed, the file's crash
+            pass
         if on_start:
             on_start(task[0], task[1])
 
