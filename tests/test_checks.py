@@ -219,9 +219,9 @@ def _sample(field: str):
 
 @pytest.mark.parametrize("code", sorted(RULES.checks))
 def test_every_message_formats_with_its_declared_fields(code):
-    """A check's words are its entry's `message` (and `each`, one of its items), over the values its `fields`
-    declares: every template, with every choice of its parts, renders from those values alone, and every declared
-    field is named by one of them."""
+    """A check's words are its entry's `message` (and `each`, one of its items, and `worked_question`), over the
+    values its `fields` declares: every template, with every choice of its parts, renders from those values alone,
+    and every declared field is named by one of them."""
     import string
 
     from sheetaudit.stages.s8_checks.wording import render
@@ -232,7 +232,8 @@ def test_every_message_formats_with_its_declared_fields(code):
     named = set()
     found = templates(code)
     assert found, f"{code}: rules/checks.yaml gives it no message"
-    for where, template, each in found:
+    worked = REGISTRY[code].get("worked_question")
+    for where, template, each in found + ([(f"{code} worked_question", worked, "")] if worked else []):
         try:
             text = render(template, data, each, ["M1"])
         except KeyError as exc:

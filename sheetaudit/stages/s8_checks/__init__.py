@@ -10,7 +10,7 @@ from ...records import Derived, Figure, Finding
 from ...errors import RulesError
 from ...rules import check_words as words, load_rules
 from ...severity import rank
-from .wording import compose, word
+from .wording import compose, render, word
 
 PAGED: ContextVar[bool] = ContextVar("paged", default=True)  # a PDF's page numbers mean something to the vendor
 
@@ -20,7 +20,7 @@ def finding(
     figures: list[Figure] = (),
     derived: list[Derived] = (),
     models: list[str] = (),
-    question: str = "",
+    asked: dict | None = None,
     doubt: str = "",
     buyer: str = "",
     data: dict | None = None,
@@ -31,8 +31,9 @@ def finding(
     """A finding of CODE: rules/checks.yaml gives its severity, why, fix and words; the check passes values only.
     Its message is the check's `message` (MESSAGE names one of several; PARTS chooses its optional clauses:
     checks.wording.compose) rendered over DATA, the values it speaks of; the check's `each` words one of
-    data["items"]. question: what to ask the vendor, in the vendor's words (checks/ask.py words the rest); doubt:
-    the check's own reason its conclusion is not certain (an error becomes a warning: stages/s6_certainty.py).
+    data["items"]. asked: the values of the check's `worked_question`, what to ask the vendor worked out from the
+    check's own arithmetic (without it, checks/ask.py words the check's `question`); doubt: the check's own reason
+    its conclusion is not certain (an error becomes a warning: stages/s6_certainty.py).
     case: one of the check's `cases` (what the sheet says decides the severity and may word the message; kept in
     data["case"])."""
     c = load_rules().check(code)
@@ -56,7 +57,7 @@ def finding(
             derived=list(derived),
             models=list(models),
             title=c["title"],
-            question=question,
+            question=render(c["worked_question"], asked) if asked is not None else "",
             doubt=doubt,
             buyer=buyer,
             data=data,

@@ -156,16 +156,17 @@ def _exceeds(kb, figs, on_sheet=None):
         gbs, _ = base_gbs(f)
         low, reading = _lowest(f, gbs, kb)
         if low > limit * (1 + tol):
-            q = (
-                f"{ask_where(f)[0].upper()}{ask_where(f)[1:]} is more than {g.label} carries ({how}). Is it per "
-                f"link, per port, per {_unit_word(f)} or a total over several, is it per direction or both directions "
-                f"added, and at which {g.technology} generation does it run?"
-            )
             out.append(
                 finding(
                     "bandwidth.exceeds-technology",
                     [f],
-                    question=q,
+                    asked={
+                        "figure": ask_where(f),
+                        "generation": g.label,
+                        "reference": how,
+                        "unit": _unit_word(f),
+                        "technology": g.technology,
+                    },
                     doubt=elsewhere,
                     data=shown(
                         f,
@@ -270,9 +271,7 @@ def _domain(kb, figs):
                         times=float(d.value) / most,
                         source=g.citation,
                     ),
-                    question=f"Which system joins {ask_where(d)} in one {g.label} domain at full "
-                    f"bandwidth? {g.label} systems join at most {most}; does part of it run "
-                    "over the scale-out network?",
+                    asked={"figure": ask_where(d), "generation": g.label, "most": str(most)},
                     doubt=doubt,
                 )
             )
@@ -321,16 +320,11 @@ def _host_bottleneck(kb, figs, sheet, doc):
         v = float(p.normalized["value"])
         if v > host * (1 + tol) and (p.text, how) not in seen:
             seen.add((p.text, how))
-            q = (
-                f"Which PCIe generation and width connect {ask_where(p)} to the host? If it is {how.split(' carries')[0]}, "
-                f"the host link carries {fmt(host)} GB/s per direction against the port's {fmt(v)} GB/s: what "
-                "throughput does the port reach between host memory and the network?"
-            )
             out.append(
                 finding(
                     "bandwidth.host-bottleneck",
                     [p],
-                    question=q,
+                    asked={"port": ask_where(p), "link": how.split(" carries")[0], "host_gbs": host, "port_gbs": v},
                     data=shown(p, port_gbs=v, host_gbs=host, host_link=how, share=host / v),
                 )
             )

@@ -181,12 +181,11 @@ def _mixed(figs):
                 ),
             )
             tiers = " and ".join(dict.fromkeys(p.tier for p in parts)) if parts else "scale-up and scale-out"
-            q = f"Which links make up {ask_where(f)}? Please give the {tiers} bandwidth separately, each per direction."
             out.append(
                 finding(
                     "tier.mixed-sum",
                     [f] + (list(parts) if parts else []),
-                    question=q,
+                    asked={"figure": ask_where(f), "tiers": tiers},
                     data=data,
                     message=message,
                 )

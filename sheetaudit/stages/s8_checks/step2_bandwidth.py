@@ -122,11 +122,7 @@ def _contradictions(figs):
                 "bandwidth.self-contradiction",
                 [high, low],
                 models=[model] if model else [],
-                question=(
-                    f"{ask_where(high)[0].upper()}{ask_where(high)[1:]} and {ask_where(low)} describe the same "
-                    f"{tech} link {scope.replace('-', ' ')} but differ. Which is right, and per direction "
-                    "or both directions added?"
-                ),
+                asked={"high": ask_where(high), "low": ask_where(low), "tech": tech, "scope": scope.replace("-", " ")},
                 data={"tech": tech, "scope": scope.replace("-", " "), "items": items},
             )
         )
@@ -364,17 +360,18 @@ def _aggregate_mismatch(figs, kind: str = "switch"):
                 + "; ".join(_config_text(c[0]) for c in configs[:4])
                 + ") and does not say which one this total counts"
             )
-        q = (
-            f"How is {ask_where(f)} computed: which ports, at which speed, and are both directions added? "
-            f"{_config_text(terms)} gives {fmt(t)} GB/s per direction ({fmt(t * 8 / 1000)} Tb/s), "
-            f"{fmt(2 * t * 8 / 1000)} Tb/s with both directions added."
-        )
         out.append(
             finding(
                 "bandwidth.aggregate-mismatch",
                 [f] + terms,
                 models=[f.model] if f.model else [],
-                question=q,
+                asked={
+                    "figure": ask_where(f),
+                    "ports": _config_text(terms),
+                    "ports_gbs": t,
+                    "ports_tbps": t * 8 / 1000,
+                    "twice_tbps": 2 * t * 8 / 1000,
+                },
                 doubt=doubt,
                 data=shown(f, total_gbs=gbs, ports=_config_text(terms), ports_gbs=t, twice_gbs=2 * t),
             )

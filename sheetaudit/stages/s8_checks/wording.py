@@ -71,6 +71,9 @@ class _Shown:
         v = self.value
         if spec == "ratio":
             return ratio(v)
+        if spec == "capital":  # at the head of a sentence: "The 900 GB/s on page 5 is ..."
+            said = format(self, "")
+            return said[:1].upper() + said[1:]
         if spec:
             return format(v, spec)
         if self.key == "pages" or self.key.endswith("_pages"):
