@@ -282,3 +282,14 @@ def test_a_count_of_boxes_named_by_their_model_is_no_domain(sheet):
 def test_bytes_written_for_a_rate_beside_a_network_word_are_bits(sheet, line):
     a = sheet(f"# Kite LC16 line card\n\n{line}\n")
     assert rates(a) in ([200.0], [350.0])
+
+
+@pytest.mark.parametrize("row", ["| CPU power | 350 W |", "| Grace CPU Superchip | 500 W TDP |"])
+def test_a_cpus_power_named_in_its_row_stays(sheet, row):
+    a = sheet(f"# Kite C2 CPU server\n\n| Item | Value |\n|---|---|\n{row}\n| Memory | 480 GB |\n")
+    assert len(values(a, "power")) == 1
+
+
+def test_fibre_channel_speeds_in_g_are_still_read(sheet):
+    a = sheet("# Kite FI-64 fabric interconnect\n\nEthernet ports: 36 x 100GbE\n\nSAN ports: 8G/16G/32G FC\n")
+    assert 4.0 in rates(a)

@@ -352,7 +352,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
         vals = [_num(v) for v in compiled(NUM).findall(m.group("list"))]
         unit = m.group("u")
         taken.add((m.start(), m.end()))
-        if unit == "G" and any(v not in STANDARD_G for v in vals):
+        if unit == "G" and any(v not in STANDARD_G for v in vals) and not _FIBRE_CHANNEL.match(text, m.end()):
             continue  # "SATA 6G/3G/1.5G", "3G/4G/5G": storage link rates and mobile generations, no port's speeds
         mm = Mention("bandwidth", m.group(0), max(vals), unit, seg, m.start(), m.end(), flags={"rate-list"})
         found.append(mm)
@@ -937,6 +937,7 @@ def _speculative(text: str, start: int, end: int, v) -> bool:
     return bool(rx(v["speculative"]).search(f"{left} {right}"))
 
 
+_FIBRE_CHANNEL = compiled(r"\s*(?:FC\b|Fib(?:re|er) Channel)", re.I)  # "8G/16G/32G FC": a SAN port's speeds
 _PORT_AFTER = compiled(r"\s*(?:ports?\b|BASE|Ethernet|interfaces?\b|Q?SFP|RJ-?45|以太网|[电光网接端]口)", re.I)
 
 
@@ -971,7 +972,7 @@ def _is_part_wattage(m: Mention, r) -> bool:
     named = f"{m.segment.label} {item}"
     if not rx(v["host_cpu_part"]).search(named) or ACCELERATOR_IN_NAME.search(named):
         return False
-    own = f"{_CLAUSE_CUT.split(item.replace('(', ',').replace('（', ','))[-1]} {text[m.end : m.end + 16]}"
+    own = f"{m.segment.label} {_CLAUSE_CUT.split(item.replace('(', ',').replace('（', ','))[-1]} {text[m.end : m.end + 16]}"
     return not rx(v["power_stated_word"]).search(own) or bool(rx(v["supported_part"]).search(item))
 
 
