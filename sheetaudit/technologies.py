@@ -164,6 +164,7 @@ class KnowledgeBase:
 
     technologies: tuple[Technology, ...]
     rdma_transports: tuple[str, ...] = ()
+    ethernet_products: tuple[str, ...] = ()  # switch silicon that makes a switch Ethernet ("Spectrum-4", "Tomahawk")
 
     def get(self, name: str) -> Technology | None:
         return self._memo("by_name", lambda: {t.name.lower(): t for t in reversed(self.technologies)}).get(name.lower())
@@ -423,7 +424,9 @@ def build(doc: dict) -> KnowledgeBase:
                 context=t.get("context") or "",
             )
         )
-    return KnowledgeBase(tuple(techs), tuple(doc.get("rdma_transports") or ()))
+    return KnowledgeBase(
+        tuple(techs), tuple(doc.get("rdma_transports") or ()), tuple(doc.get("ethernet_products") or ())
+    )
 
 
 @lru_cache(maxsize=4)

@@ -424,3 +424,208 @@ def test_a_chassis_internal_fabric_links_are_no_network_tier(sheet, line):
     a = sheet(f"# Hale R2 router line card\n\n| Metric | Value |\n|---|---|\n{line}\n")
     f = one(a, "bandwidth", "112")
     assert (f.tier, f.scope) == ("unknown", "per-lane")
+
+
+# -- a data-centre switch serves the fabric, whatever campus or WAN use it also names ---------------------------------
+
+DC_SWITCH_ZH = (
+    "# 青岚 QL6800 系列数据中心交换机\n\n青岚 QL6800 是面向数据中心推出的高密度以太网交换机，也可用于园区网的核心或汇聚。\n\n"
+    "| 型号 | QL6857 |\n|---|---|\n| 下行端口 | 48x25GE SFP28 |\n| 上行端口 | 8x100GE QSFP28 |\n"
+)
+DC_ROUTER_EN = (
+    "# Brant BR-12 router\n\nThe BR-12 is a 2RU router delivering 28.8 Tbps, built for core, WAN, peering and "
+    "AI-driven data-center deployments.\n\nThe router serves metro, WAN, internet peering and edge sites.\n\n"
+    "Ports: 36x 800GE QSFP-DD\n"
+)
+
+
+@pytest.mark.parametrize("text", [DC_SWITCH_ZH, DC_ROUTER_EN])
+def test_a_switch_whose_opening_names_the_data_centre_or_ai_fabric_is_scale_out(sheet, text):
+    assert tiers(sheet(text)) == {"scale-out"}
+
+
+def test_scale_out_workloads_are_no_network(sheet):
+    a = sheet(
+        "# Corvo M9 modular chassis\n\nThe M9 simplifies the enterprise data center for traditional scale-out and "
+        "enterprise workloads.\n\nEach chassis connects to fabric interconnects.\n\nUplinks: 8x 100-Gbps\n"
+    )
+    assert tiers(a) == {"front-end"}
+
+
+# -- a PCIe switch inside a server does not make its sheet a switch's -------------------------------------------------
+
+GPU_BOX_ZH_TW = (
+    "NVLink在GPU之間提供高速路徑。該系統支援8個Tesla SXM2 V100 GPU,GPU主板透過NVLink架構連接。"
+    "所有GPU之間的直接連接是單個NVlink(25 GB / s)。每個PCI-E PLX交換機都是兩個SXM2模塊和一個PCI-E3.0 x16插槽的根。\n"
+    "| Chipset | Intel C621 |\n| Network Controllers | Dual Port 10GBase-T from Intel X540 |\n"
+)
+GPU_BOX_EN = (
+    "Kestrel K8 GPU system. The system supports 8 Tesla SXM2 V100 GPUs joined by NVLink; each PLX switch roots two "
+    "SXM2 modules and one PCIe 3.0 x16 slot; a single NVLink link moves 25 GB/s.\n\n"
+    "| Chipset | Intel C621 |\n| Network Controllers | Dual Port 10GBase-T |\n"
+)
+
+
+@pytest.mark.parametrize("text", [GPU_BOX_ZH_TW, GPU_BOX_EN])
+def test_a_gpu_box_with_pcie_switches_is_a_server_with_its_sxm_domain(sheet, text):
+    a = sheet(text)
+    assert a.sheet_kind == "server"
+    assert one(a, "domain_size", "8").tier == "scale-up"
+    link = one(a, "bandwidth", "25 GB")
+    assert (link.scope, link.normalized["value"]) == ("per-link", 25.0)
+    assert one(a, "bandwidth", "10GBase-T").tier == "front-end"
+    assert "power.missing" in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "At the heart of the Kite K1 instance are 16 x Kite chips, joined by KiteLink-v2 for chip-to-chip "
+        "interconnect.\n",
+        "The Vela V2 instance is powered by up to 12 Vela chips, and NeuronLink-v2 connects them chip to chip.\n",
+    ],
+)
+def test_an_instances_chips_in_prose_are_its_domain(sheet, text):
+    a = sheet(text)
+    assert {(f.tier, f.normalized["value"]) for f in a.figures if f.quantity == "domain_size"} in (
+        {("scale-up", 16)},
+        {("scale-up", 12)},
+    )
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| Size | # of Vela chips | Memory (GiB) | NeuronLink-v2 (GiB/sec/chip) |\n|---|---|---|---|\n"
+        "| v2.small | 1 | 32 | N/A |\n| v2.large | 6 | 192 | 192 |\n| v2.max | 12 | 384 | 192 |\n",
+        "| Instance | GPUs | GPU memory | NVLink bandwidth (GB/s) |\n|---|---|---|---|\n"
+        "| k8.2x | 2 | 160 GB | 900 |\n| k8.8x | 8 | 640 GB | 900 |\n",
+    ],
+)
+def test_a_models_count_beside_its_scale_up_link_rate_is_its_domain(sheet, table):
+    a = sheet("# Instance sizes\n\n" + table)
+    sizes = {f.normalized["value"] for f in a.figures if f.quantity == "domain_size" and f.tier == "scale-up"}
+    assert sizes in ({6, 12}, {2, 8})
+
+
+# -- the path between an accelerator and its NIC is the host link -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Each GPU is connected to a 400 NDR NIC through a PCIe Gen5x16 connection. We have measured approximately "
+        "49 GB/s per GPU in P2P transfers between the NIC and the GPUs.",
+        "Two accelerators that are connected to the same 200 Gb/s NIC were under test: the vendor has measured over "
+        "11 GB/s per accelerator.",
+    ],
+)
+def test_a_measured_rate_between_gpu_and_nic_is_the_host_paths_per_accelerator(sheet, text):
+    a = sheet(text)
+    f = next(f for f in a.figures if f.quantity == "bandwidth" and f.unit == "GB/s")
+    assert (f.tier, f.scope) == ("host", "per-accelerator")
+    assert f.normalized["value"] == f.value  # as measured: not halved
+    nic = next(f for f in a.figures if f.quantity == "bandwidth" and f.unit != "GB/s")
+    assert nic.tier == "scale-out"
+    assert "tier.domain-size-missing" not in {x.check for x in a.findings}
+
+
+# -- one phrase that names both tiers decides neither -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Ostrava O6 switch chip\n\nO6 is built for scale-up and scale-out AI networks, with 100G/200G SerDes and "
+        "51.2 Tbps of switching capacity.\n",
+        "# Lumo L9 switch\n\nThe L9 serves both Scale-Out/Scale-Up fabrics: 64 ports of 800GbE.\n",
+    ],
+)
+def test_scale_up_and_scale_out_named_together_is_no_scale_up(sheet, text):
+    assert "scale-up" not in tiers(sheet(text))
+
+
+# -- a switch that names only its Ethernet silicon is an Ethernet switch ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Add support for the ZX640 switch.\n\nZX640 is a 51.2Tbps switch based on the Spectrum-4 ASIC.\n"
+        "Features:\n - 64 OSFP ports supporting 10Gbps - 800Gbps speeds.\n",
+        "# Tern T6 announcement\n\nTern ships the T6 switch, built on Tomahawk 6: 102.4 Tbps of switching capacity, "
+        "double the bandwidth of any Ethernet switch on the market.\n",
+    ],
+)
+def test_a_switch_named_by_its_ethernet_silicon_without_rdma_is_flagged(sheet, text):
+    assert "latency.no-rdma" in {x.check for x in sheet(text).findings}
+
+
+def test_an_infiniband_switch_on_the_same_silicon_words_is_not(sheet):
+    a = sheet("ZX900 is an InfiniBand switch based on the Quantum-3 ASIC with 144 ports of 800Gb/s.\n")
+    assert "latency.no-rdma" not in {x.check for x in a.findings}
+
+
+# -- a direction stated for the whole document ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "All bandwidth figures expressed in this article are Full Duplex: a 7.2Tbps DataPath can receive and transmit "
+        "7.2Tbps simultaneously.",
+        "Note: all throughput values listed here are per direction.",
+    ],
+)
+def test_a_direction_stated_for_every_figure_holds_for_each(sheet, statement):
+    a = sheet(
+        f"# Fjord F5 line card\n\n{statement}\n\nThe F5 offers 36 ports 800GbE per slot and 14.4Tbps of WAN capacity.\n"
+    )
+    assert {f.direction for f in a.figures if f.quantity == "bandwidth"} == {"unidirectional"}
+
+
+# -- ports, lanes and devices -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line", ["SerDes on the north side, supporting bandwidth from 10Gbps to 106Gbps.", "Lanes run 25Gbps to 112Gbps."]
+)
+def test_a_span_up_to_a_lane_only_rate_is_a_lanes(sheet, line):
+    a = sheet(f"# Fjord F6 line card\n\nThe F6 has 36 ports of 800GbE. {line}\n")
+    assert {f.scope for f in a.figures if f.quantity == "bandwidth" and f.value < 200} == {"per-lane"}
+
+
+@pytest.mark.parametrize(
+    "text", ["This system is based on the Quantum-3 36x800Gb/s Switch.", "It is built on the 64x400Gb/s router ASIC."]
+)
+def test_a_counted_port_speed_before_a_device_is_the_ports(sheet, text):
+    a = sheet(f"# Zephyr Z2 switch\n\n{text}\n")
+    assert {f.scope for f in a.figures if f.quantity == "bandwidth"} == {"per-port"}
+    assert "tier.aggregate-figure" not in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize("name", ["XDR", "NDR"])
+def test_a_generation_named_alone_is_read_by_its_table(sheet, name):
+    a = sheet(
+        f"Q-20 is an InfiniBand switch with 144 {name} ports. It provides up-to 800Gbps full bidirectional bandwidth "
+        "per port.\n"
+    )
+    alone = one(a, "bandwidth", name)
+    assert alone.direction == "unspecified"
+    assert "bandwidth.unit-ambiguous" not in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Corvo V14 adapter\n\nHost interface: PCIe x16 Gen3.\n\nPhysical ports: 2 x 40/100-Gbps Ethernet QSFP28.\n",
+        "# 星河 S2 智能网卡\n\n| 主机接口 | PCIe*8 Gen3.0/Gen4.0 |\n| 网络接口 | 2 x 100GE QSFP28 |\n",
+    ],
+)
+def test_an_adapters_ports_together_can_outrun_its_host_link(sheet, text):
+    assert "bandwidth.host-bottleneck" in {x.check for x in sheet(text).findings}
+
+
+def test_breakout_lanes_of_one_port_do_not_add_up(sheet):
+    a = sheet("# Corvo V15 adapter\n\nHost interface: PCIe x16 Gen3.\n\nPorts: 4x25G breakout of one 100G port.\n")
+    assert "bandwidth.host-bottleneck" not in {x.check for x in a.findings}

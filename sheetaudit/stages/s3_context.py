@@ -62,10 +62,16 @@ class SheetContext:
 
     block_models: dict[int, list[str]] = field(default_factory=dict)
     model_accelerators: dict[tuple[int, str], int] = field(default_factory=dict)
+    # per model of a grid, the row labels of its cells that print a number ("NeuronLink-v2 chip-to-chip (GiB/sec/chip)"
+    # where the model has the link, not where its cell reads "N/A")
+    model_rows: dict[tuple[int, str], str] = field(default_factory=dict)
     scale_up_links: tuple[str, ...] = ()  # link names the sheet itself says join its scale-up domain ("CumuloLink")
     scale_up_named: bool = False  # the sheet says its accelerators are joined ("芯片间互联", "chip-to-chip links")
     scale_up_over_host_bus: bool = False  # its accelerators talk over a PCIe fabric ("PCIe switches for chip-to-chip")
     prose_models: dict[int, str] = field(default_factory=dict)  # id(segment) -> the model its sentence follows
+    # the direction the document states for all its bandwidths ("all bandwidth figures ... are Full Duplex"), and where
+    stated_direction: str = ""
+    stated_direction_text: str = ""
 
     def accelerators_for(self, block: int, model: str = "") -> int | None:
         return self.model_accelerators.get((block, model)) or self.block_accelerators.get(block, self.accelerators)
@@ -163,7 +169,11 @@ def sheet_kind(doc: Document) -> tuple[str, str]:
     if best == "accelerator" and not titled:
         server = next(e for e in kinds if e["kind"] == "server")
         several = rx(r.vocab["accelerators_in_a_box"]).search(f"{head} {body}")
-        if several and (rx(server["pattern"]).search(f"{head} {body}") or rx(server["weak"]).search(head)):
+        if several and (
+            rx(server["pattern"]).search(f"{head} {body}")
+            or rx(server["weak"]).search(head)
+            or rx(r.vocab["box_words"]).search(f"{head} {body}")
+        ):
             # "8X Vega V2" under "SYSTEM SPECIFICATIONS": a box of several accelerators is what is sold
             return "server", f"it counts several accelerators in one system ({several.group(0)!r})"
     report = rx(r.vocab["test_report_evidence"]).search(f"{doc.title} {head} {body}")
@@ -257,9 +267,12 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
     block_acc: dict[int, int] = {}
     model_acc: dict[tuple[int, str], int] = {}
     models: dict[int, list[str]] = {}
+    model_rows: dict[tuple[int, str], str] = {}
     for s in doc.segments:
         if s.kind == "cell" and s.column and s.column not in models.setdefault(s.block, []):
             models[s.block].append(s.column)
+        if s.kind == "cell" and s.column and s.label and re.search(r"\d", s.text):
+            model_rows[(s.block, s.column)] = f"{model_rows.get((s.block, s.column), '')} | {s.label}"
     counts = []
     for s in doc.segments:
         if s.label and label_rx.search(s.label):
@@ -279,7 +292,10 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
         {m.group(0).lower() for m in rx(r.vocab["edge_device_evidence"]).finditer(" ".join(block_text.values()))}
     )
     role, role_reason = _network_role(kind, doc, block_text, r)
+    direction, direction_text = _stated_direction(doc, r)
     return SheetContext(
+        stated_direction=direction,
+        stated_direction_text=direction_text,
         kind=kind,
         kind_reason=kind_reason,
         accelerators=acc,
@@ -293,12 +309,26 @@ def sheet_context(doc: Document, mentions: list[Mention]) -> SheetContext:
         edge_device=edge >= 3,
         block_models=models,
         model_accelerators=model_acc,
+        model_rows={k: v for k, v in model_rows.items() if len(models.get(k[0], ())) >= 2},
         scale_up_in_node=bool(rx(r.vocab["scale_up_in_node"]).search(" ".join(block_text.values()))),
         footnotes=doc.footnotes,
         scale_up_technology=_most_common(up) or "",
         network_role=role,
         network_role_reason=role_reason,
     )
+
+
+def _stated_direction(doc: Document, r) -> tuple[str, str]:
+    """The direction the document states for every bandwidth it prints, and the words that state it (rules:
+    sheet_direction); ("", "") where it states none."""
+    for s in doc.segments:
+        if s.kind == "page":
+            continue
+        for e in r.vocab["sheet_direction"]:
+            m = rx(e["pattern"]).search(s.text)
+            if m:
+                return e["direction"], m.group(0)
+    return "", ""
 
 
 def _network_role(kind: str, doc: Document, block_text: dict[int, str], r) -> tuple[str, str]:
@@ -315,7 +345,10 @@ def _network_role(kind: str, doc: Document, block_text: dict[int, str], r) -> tu
     said_general, said_ai = general.findall(opening), ai.findall(opening)
     if said_general and not said_ai:
         return "front-end", f"its opening names {_words(said_general)}, not an AI or HPC fabric"
-    if said_ai and not said_general:
+    if said_ai and (not said_general or kind == "switch"):
+        # a switch or router whose opening names the AI or data-centre fabric among its uses ("core, WAN, and
+        # AI-driven data-center deployments") serves that fabric: its ports are scale-out unless its words say
+        # otherwise (an adapter's opening lists what it offloads, not where it sits)
         return "scale-out", f"its opening names {_words(said_ai)}"
     if kind not in ("switch", "nic"):
         return "scale-out", ""

@@ -141,6 +141,7 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
         figs.append(f)
     _tier_from_twins(figs)
     _direction_from_twins(figs)
+    _direction_from_sheet(figs, ctx)
     _power_beyond_accelerator(figs, ctx)
     for i, f in enumerate(figs, start=1):
         f.id = f"f{i}"
@@ -197,12 +198,26 @@ def _direction_from_twins(figs: list[Figure]) -> None:
     for f in figs:
         if f.quantity != "bandwidth" or f.direction != "unspecified" or {"comparison", "rate-list"} & f.flags:
             continue
+        if "rate-name" in f.flags and f.text.strip().isalpha():
+            continue  # "144 XDR ports": a generation named alone is read against its table, per direction
         twins = stated.get(key(f), set())
         if len({d for d, _ in twins}) == 1:
             direction, page = sorted(twins, key=lambda t: t[1])[0]
             f.direction = direction
             f.flags.add("direction-from-twin")
             f.reading = f"the same figure is stated as {direction} on page {page}"
+
+
+def _direction_from_sheet(figs: list[Figure], ctx: SheetContext) -> None:
+    """A bandwidth with no direction of its own takes the one the document states for all its figures ("all bandwidth
+    Figures expressed in this article are Full Duplex"), where it states one."""
+    if not ctx.stated_direction:
+        return
+    for f in figs:
+        if f.quantity == "bandwidth" and f.direction == "unspecified" and "comparison" not in f.flags:
+            f.direction = ctx.stated_direction
+            f.flags.add("direction-from-sheet")
+            f.reading = f"the document says of all its figures: '{ctx.stated_direction_text}'"
 
 
 def _context_text(seg) -> str:
@@ -244,7 +259,7 @@ def _item_text(text: str, lo: int, hi: int) -> str:
 def _aside_spans(text: str) -> tuple:
     v = load_rules().vocab
     spans = []
-    for key in ("comparator_phrase", "form_factor_phrase"):
+    for key in ("comparator_phrase", "form_factor_phrase", "tier_both_phrase"):
         spans.extend((x.start(), x.end()) for x in rx(v[key]).finditer(text))
     return tuple(spans)
 
@@ -252,11 +267,12 @@ def _aside_spans(text: str) -> tuple:
 def _set_aside(m: Mention, c: Clause) -> tuple[Mention, Clause, bool]:
     """The mention and clause as the tier and technology read them: "5x the bandwidth of PCIe Gen5", "9X higher
     than InfiniBand HDR" (the comparator) and "H100 PCIe cards" (a form factor) blanked, so the technology they name
-    is not taken for this figure's link (rules: comparator_phrase, form_factor_phrase). Offsets are kept. Also
+    is not taken for this figure's link, nor "scale-up and scale-out networks" for its tier (rules: comparator_phrase,
+    form_factor_phrase, tier_both_phrase). Offsets are kept. Also
     whether the figure itself sits inside a comparator ("2x faster than PCIe Gen4's 64 GB/s")."""
     text = m.segment.text
     spans = _aside_spans(text)
-    if not spans:
+    if not spans and not _aside_spans(m.segment.label):
         return m, c, False
     inside = next(((a, b) for a, b in spans if a <= m.start < b), None)
     plain = _blanked(text, inside)
@@ -323,6 +339,8 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     seg = m.segment
     if rx(r"memory bandwidth|内存带宽|显存带宽").search(clause + " " + seg.label):
         return "memory"
+    if is_bytes(m.unit) and rx(v["host_path"]).search(" ".join(_sentence_around(seg.text, m.start, m.end))):
+        return "host"  # "49 GB/s per GPU ... P2P transfers between the NIC and the GPUs": the GPU's host link
     foot = ctx.footnotes.get(_marker(m), "")
     explicit = _first(v["tier_explicit"], "tier", clause) or _first(v["tier_explicit"], "tier", foot)
     if explicit:
@@ -519,9 +537,12 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
             return said
         if not _PORT_WORD.search(f"{c.text} {seg.label}"):
             return "per-link"
+    gbps = _gbps(m)
     noun = (
         not {"rate-list", "rate-name"} & m.flags
         and m.unit not in PORT_UNITS
+        # a counted port speed ("Quantum-3 36x800Gb/s Switch") is its ports', whatever device follows it
+        and not (m.count and gbps is not None and gbps <= float(v["port_max_gbps"]))
         and (
             _first_at(v["scope_of_noun_after"], "scope", c.right)
             or next((e["scope"] for e in v["scope_of_subject_before"] if rx(e["pattern"]).search(c.left[-80:])), None)
@@ -554,9 +575,15 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if not found and _nearest([e for e in v["scope"] if e.get("weak")], "scope", c):
         # "Each chip provides four links, delivering a total of 256 GB/s": a sum, whose its sentence's subject says
         found = _first(scopes, "scope", c.lead) or _nearest([e for e in v["scope"] if e.get("weak")], "scope", c)
-    if found == "per-accelerator" and f.tier == "host" and not rx(v["several_links"]).search(seg.text):
+    if (
+        found == "per-accelerator"
+        and f.tier == "host"
+        and "measured" not in f.flags
+        and not rx(v["several_links"]).search(seg.text)
+    ):
         return "per-link"  # "host link per card: PCIe Gen5 x16, 64 GB/s": one accelerator's host link
-        # (but "five PCIe Gen6 x8 links ... 320 GB/s per chip" is the chip's total over its links)
+        # (but "five PCIe Gen6 x8 links ... 320 GB/s per chip" is the chip's total over its links, and "measured
+        # 49 GB/s per GPU" what one accelerator moved, over however many links)
     if found:
         return found
     if "signaling" in m.flags:
@@ -565,7 +592,9 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if found and not (found == "per-accelerator" and f.tier in ("host",)):
         return found
     if f.tier == "host":
-        return "per-link"
+        # a measured host-path throughput is what the accelerator under test moved ("If only one GPU was under
+        # test, the bandwidth was over 22 GB/s")
+        return "per-accelerator" if "measured" in f.flags else "per-link"
     if f.tier == "scale-up" and is_bytes(f.unit):
         return _scale_up_scope(f, m)
     if f.tier == "mixed" and ctx.kind in ("server", "pod", "rack"):
@@ -603,6 +632,8 @@ def _lane_rate(m: Mention, c: Clause, v: dict) -> bool:
         return False
     return bool(
         rx(v["lane_rate_figure"]).match(m.text)
+        # a span or list of rates whose top is a rate only a lane runs at ("from 10Gbps to 106Gbps")
+        or ("rate-list" in m.flags and rx(v["lane_rate_figure"]).match(f"{float(m.value):g} {m.unit}"))
         or rx(v["lane_words"]).search(f"{c.text} {_bracket_head(m.segment.text, m.start)}")
     )
 
@@ -957,6 +988,16 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
     spans = re.findall(r"\bNVL(\d+)\b", record)
     if from_record and any(int(n) != int(m.value) for n in spans):
         return False  # the domain spans several nodes (an NVL72 rack); the per-node count is not it
+    if (
+        from_record
+        and m.value <= 72
+        and rx(v["accelerator_count_label"]).search(seg.label)
+        and _scale_up_named(ctx.model_rows.get((seg.block, seg.column), ""), ctx)
+    ):
+        # a model grid whose model states a rate of its own scale-up link ("# of Inferentia2 chips | 6" beside
+        # "NeuronLink-v2 chip-to-chip (GiB/sec/chip) | 192"): that model's accelerators are joined by it
+        f.tier = "scale-up"
+        return True
     if from_record and rx(v["count_label_container"]).search(seg.label) and not _in(up, seg.text):
         # "GPUs per cabinet: 512": the cabinet's count, joined by its network; but "TPU Pod size: 256 chips" in a
         # table of ICI links and a torus is the chips' own fabric (rules: pod_label, pod_fabric)
@@ -996,9 +1037,10 @@ def _domain(f: Figure, m: Mention, ctx: SheetContext) -> bool:
             node_rx.search(seg.text[max(0, m.start - 60) : m.start])
             or m.start == 0
             or (seg.kind == "cell" and rx(v["accelerator_count_label"]).search(seg.label))
+            or rx(v["scale_up_module"]).search(m.text)
         )
     ):
-        # "GPUs: 8X Tesla V100", "systems with 4 or 8 GPUs", "搭载8颗…" on a server sheet whose accelerators the sheet
+        # "GPUs: 8X Tesla V100", "systems with 4 or 8 GPUs", "搭载8颗…", "8 SXM2 GPUs" on a server sheet whose accelerators the sheet
         # says its scale-up link joins (NVLink named in its prose): the box's accelerators form the domain. A bare
         # number under a count label ("accelerators_per_node: 4") counts the box, not a fabric; nor is one box's share
         # of a system of several ("four servers with 16 devices per server") the domain.

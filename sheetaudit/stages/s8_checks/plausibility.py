@@ -5,6 +5,7 @@ also gets the generation it matches, or the generations it could belong to, for 
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ..s4_classify import is_bytes
@@ -12,7 +13,7 @@ from ..s5_normalise import base_gbs
 from ...rules import compiled, load_rules, rx
 from ...technologies import MATCH_TOLERANCE, Generation, load
 from ...numfmt import fmt
-from . import ask_where, bw, finding, own, shown, words
+from . import ask_where, bw, finding, own, sentence, shown, words
 
 LINK_TIERS = ("scale-up", "scale-out", "front-end", "host")
 
@@ -26,7 +27,7 @@ def run(figs, sheet, doc, facility):
     out.extend(_exceeds(kb, figs, named_on_sheet))
     out.extend(_domain(kb, figs))
     out.extend(_host_bottleneck(kb, figs, sheet, doc))
-    out.extend(_no_rdma(kb, figs, doc))
+    out.extend(_no_rdma(kb, figs, sheet, doc))
     return out
 
 
@@ -318,6 +319,9 @@ def _host_bottleneck(kb, figs, sheet, doc):
             continue
         host, how = max(links)
         v = float(p.normalized["value"])
+        if whole and p.count and p.scope == "per-port" and not _breakout(p):
+            # an adapter's ports all draw on its one host link: "2 x 40/100-Gbps" is 25 GB/s through one slot
+            v *= p.count
         if v > host * (1 + tol) and (p.text, how) not in seen:
             seen.add((p.text, how))
             out.append(
@@ -331,13 +335,23 @@ def _host_bottleneck(kb, figs, sheet, doc):
     return out
 
 
-def _no_rdma(kb, figs, doc):
+def _breakout(f) -> bool:
+    """A counted speed that splits one faster port ("4x10G breakout", "4x25Gb breakout connectivity"): one port's
+    lanes, not ports of their own."""
+    return bool(rx(load_rules().vocab["breakout_after"]).match(sentence(f)[sentence(f).find(f.text) + len(f.text) :]))
+
+
+def _no_rdma(kb, figs, sheet, doc):
     out_figs = bw(figs, "scale-out")
     ether = [f for f in own(out_figs) if f.technology == "Ethernet"]  # the product's, not the market's
-    if not ether or any(kb.get(f.technology or "") and kb.get(f.technology).rdma for f in out_figs):
+    if any(kb.get(f.technology or "") and kb.get(f.technology).rdma for f in out_figs):
         return []
     text = " ".join(s.text + " " + s.label for s in doc.segments) + " " + doc.title
-    if any(compiled(p).search(text) for p in kb.rdma_transports):
+    if not ether and sheet.kind == "switch" and not any(f.technology for f in out_figs) and _ethernet_switch(kb, text):
+        # a switch sheet whose ports name no technology is an Ethernet switch where it names Ethernet only beside
+        # another product ("double the bandwidth of any Ethernet switch") or names its Ethernet silicon ("SPC-5 ASIC")
+        ether = own(out_figs)
+    if not ether or any(compiled(p).search(text) for p in kb.rdma_transports):
         return []
     items: dict[str, dict] = {}  # one item a speed as printed, on every page it is printed on
     for f in ether:
@@ -350,3 +364,11 @@ def _no_rdma(kb, figs, doc):
             data={"items": list(items.values())},
         )
     ]
+
+
+def _ethernet_switch(kb, text: str) -> bool:
+    ethernet = kb.get("Ethernet")
+    return bool(
+        (ethernet and compiled(ethernet.pattern).search(text))
+        or any(compiled(p, re.I).search(text) for p in kb.ethernet_products)
+    )

@@ -46,7 +46,12 @@ def run(figs, sheet, doc, facility):
                 data={"items": [shown(f, gbs=f.normalized["value"]) for f in _unique(bidir)]},
             )
         )
-    ambiguous = [f for f in own(links) if {"bare-unit", "bytes-for-bits"} & f.flags]
+    # a rate written as a generation's name ("144 XDR ports", "NDR200") has its rate by the standard, in bits
+    ambiguous = [
+        f
+        for f in own(links)
+        if {"bare-unit", "bytes-for-bits"} & f.flags and not ("rate-name" in f.flags and f.text.strip().isalpha())
+    ]
     if ambiguous:
         # a bare '400G' on a port is one of the standard port speeds, in bits: a note, not a question
         doubtful = [f for f in ambiguous if "value" in f.inferred]
