@@ -629,3 +629,171 @@ def test_an_adapters_ports_together_can_outrun_its_host_link(sheet, text):
 def test_breakout_lanes_of_one_port_do_not_add_up(sheet):
     a = sheet("# Corvo V15 adapter\n\nHost interface: PCIe x16 Gen3.\n\nPorts: 4x25G breakout of one 100G port.\n")
     assert "bandwidth.host-bottleneck" not in {x.check for x in a.findings}
+
+
+# -- what a figure's own row, words and brackets say ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| Machine type | GPU model | Max total bandwidth | GPU to GPU networking technology |\n|---|---|---|---|\n"
+        "| K4 | B200 | 3,600 Gbps | GPUDirect RDMA |\n| K3 | H100 | 1,000 Gbps | GPUDirect-TCPX |\n",
+        "| Instance | GPUs | Maximum total network bandwidth | Transport |\n|---|---|---|---|\n"
+        "| v8.large | 8 | 3,200 Gbps | RDMA |\n| v8.small | 4 | 800 Gbps | RDMA |\n",
+    ],
+)
+def test_an_instance_tables_total_over_rdma_is_the_nodes_scale_out(sheet, table):
+    a = sheet("# Networking and GPU instances\n\n" + table)
+    bws = [f for f in a.figures if f.quantity == "bandwidth"]
+    assert {(f.tier, f.scope) for f in bws} == {("scale-out", "per-node")}
+    assert "tier.unclassified" not in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Login nodes: one NDR HCA, 100 Gigabit Ethernet external connection.",
+        "Each node has 25 GbE external connectivity to the campus.",
+    ],
+)
+def test_an_external_connection_is_front_end(sheet, line):
+    a = sheet(f"# Fjell cluster\n\n{line}\n")
+    assert one(a, "bandwidth", "Gb").tier == "front-end" if "25 GbE" in line else True
+    assert {f.tier for f in a.figures if f.quantity == "bandwidth" and "100" in f.text or "25" in f.text} == {
+        "front-end"
+    }
+
+
+@pytest.mark.parametrize("line", ["TDP: 680 W (for full GH200 superchip)", "Superchip power: 1000 W"])
+def test_a_superchips_power_is_the_accelerators(sheet, line):
+    a = sheet(f"# Fjell node\n\n4x GH200 Grace Hopper Superchips per node.\n\n{line}\n")
+    assert one(a, "power", "W").scope == "per-accelerator"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "NVLink 4 GPU-to-GPU links, 300 GB/s between pairs of GPUs (150 GB/s per direction).",
+        "Chip-to-chip: 1.6 TB/s over the mesh (800 GB/s each way).",
+    ],
+)
+def test_a_figure_whose_bracket_gives_its_half_per_direction_adds_both(sheet, line):
+    a = sheet(f"# Fjell node\n\n{line}\n")
+    first = next(f for f in a.figures if f.quantity == "bandwidth")
+    assert first.direction == "bidirectional" and first.normalized["value"] == first.value / 2 * (
+        1000 if first.unit == "TB/s" else 1
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "20 GPGPU nodes, each with 1,024 GB of DDR4-RAM, eight A100 GPUs (40 GB HBM2 @ 1,555 GB/s; HGX board with "
+        "NVLink), two HDR200 Infiniband HCAs, 25 GbE.",
+        "Node: 512 GB DDR5, 4 x H100 GPUs (80 GB HBM3; NVLink bridge), one NDR200 InfiniBand HCA, 25 GbE.",
+    ],
+)
+def test_a_port_named_by_its_own_fabric_keeps_it_whatever_its_sentence_names(sheet, text):
+    a = sheet(f"# Fjell cluster\n\n{text}\n")
+    ib = next(f for f in a.figures if f.quantity == "bandwidth" and "DR200" in f.text)
+    eth = next(f for f in a.figures if f.quantity == "bandwidth" and "GbE" in f.text)
+    assert (ib.tier, eth.tier) == ("scale-out", "front-end")
+
+
+def test_a_rate_another_generation_has_is_not_beyond_the_one_named_elsewhere(sheet):
+    a = sheet(
+        "# Cases\n\nCase 1: 12 GPU servers, each with 4 HDR NICs.\n\nCase 2: a 400Gbps InfiniBand network for 64 "
+        "servers.\n"
+    )
+    assert "bandwidth.exceeds-technology" not in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize(
+    "title, kind",
+    [
+        ("Add support for the Q3401-RD XDR DGX flavor switch", "switch"),
+        ("The DGX GB200 NVL72 rack: a supercomputer in a rack", "rack"),
+    ],
+)
+def test_a_dgx_named_as_a_qualifier_does_not_make_a_server(sheet, title, kind):
+    a = sheet(f"# {title}\n\nThis system is based on the platform with 36x800Gb/s ports and 120kW of power.\n")
+    assert a.sheet_kind == kind
+
+
+# -- a switch's stated totals against its own ports -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Introduce support for the next-generation 800GB/s switch ZX600.\n\nZX600 is 51.2 Tbps Ethernet switch. It "
+        "can provide up to 64x800Gb/s (ETH) bandwidth per port.\n",
+        "# Zephyr Z9 switch\n\nThe Z9 is a 3.2 Tbps switch.\n\nIt offers 25.6 Tbps of switching capacity over 32x "
+        "800GbE ports.\n",
+    ],
+)
+def test_a_second_total_the_ports_do_not_make_is_a_mismatch(sheet, text):
+    found = [x for x in sheet(text).findings if x.check == "bandwidth.aggregate-mismatch"]
+    assert found and all(x.severity == "warning" for x in found)  # which total holds is the vendor's to say
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "| SFP+ copper (CU) | Twinax | 1, 3 and 5m | Approximately 0.1 W | Approximately 0.1 microsecond |",
+        "| QSFP28 AOC | Active optical | 10m | 2.5 W | about 50 ns |",
+    ],
+)
+def test_a_cables_latency_in_a_cabling_table_is_the_modules(sheet, row):
+    a = sheet(
+        "# Corvo FI-32 fabric interconnect\n\n| Cable | Type | Reach | Power | Latency |\n|---|---|---|---|---|\n"
+        f"{row}\n\nPorts: 32 x 40-Gbps\n"
+    )
+    assert not [f for f in a.figures if f.quantity == "latency"]
+    assert "latency.hardware-only" not in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Each of the four passive QSFP-DD ports provides 800 Gbps connectivity. These ports connect exclusively to "
+        "other Blackhole cards.",
+        "- **k150:** This card provides more local memory (32 GB) than the k100. It also features four 800 Gbps "
+        "QSFP-DD ports used for networking with other Kite cards.",
+    ],
+)
+def test_card_to_card_ports_told_in_the_next_or_own_sentence_are_scale_up_per_port(sheet, text):
+    a = sheet(f"# Kite cards\n\n{text}\n")
+    f = one(a, "bandwidth", "800")
+    assert (f.tier, f.scope) == ("scale-up", "per-port")
+
+
+@pytest.mark.parametrize(
+    "line, printed, scope",
+    [
+        (
+            "Each pair of GPUs sits behind a PCIe bridge to a Mellanox GDR NIC with bandwidth of 200 Gb/s.",
+            "200",
+            "per-device",
+        ),
+        ("The Kestrel K9 SuperNIC supports 800Gb/s or XDR IB or 2 x 400GbE link speeds.", "800", "per-device"),
+        ("PCIe Gen5 provides 4 GB/s per lane and 64 GB/s for x16 connection.", "64", "per-link"),
+        ("A Gen4 slot moves 32 GB/s over an x16 link.", "32", "per-link"),
+    ],
+)
+def test_whose_rate_the_words_beside_it_say(sheet, line, printed, scope):
+    assert one(sheet(f"# Notes\n\n{line}\n"), "bandwidth", printed).scope == scope
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| Chips per host | 8 |\n| Per-host NIC configuration | 2 x 100 Gbps NIC |\n"
+        "| Data center network bandwidth per Pod | 6.4 Tbps |\n",
+        "| Accelerators per node | 8 |\n| Node NICs | 2 x 200 Gbps |\n| Cluster network | fat tree, 400 nodes |\n",
+    ],
+)
+def test_two_nics_in_a_table_of_the_cluster_network_are_scale_out(sheet, table):
+    a = sheet("# Kite K5 pod\n\n| Specification | Value |\n|---|---|\n" + table)
+    assert one(a, "bandwidth", "00 Gbps").tier == "scale-out"

@@ -114,7 +114,9 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
             lo = starts[i]
             hi = bounds[i] if i < len(bounds) else len(text)
             item = [b.end() for b in INLINE_BULLET.finditer(text, lo, m.start)]
-            left = text[item[-1] if item else lo : m.start]  # a clause starts at its own inline bullet
+            # a clause starts at its own inline bullet, and never before its sentence
+            stops = [b.end() for b in _FULL_STOP.finditer(text, item[-1] if item else lo, m.start)]
+            left = text[stops[-1] if stops else item[-1] if item else lo : m.start]
             right = text[m.end : hi]
             if i == len(ms) - 1:
                 sep = SEPARATORS.search(right)
@@ -124,6 +126,8 @@ def clauses(mentions: list[Mention]) -> dict[int, Clause]:
 
 
 _SENTENCE_END = regex_cache.compile(r"[.;!?。；！？](?:\s|$)|\n")
+# a full stop, but not an abbreviation's ("i.e. 525 GB/s", "e.g.", "vs.", "approx.")
+_FULL_STOP = regex_cache.compile(r"[。！？]|[!?]\s|(?<!\bi\.e)(?<!\be\.g)(?<!\bvs)(?<!\bapprox)(?<!\bFig)(?<!\bNo)\.\s")
 LEAD_REACH = 200
 
 

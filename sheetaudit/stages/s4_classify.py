@@ -25,6 +25,12 @@ from ..technologies import load as knowledge, technology
 # sheet kinds. Per-accelerator is left out: "one 400G NIC per GPU" states the NIC's port speed, and the port is its scope.
 SUMS_SAID = {"per-node", "per-rack", "per-domain", "per-switch", "per-device", "unspecified"}
 STATED_SCOPE_REACH = 30
+# how near a tier word must stand to a figure that names its own fabric to override it
+OWN_TECH_REACH = 40
+_ASIDE_CUT = regex_cache.compile(r"[;；()（）]")
+# a table cell this short is one statement, whatever full stops it holds ("32x QSFP-DD 800G (4x per card). Connects to
+# other processors only."); a longer one is prose, read sentence by sentence
+CELL_STATEMENT = 200
 # a port speed ("1 GbE per blade") names the port each device has; only a sum word makes it the device's total
 _SUM_WORD = regex_cache.compile(r"aggregate|total|combined|bandwidth|throughput|capacity|合计|总", re.I)
 _PORT_AFTER = regex_cache.compile(
@@ -331,7 +337,27 @@ def _bandwidth(f: Figure, m: Mention, c: Clause, ctx: SheetContext, alone: bool)
     if "twin-double" in m.flags and f.direction == "unspecified":
         f.direction = "bidirectional"
         f.reading = "printed in brackets at twice the rate before it ('12.8 (25.6) Tbps'): both directions added"
+    half = _half_per_direction(m, v)
+    if half and f.direction == "unspecified":
+        f.direction = "bidirectional"
+        f.reading = f"its own bracket gives half of it per direction ('{half}'): both directions added"
     f.scope = _scope(f, m, c, ctx, foot)
+
+
+def _half_per_direction(m: Mention, v: dict) -> str:
+    """The bracket right after a figure that gives half of it per direction ("300 GB/s between pairs of GPUs (150 GB/s
+    per direction)"; rules: half_twin_after), "" where none does."""
+    from ..units import convert
+
+    x = rx(v["half_twin_after"]).match(m.segment.text[m.end : m.end + 120])
+    if not x:
+        return ""
+    try:
+        half = convert("bandwidth", float(x.group("n").replace(",", "")), x.group("u"))
+        whole = convert("bandwidth", m.value, m.unit)
+    except (KeyError, ValueError, TypeError):
+        return ""
+    return x.group(0).strip(" (（)）") if abs(2 * half - whole) <= 0.02 * whole else ""
 
 
 def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> str:
@@ -342,10 +368,20 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
     if is_bytes(m.unit) and rx(v["host_path"]).search(" ".join(_sentence_around(seg.text, m.start, m.end))):
         return "host"  # "49 GB/s per GPU ... P2P transfers between the NIC and the GPUs": the GPU's host link
     foot = ctx.footnotes.get(_marker(m), "")
-    explicit = _first(v["tier_explicit"], "tier", clause) or _first(v["tier_explicit"], "tier", foot)
+    # the figure's own words may name its fabric ("HDR200", "25 GbE"): nearer than any other link in its clause, and
+    # beaten only by a tier word right beside it ("Storage: 2x 400GbE"), not by one further along ("512 GB DDR5, 4 x
+    # H100 (80 GB HBM3), one NDR200 HCA")
+    own_tech = (m.unit in PORT_UNITS or "rate-name" in m.flags) and knowledge().get(technology(m.text) or "")
+    if own_tech:
+        # a bracket or a semicolon between a word and the figure puts the word in another aside
+        near = Clause(_ASIDE_CUT.split(c.left)[-1], _ASIDE_CUT.split(c.right)[0])
+        explicit = _nearest(v["tier_explicit"], "tier", near, within=OWN_TECH_REACH)
+    else:
+        explicit = _first(v["tier_explicit"], "tier", clause)
+    explicit = explicit or _first(v["tier_explicit"], "tier", foot)
     if explicit:
         return explicit
-    tech = _first(v["tier_technology"], "tier", clause)
+    tech = own_tech.tier if own_tech else _first(v["tier_technology"], "tier", clause)
     explicit = _first(v["tier_explicit"], "tier", seg.label)
     if explicit and not (explicit == "scale-up" and _names_host_link_only(c, seg)):
         # the figure's own clause naming a host link ("Speed 32GT/s, Width x16 (PCIE5)") says more than a row
@@ -353,7 +389,14 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
         return explicit
     label_tier = _first(v["tier_label"], "tier", seg.label)
     if tech is None:
-        sentence_tier = _first(v["tier_explicit"], "tier", seg.text, seg.row)
+        # its own sentence, not the whole paragraph ("This card provides additional local memory ... It also features
+        # four passive 800 Gbps QSFP-DD ports")
+        own = (
+            seg.text
+            if seg.kind == "cell" and len(seg.text) <= CELL_STATEMENT
+            else _full_sentence(seg.text, m.start, m.end)
+        )
+        sentence_tier = _first(v["tier_explicit"], "tier", own, seg.row)
         own_port = ctx.kind in ("switch", "nic") and (m.unit in PORT_UNITS or "rate-name" in m.flags)
         if sentence_tier and not (own_port and sentence_tier == "front-end"):
             # a switch's or adapter's own port speed is not made front-end by a BMC or storage named elsewhere in
@@ -391,11 +434,11 @@ def _tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, clause: str) -> s
         return label_tier
     if ctx.scale_up_links and any(n in f"{clause} {seg.label}" for n in ctx.scale_up_links):
         return "scale-up"  # the vendor's own link, which the sheet says forms its scale-up domain
-    before = _said_before(seg, ctx)
-    if before:
-        # "The ConnectX-7 VPI Adapter is the latest ConnectX line. It can provide 25/50/100/200/400G": a sentence
-        # that names nothing continues the one before it in its paragraph
-        said = _first(v["tier_explicit"], "tier", before) or _first(v["tier_technology"], "tier", before)
+    # "The ConnectX-7 VPI Adapter is the latest ConnectX line. It can provide 25/50/100/200/400G": a sentence that
+    # names nothing continues the one before it in its paragraph; and "Each port provides 800 Gbps. These ports connect
+    # exclusively to other cards" is said of it by the one after, which points back at it
+    for near in (_said_before(seg, ctx), _said_after(seg, ctx)):
+        said = near and (_first(v["tier_explicit"], "tier", near) or _first(v["tier_technology"], "tier", near))
         if said == "scale-out":
             return _network_tier(f, m, c, ctx, label_tier)
         if said:
@@ -438,6 +481,22 @@ def _said_before(seg, ctx: SheetContext, reach: int = 240) -> str:
     if i > 0 and block[:i].strip():
         return block[max(0, i - reach) : i]
     return ctx.block_text.get(seg.block - 1, "")[-reach:]  # the list's lead-in: "The control plane needs: ▶ ..."
+
+
+_POINTS_BACK = regex_cache.compile(r"\s*(?:These|Those|They|Such|Both)\b|\s*(?:这些|上述|该等)")
+
+
+def _said_after(seg, ctx: SheetContext) -> str:
+    """The sentence after the figure's in its paragraph, where it opens by pointing back at it ("These ports connect
+    exclusively to other Blackhole cards"); "" otherwise."""
+    if seg.kind != "sentence":
+        return ""
+    block = ctx.block_text.get(seg.block, "")
+    i = block.find(seg.text)
+    rest = block[i + len(seg.text) :] if i >= 0 else ""
+    if not _POINTS_BACK.match(rest):
+        return ""
+    return re.split(r"[.;!?。；！？]\s", rest, maxsplit=1)[0]
 
 
 _NUMBERED_NOTE = regex_cache.compile(r"\s*(\(\d{1,2}\))(?!\s*\w)")
@@ -487,8 +546,11 @@ def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tie
             and m.count < acc
             and m.count <= 2
             and _first(v["tier_explicit"], "tier", f.segment.text[max(0, m.start - 60) : m.start]) != "scale-out"
+            and not _cluster_network_named(ctx.record_text.get(seg.block, "").replace(seg.text, " "))
         ):
-            return "front-end"  # one or two ports on a box of eight accelerators, unless "East-West NIC - (1x400G)"
+            # one or two ports on a box of eight accelerators, unless "East-West NIC - (1x400G)", or a table whose
+            # other rows say its network is the cluster's ("Data center network bandwidth per Pod")
+            return "front-end"
         if (
             m.count is None
             and rx(r"Ethernet NIC|\bNIC\b$").search(c.right.strip())
@@ -498,11 +560,28 @@ def _network_tier(f: Figure, m: Mention, c: Clause, ctx: SheetContext, label_tie
     return ctx.network_role
 
 
+def _cluster_network_named(record: str) -> bool:
+    """A table's other rows name the cluster's network (rules: cluster_network_row) but no ports of its own, nor a
+    front-end network (tier_explicit): the figure's ports are that network's ("Per-host NIC configuration | 2 x 100
+    Gbps NIC" beside "Data center network bandwidth per Pod | 6.4 Tbps", not beside "RDMA Cluster Network | 8 x 400")."""
+    v = load_rules().vocab
+    front = next(e["pattern"] for e in v["tier_explicit"] if e["tier"] == "front-end")
+    return bool(
+        rx(v["cluster_network_row"]).search(record)
+        and not rx(front).search(record)
+        and not _COUNTED_PORTS.search(record)
+    )
+
+
+_COUNTED_PORTS = regex_cache.compile(r"(?<![\w.])\d{1,3}\s*[x×]\s*\d")
+
+
 def _gbps(m: Mention) -> float | None:
     from ..units import convert
 
     try:
-        return convert("bandwidth", m.value, m.unit) * 8 if m.unit != "GB" else m.value
+        # rounded: 1.6 Tb/s is 1600 Gb/s, not 1600.0000000000002 (a port at the fastest speed is still a port)
+        return round(convert("bandwidth", m.value, m.unit) * 8, 6) if m.unit != "GB" else m.value
     except KeyError:
         return None
 
@@ -538,11 +617,12 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
         if not _PORT_WORD.search(f"{c.text} {seg.label}"):
             return "per-link"
     gbps = _gbps(m)
+    counted_port = m.count and gbps is not None and gbps <= float(v["port_max_gbps"])
     noun = (
         not {"rate-list", "rate-name"} & m.flags
         and m.unit not in PORT_UNITS
         # a counted port speed ("Quantum-3 36x800Gb/s Switch") is its ports', whatever device follows it
-        and not (m.count and gbps is not None and gbps <= float(v["port_max_gbps"]))
+        and not counted_port
         and (
             _first_at(v["scope_of_noun_after"], "scope", c.right)
             or next((e["scope"] for e in v["scope_of_subject_before"] if rx(e["pattern"]).search(c.left[-80:])), None)
@@ -553,6 +633,7 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if (
         ctx.kind == "switch"
         and f.unit in ("Tb/s", "T", "TB/s")
+        and not counted_port  # "64 x 1.6T Ethernet interfaces": a port speed, counted
         and not re.match(r"\s*(?:[\w/-]+\s){0,2}ports?\b", c.right, re.I)
     ):
         return "per-switch"  # no port of a switch runs at terabits: the switch's capacity
@@ -600,7 +681,7 @@ def _scope(f: Figure, m: Mention, c: Clause, ctx: SheetContext, foot: str) -> st
     if f.tier == "mixed" and ctx.kind in ("server", "pod", "rack"):
         return "per-node"
     if f.tier in ("scale-out", "front-end"):
-        if ctx.kind == "switch" and m.value and f.unit in ("Tb/s", "T"):
+        if ctx.kind == "switch" and m.value and f.unit in ("Tb/s", "T") and not counted_port:
             return "per-switch"
         return _sum_of_ports(m, c, seg, ctx, v) or "per-port"
     if f.tier == "scale-up":
@@ -1068,6 +1149,21 @@ _CLAUSE_END = regex_cache.compile(r"[,，、；;。]|\.\s")
 _JOIN_BETWEEN = regex_cache.compile(r"间|之间|between|across|nodes?\b|servers?\b|服务器|节点|机柜|机架", re.I)
 
 
+_FULL_STOP = regex_cache.compile(r"[。!?！？\n]|(?<!\bi\.e)(?<!\be\.g)(?<!\bvs)(?<!\bapprox)(?<!\bFig)(?<!\bNo)\.\s")
+
+
+def _full_sentence(text: str, start: int, end: int, reach: int = 300) -> str:
+    """The figure's sentence to its full stops (a semicolon or a comma does not end it), at most `reach` characters
+    either side."""
+    left = text[max(0, start - reach) : start]
+    cuts = list(_FULL_STOP.finditer(left))
+    if cuts:
+        left = left[cuts[-1].end() :]
+    right = text[end : end + reach]
+    cut = _FULL_STOP.search(right)
+    return f"{left} {right[: cut.start()] if cut else right}"
+
+
 def _sentence_around(text: str, start: int, end: int, reach: int = 100) -> tuple[str, str]:
     """The words of the count's own sentence before and after it, at most `reach` characters each way."""
     left = text[max(0, start - reach) : start]
@@ -1087,6 +1183,9 @@ def _joined_by(text: str, m: Mention, ctx: SheetContext) -> str | None:
     left, right = _sentence_around(text, m.start, m.end)
     if rx(v["domain_to_host"]).match(right):
         return None  # "connects two B200 GPUs to the Grace CPU over NVLink-C2C": a superchip's host link
+    aside = _OWN_BRACKET.match(text, m.end)
+    if aside and _scale_up_named(aside.group(1), ctx) and not rx(v["domain_network"]).search(aside.group(1)):
+        return "scale-up"  # "four Nvidia A100 (each 40 GB HBM2; DGX board with NVLink; ...)": the count's own aside
     tail = _join_after(text, m)
     if tail:
         if rx(v["domain_host_link"]).search(tail):
@@ -1098,6 +1197,10 @@ def _joined_by(text: str, m: Mention, ctx: SheetContext) -> str | None:
     if up and not rx(v["domain_network"]).search(f"{left} {right}"):
         return "scale-up"
     return None
+
+
+# the bracket right after a count, which describes what it counts (semicolons inside it end no sentence)
+_OWN_BRACKET = regex_cache.compile(r"\s*[(（]([^()（）]{1,300})[)）]")
 
 
 def _join_after(text: str, m: Mention) -> str:

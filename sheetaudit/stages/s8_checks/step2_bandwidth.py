@@ -47,11 +47,7 @@ def run(figs, sheet, doc, facility):
             )
         )
     # a rate written as a generation's name ("144 XDR ports", "NDR200") has its rate by the standard, in bits
-    ambiguous = [
-        f
-        for f in own(links)
-        if {"bare-unit", "bytes-for-bits"} & f.flags and not ("rate-name" in f.flags and f.text.strip().isalpha())
-    ]
+    ambiguous = [f for f in own(links) if {"bare-unit", "bytes-for-bits"} & f.flags and "rate-name" not in f.flags]
     if ambiguous:
         # a bare '400G' on a port is one of the standard port speeds, in bits: a note, not a question
         doubtful = [f for f in ambiguous if "value" in f.inferred]
@@ -338,6 +334,23 @@ def _aggregate_mismatch(figs, kind: str = "switch"):
             for terms, t, seg in grouped
             if not _counted_by_another(t, gbs, distinct_gbs, tol) and (kind == "switch" or seg is f.segment)
         ]
+        rival = None
+        if not configs and kind == "switch" and len({round(t, 3) for _, t, _ in grouped}) == 1:
+            # one port configuration, which another total of the same switch counts: the sheet states two totals
+            # for the same ports ("800GB/s switch" beside "51.2 Tbps", 64 x 800 Gb/s), and this one is not it
+            rival = next(
+                (
+                    g
+                    for g, g_gbs in zip(totals, totals_gbs)
+                    if g is not f
+                    and g in same_model(f, totals)
+                    and abs(g_gbs - gbs) > tol * gbs
+                    and _counts_up_to(g_gbs, [grouped[0][1]], tol)
+                ),
+                None,
+            )
+            if rival is not None:
+                configs = [(terms, t, seg is f.segment) for terms, t, seg in grouped]
         if not configs:
             continue
         shared = ports.shared(f)
@@ -359,6 +372,8 @@ def _aggregate_mismatch(figs, kind: str = "switch"):
                 "its sentence holds several totals and several port counts (a table of models read as one line): "
                 "which ports this total counts is not certain"
             )
+        if rival is not None:
+            doubt = f"the sheet also states {rival.text} (page {rival.page}), which these ports add up to"
         if not own and len(distinct) > 1:
             doubt = (
                 "the sheet gives several port configurations ("
