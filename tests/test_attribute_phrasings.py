@@ -797,3 +797,29 @@ def test_whose_rate_the_words_beside_it_say(sheet, line, printed, scope):
 def test_two_nics_in_a_table_of_the_cluster_network_are_scale_out(sheet, table):
     a = sheet("# Kite K5 pod\n\n| Specification | Value |\n|---|---|\n" + table)
     assert one(a, "bandwidth", "00 Gbps").tier == "scale-out"
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        (
+            "# Corvo 9108 Modular Chassis\n\nThe modular system holds eight compute nodes for enterprise workloads.\n",
+            "server",
+        ),
+        (
+            "# Corvina 7816R Modular Chassis\n\nA 16-slot modular chassis switch with line cards for AI spines.\n",
+            "switch",
+        ),
+    ],
+)
+def test_a_modular_chassis_is_a_switch_only_beside_switching_words(sheet, text, kind):
+    assert sheet(text + "\nUplinks: 8x 100-Gbps\n").sheet_kind == kind
+
+
+@pytest.mark.parametrize(
+    "line", ["Its combination of 64 x 1.6T Ethernet interfaces", "It offers 64 x 1.6 Tb/s OSFP ports"]
+)
+def test_counted_ports_at_the_fastest_port_speed_are_ports(sheet, line):
+    a = sheet(f"# Zephyr Z10 switch\n\nThe Z10 delivers 102.4 Tbps of switching capacity. {line}.\n")
+    assert {f.scope for f in a.figures if f.quantity == "bandwidth" and f.value < 10} == {"per-port"}
+    assert "bandwidth.aggregate-mismatch" not in {x.check for x in a.findings}
