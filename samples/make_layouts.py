@@ -233,7 +233,8 @@ def parse(text, plain):
             blocks.append(("table", grid_table([x.rstrip() for x in lines[i:j]])))
             i = j
             continue
-        elif s.startswith("|") or ("|" in s and _MD_SEP.match(nxt) and "-" in nxt):
+        elif s.startswith("|") or ("|" in s and ("|" in nxt or _MD_SEP.match(nxt) and "-" in nxt)):
+            # (rows of "label | value" with no separator line are a table too: a converted page's table)
             flush()
             rows = []
             while i < len(lines) and "|" in lines[i] and (lines[i].strip().startswith("|") or not s.startswith("|")):
@@ -322,6 +323,8 @@ def width(s, font, size, mode="plain"):
 
 
 def draw(c, x, y, s, font, size, mode):
+    if font == CJK and len(s) == 1:
+        s += " "  # a string of one CJK glyph is lost to pdfium (see glyph_units); a trailing space keeps it
     if mode == "plain":
         c.setFont(font, size)
         c.drawString(x, y, s)
@@ -422,7 +425,7 @@ class Flow:
         lines = wrap(text, font, size, self.w - indent, self.mode)
         if bullet:
             self.room(size * 1.3)
-            self.op("t", self.x + 3, self.y - size * 1.3, "\u2022", CJK, size, "plain")
+            self.op("t", self.x + 3, self.y - size * 1.3, "\u2022", "Helvetica", size, "plain")
         self.text_lines(lines, font, size, indent, size * 1.3)
         self.y -= 0 if mono else size * 0.5
 

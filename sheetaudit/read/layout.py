@@ -427,12 +427,15 @@ class PageBuilder:
         # the variants' names: set over the values ("H100 SXM  H100 NVL"), or in the list's first row ("Model")
         models = _heads([(col, _text_of(col)) for col in _subcolumns(header_words)]) if header_words else []
         parent, parent_x = "", float("inf")  # a row without values over indented rows: "GPU Memory" over models
+        # an indent is more than a cell's padding: a caption set flush with a table whose labels are padded by a few
+        # points is no parent of its rows
+        indented = max(2.5, 0.5 * label_size)
         row_words = _RowWords(right, owner)
         for n, (label_lines, top) in enumerate(rows):
             nxt = rows[n + 1][1] if n + 1 < len(rows) else float("inf")
             label = _join_lines([_line_text(ln) for ln in label_lines])
             x0 = label_lines[0][0].x0
-            if x0 <= parent_x + 2.5:
+            if x0 <= parent_x + indented:
                 parent, parent_x = "", float("inf")
             elif parent:
                 label = f"{parent} {label}"
@@ -440,7 +443,10 @@ class PageBuilder:
             words = row_words.of(n, top, nxt)
             if not words:
                 indent = rows[n + 1][0][0][0].x0 - x0 if n + 1 < len(rows) else 0.0
-                if 2.5 < indent <= 4 * label_size and max(i.size for ln in label_lines for i in ln) < 1.15 * label_size:
+                if (
+                    indented < indent <= 4 * label_size
+                    and max(i.size for ln in label_lines for i in ln) < 1.15 * label_size
+                ):
                     parent, parent_x = label, x0
                 elif n in sections:
                     self.heading = label
@@ -461,13 +467,14 @@ class PageBuilder:
         # A first row of product names ("T8-A", "Q64-M (managed)") heads variant columns; a row with a figure
         # in it ("400 Gb/s") is data.
         if ncols >= 3 and len(rows) > 1 and not any(FIGURE_LIKE.search(c or "") for c, _ in rows[0]):
-            header = [c or "" for c, _ in rows[0]]
+            header = [_join_lines((c or "").split("\n")) for c, _ in rows[0]]
             body_rows = rows[1:]
         generic = compiled(
             r"^(?:feature|item|spec(?:ification)?s?|parameter|property|name|参数|项目|规格|指标)?$", re.I
         )
+        # a cell's lines are joined as a paragraph's are: Chinese wrapped in a narrow column has no space to put back
         for r in body_rows:
-            label = (r[0][0] or "").strip() if len(r) > 1 else ""
+            label = _join_lines((r[0][0] or "").split("\n")) if len(r) > 1 else ""
             if header and label and not generic.match(header[0].strip()):
                 label = f"{label} {header[0].strip()}"  # "Compute" under "Network": the compute network
             cells = r[1:] if len(r) > 1 else r
@@ -476,7 +483,7 @@ class PageBuilder:
                     continue
                 col = header[k] if header and k < len(header) else ""
                 seg_items = [Item(*bbox)] if bbox else []
-                self._seg(text.replace("\n", " "), "cell", seg_items, label=label.replace("\n", " "), column=col)
+                self._seg(_join_lines(text.split("\n")), "cell", seg_items, label=label, column=col)
 
 
 def _under(heads: list[tuple[float, float, str]], col: list[Item]) -> str:

@@ -97,6 +97,7 @@ def find_boxes(items: list[Item]) -> list[Item]:
         for a, b in zip(line, line[1:]):
             if abs(a.base - b.base) <= ALIGN * min(a.size, b.size):
                 pairs.append((a, b))
+    pairs += _centred(lines, gutter, pairs)
     if len(pairs) < ROWS_MIN:
         return items
     # a label column: labels set flush left (or flush right) one under the other, each with a value beside it (set
@@ -123,6 +124,34 @@ def find_boxes(items: list[Item]) -> list[Item]:
     return [i for i in items if id(i) not in taken] + boxes
 
 
+def _centred(lines: list[list[Chunk]], gutter: float, pairs) -> list[tuple[Chunk, Chunk]]:
+    """(label, value's first line) where a label is set against the middle of a value of two lines (or four): a line
+    of one chunk whose centre lies midway between the centres of the two lines of one value beside it, on no
+    baseline of theirs (a table set with its cells centred vertically, without rules)."""
+    out = []
+    paired = {id(c) for p in pairs for c in p}
+    left_of = {id(b): a for a, b in pairs}  # a value line on another label's baseline is that label's
+    for k in range(1, len(lines) - 1):
+        if len(lines[k]) != 1 or id(lines[k][0]) in paired:
+            continue
+        a = lines[k][0]
+        up, down = lines[k - 1], lines[k + 1]
+        if any(c.x0 < a.x1 + gutter and c.x1 > a.x0 for c in up + down):
+            continue  # a line above or below in the label's column: a paragraph, or a label of its own
+        b1 = next((c for c in up if c.x0 >= a.x1 + gutter), None)
+        b2 = next((c for c in down if c.x0 >= a.x1 + gutter), None)
+        if b1 is None or b2 is None or abs(b1.x0 - b2.x0) > EDGE:
+            continue
+        if any(id(b) in left_of and abs(left_of[id(b)].x0 - a.x0) <= EDGE for b in (b1, b2)):
+            continue
+        if b2.top - b1.bottom > 0.6 * b1.size:
+            continue  # two rows' values, not two lines of one
+        mid = (b1.top + b1.bottom + b2.top + b2.bottom) / 4
+        if abs((a.top + a.bottom) / 2 - mid) <= ALIGN * min(a.size, b1.size):
+            out.append((a, b1))
+    return out
+
+
 def _value_column(rows):
     """The rows whose value starts where the values' column does (flush left, or centred or flush right within a
     few ems): a label's wrapped line beside a line of running text further right is no row."""
@@ -146,7 +175,7 @@ def _plausible(rows, lines) -> bool:
         return False  # numbered notes or a numbered list
     if _median([a.size for a in labels]) > 1.15 * _median([b.size for b in values]):
         return False  # headings beside small text
-    if _running_text(labels) or _running_text(values):
+    if _running_text(labels) or (_running_text(values) and not _short_values(rows, lines)):
         return False  # columns of running text side by side, narrow enough that their lines are short
     if _digit_share(labels) > max(0.5, 0.8 * _digit_share(values)):
         return False  # figures beside figures: the columns of a grid whose labels are elsewhere
@@ -160,6 +189,15 @@ def _plausible(rows, lines) -> bool:
             if id(q) in lefts and len(p.words) <= MAX_LABEL_WORDS and abs(p.base - q.base) <= ALIGN * q.size:
                 before += 1
     return before < 0.5 * n
+
+
+def _short_values(rows, lines) -> bool:
+    """Values of a line or two each, filled to a narrow column's width (a spec table in a side column), not
+    paragraphs: the value column's lines from the first row to the last are at most 2.5 a row."""
+    x0 = _median([b.x0 for _, b in rows])
+    top, bottom = min(b.top for _, b in rows), max(b.bottom for _, b in rows)
+    n = sum(1 for line in lines for c in line if abs(c.x0 - x0) <= EDGE and top - 1 <= c.top <= bottom + 2 * c.size)
+    return n <= 2.5 * len(rows)
 
 
 def _median(xs: list[float]) -> float:
@@ -195,7 +233,8 @@ def _boxes(rows, chunks: list[Chunk], lines, gutter: float, claimed: set[int]):
     k = 0
     while k < len(rows):
         first = rows[k][0]
-        start = next(n for n, c in enumerate(inside) if c.top >= first.top - tol)
+        # (a label set against the middle of its value starts below the value's first line)
+        start = next(n for n, c in enumerate(inside) if c.top >= min(first.top, rows[k][1].top) - tol)
         # down from the first row: the next row joins while no line crosses the columns and no gap is wider than
         # a few lines
         members: list[Chunk] = []
