@@ -176,7 +176,7 @@ DECIMALS = st.one_of(
     st.tuples(st.integers(min_value=0, max_value=9999), st.integers(min_value=1, max_value=99)).map(
         lambda t: f"{t[0]}.{t[1]}"
     ),
-)
+).filter(lambda v: not v.startswith("802."))  # "802.3 GbE" names the IEEE standard, not a rate (rules/vocabulary)
 CONTEXTS = ["{v} {s}", "{v}{s}", "Port speed: {v} {s} InfiniBand", "Switch capacity: {v}{s} switch"]
 
 
