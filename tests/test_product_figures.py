@@ -293,3 +293,9 @@ def test_a_cpus_power_named_in_its_row_stays(sheet, row):
 def test_fibre_channel_speeds_in_g_are_still_read(sheet):
     a = sheet("# Kite FI-64 fabric interconnect\n\nEthernet ports: 36 x 100GbE\n\nSAN ports: 8G/16G/32G FC\n")
     assert 4.0 in rates(a)
+
+
+def test_a_page_counting_accelerators_by_their_model_is_laid_out():
+    from sheetaudit.stages.s2_triage import may_hold_figures
+
+    assert may_hold_figures("Each bare-metal server holds 8 × H100 SXM5 joined by NVSwitch.")

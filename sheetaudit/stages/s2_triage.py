@@ -7,8 +7,8 @@ the layout saved (the count pattern tries every digit), so they run only around 
 contain, found by cheap scans built from the same rules:
 - a number followed by a unit of the rules, a rate name (HDR200, 1000BASE-T, 千兆网口) or an InfiniBand
   generation: the numeric finder runs on the text around it;
-- an accelerator noun of the vocabulary, "-way", a product name in the plural ("16 B200s"), a Chinese count
-  classifier: the count finder runs on the text before it;
+- an accelerator noun of the vocabulary, "-way", a product name in the plural ("16 B200s"), an accelerator's model
+  name ("8 × H100"), a Chinese count classifier: the count finder runs on the text before it;
 - cooling runs on the whole text (it is cheap), and a line that may be a table header with a unit ("Bandwidth
   (GB/s)") is tried as the finder tries a header over a bare number.
 A page that defines footnotes needs its layout too: a figure elsewhere may point to one.
@@ -58,6 +58,12 @@ def _scans() -> tuple[re.Pattern, re.Pattern]:
 _PLURAL = regex_cache.compile(r"\d[A-Z]*s\b")  # "16 B200s": the count pattern's product name in the plural
 
 
+@lru_cache(maxsize=1)
+def _models() -> re.Pattern:
+    """Accelerators named by their model alone ("8 × H100 SXM5"): the count pattern's model names, case as printed."""
+    return compiled(load_rules().vocab["accelerator_models"])
+
+
 def may_hold_figures(page_text: str) -> bool:
     """True unless the finder finds nothing in the page's text (its lines as pdfium gives them)."""
     lines = page_text.splitlines()
@@ -79,6 +85,7 @@ def may_hold_figures(page_text: str) -> bool:
         (numeric.finditer(text), _numeric, before, after),
         (counts.finditer(low), _counts, COUNT_REACH, 10),
         (_PLURAL.finditer(text), _counts, COUNT_REACH, 10),
+        (_models().finditer(text), _counts, 60, 10),
     ):
         if any(finder(_window(text, m.start() - back, m.end() + ahead)) for m in found):
             return True
