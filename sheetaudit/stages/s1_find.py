@@ -204,13 +204,14 @@ def _patterns():
     nouns = r.vocab["accelerator_nouns"]
     # A count, then up to six words of product name or marks, then an accelerator noun: "8 GPUs",
     # "four Acme Volt accelerators", "8x Nova™ cards", "a 128-chip slice"; or a product name written plural
-    # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s". A word of the name is taken
+    # ("8 Gaudi 3s", "16 B200s"): a capitalised name ending in a model number and an "s"; or an accelerator's model name
+    # alone ("8 × H100 SXM5", "four Nvidia A100": rules accelerator_models). A word of the name is taken
     # whole (possessive): a part number such as "1F1CSNA80900J" could otherwise be cut into words in every way.
     domain = compiled(
         rf"(?:(?P<bound>up to|as many as|more than|over|最多)\s+)?(?<![\w.,\-–])(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d{{1,2}} \d{{3}}(?!\d)|\d+|{count_words})(?![\d.])(?![A-WYZa-wyz])\s*-?\s*(?:[xX×]\s*)?"
         rf"(?:(?P<mid>(?-i:(?:(?:[A-Z0-9\u4e00-\u9fff][\w\-]*+|[a-z]{{1,3}}\d[\w\-]*+|®|™|(?<=[A-Z0-9] )(?:or|and|/)(?= [A-Z]))\s*){{0,6}}?))(?P<noun>{nouns})\b"
         rf"|(?P<plural>{PLURAL_NAME})\b|(?<=-)(?P<way>way)\b"
-        rf"|(?:(?:NVIDIA|Nvidia|AMD|Intel|Tesla)[®™]?\s+){{0,2}}(?P<model>{r.vocab['accelerator_models']})(?![\w-]))",
+        rf"|(?:(?:{r.vocab['accelerator_model_makers']})[®™]?\s+){{0,2}}(?P<model>{r.vocab['accelerator_models']})(?![\w-]))",
         re.I,
     )
     # "8 颗曜石 OAM 模组", "单机8卡", "十六卡", "4个昇腾AI处理器", "搭载8颗昆仑芯AI加速模块R300": a count of cards or chips in
