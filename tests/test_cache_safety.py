@@ -127,12 +127,13 @@ def test_temporary_files_of_a_killed_run_are_removed_at_the_next_start(tmp_path)
 
 def test_audit_json_is_written_one_record_at_a_time_as_json_dumps_writes_it(tmp_path):
     from sheetaudit.batch.files import write_json_list_if_changed
+    from sheetaudit.batch.spool import item_text
 
     path = tmp_path / "audit.json"
     for records in ([], [{"a": [1, {"b": "é\n"}]}], [{"x": 1}, {"y": []}, {"z": {}}]):
-        assert write_json_list_if_changed(path, iter(records))
+        assert write_json_list_if_changed(path, map(item_text, records))
         assert path.read_text(encoding="utf-8") == json.dumps(records, ensure_ascii=False, indent=1) + "\n"
         before = path.stat().st_mtime_ns
-        assert not write_json_list_if_changed(path, iter(records))  # the same bytes: the file is left alone
+        assert not write_json_list_if_changed(path, map(item_text, records))  # the same bytes: left alone
         assert path.stat().st_mtime_ns == before
     assert [p.name for p in tmp_path.iterdir()] == ["audit.json"]
