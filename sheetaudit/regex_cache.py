@@ -26,8 +26,9 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 4  # what an entry holds: 3 = code with the first-character lookahead where re has no prefix
-# scan of its own; 4 = the same code as packed machine words (older files are ignored)
+FORMAT = 5  # what an entry holds: 3 = code with the first-character lookahead where re has no prefix
+# scan of its own; 4 = the same code as packed machine words; 5 = keyed by the pattern as written, holding the
+# pattern widened to traditional Chinese (older files are ignored)
 MAX_ENTRIES = 4096  # rules edited many times leave old patterns behind: past this the cache starts over
 
 _entries: dict | None = None  # (pattern, flags) -> the arguments of _sre.compile after the pattern
@@ -35,25 +36,76 @@ _added = False
 
 
 def compile(pattern: str, flags: int = 0) -> re.Pattern:  # noqa: A001 - the name re users expect
-    """re.compile(pattern, flags), built from the cache when an earlier run compiled it."""
+    """re.compile(pattern, flags) with each simplified Chinese character of the pattern matching its traditional
+    form too (rules/zh_variants.txt: every pattern of the rules and of our modules goes this one way), built from
+    the cache when an earlier run compiled it."""
     global _added
     entries = _load()
     key = (pattern, int(flags))
     parts = entries.get(key)
     if parts is None:
-        parts = _parts(pattern, int(flags))
+        widened = with_traditional(pattern)
+        parts = _parts(widened, int(flags))
         if parts is None:
-            return re.compile(pattern, flags)
+            return re.compile(widened, flags)
+        parts = (widened, *parts)
         entries[key] = parts
         _added = True
     try:
         import _sre
 
-        flags_, code, *rest = parts
-        return _sre.compile(pattern, flags_, _unpack(code) if isinstance(code, bytes) else code, *rest)
+        widened, flags_, code, *rest = parts
+        return _sre.compile(widened, flags_, _unpack(code) if isinstance(code, bytes) else code, *rest)
     except Exception:  # noqa: BLE001 - a code list this _sre does not take: compile it as re does
         entries.pop(key, None)
-        return re.compile(pattern, flags)
+        return re.compile(with_traditional(pattern), flags)
+
+
+def with_traditional(pattern: str) -> str:
+    """PATTERN with each simplified character that has a traditional form matching either: '个' becomes '[个個]', and
+    inside a class '[个颗]' becomes '[个個颗顆]' (a character at either end of a range is left as it is)."""
+    if pattern.isascii():
+        return pattern
+    variants = _zh_variants()
+    out, in_class, i = [], False, 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if ch == "[" and not in_class:
+            in_class = True
+        elif ch == "]" and in_class:
+            in_class = False
+        alt = variants.get(ch)
+        if alt is None:
+            out.append(ch)
+        elif in_class:
+            ranged = pattern[i - 1 : i] == "-" or pattern[i + 1 : i + 2] == "-"
+            out.append(ch if ranged else ch + alt)
+        else:
+            out.append(f"[{ch}{alt}]")
+        i += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def _variants_text() -> str:
+    from .rules import rules_dir
+
+    try:
+        return (rules_dir() / "zh_variants.txt").read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return ""
+
+
+@lru_cache(maxsize=1)
+def _zh_variants() -> dict[str, str]:
+    """rules/zh_variants.txt: simplified character -> its traditional form."""
+    lines = _variants_text().splitlines()
+    pairs = [w for line in lines if not line.lstrip().startswith("#") for w in line.split()]
+    return {w[0]: w[1] for w in pairs if len(w) == 2 and w[0] != w[1]}
 
 
 def kept(key: tuple, compute):
@@ -202,7 +254,18 @@ def _load() -> dict:
     global _entries
     if _entries is None:
         _entries = _read(_path())
+        _remove_legacy()
     return _entries
+
+
+def _remove_legacy() -> None:
+    """The file of the first format (no number in its name; no version of sheetaudit reads it any more): removed,
+    by its exact name, so it does not stay in the user's cache for ever. A link of that name is removed, never
+    followed."""
+    try:
+        (_path().parent / f"regex-{sys.implementation.cache_tag}.marshal").unlink()
+    except OSError:
+        pass
 
 
 def _read(path: Path) -> dict:
@@ -216,9 +279,12 @@ def _read(path: Path) -> dict:
 
 
 def _signature() -> tuple:
+    import hashlib
+
     import _sre
 
-    return (FORMAT, sys.implementation.cache_tag, sys.version, _sre.MAGIC, _sre.CODESIZE)
+    variants = hashlib.sha256(_variants_text().encode("utf-8")).hexdigest()[:16]  # what the widening read
+    return (FORMAT, sys.implementation.cache_tag, sys.version, _sre.MAGIC, _sre.CODESIZE, variants)
 
 
 def _path() -> Path:

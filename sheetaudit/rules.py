@@ -247,49 +247,9 @@ def rules_hash(directory: str | None = None) -> str:
 @lru_cache(maxsize=1024)
 def compiled(pattern: str, flags: int = 0) -> re.Pattern:
     """A pattern of the rules or of our own modules, compiled once per process, and built from the compiled form
-    an earlier run kept where it can (sheetaudit.regex_cache). Its simplified Chinese characters match their
-    traditional forms too (rules/zh_variants.txt)."""
-    return regex_cache.compile(with_traditional(pattern), flags)
-
-
-@lru_cache(maxsize=4)
-def _zh_variants(directory: str) -> dict[str, str]:
-    path = Path(directory) / "zh_variants.txt"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return {}
-    pairs = [w for line in text.splitlines() if not line.lstrip().startswith("#") for w in line.split()]
-    return {w[0]: w[1] for w in pairs if len(w) == 2 and w[0] != w[1]}
-
-
-def with_traditional(pattern: str) -> str:
-    """PATTERN with each simplified character that has a traditional form matching either: '个' becomes '[个個]', and
-    inside a class '[个颗]' becomes '[个個颗顆]' (a character at either end of a range is left as it is)."""
-    if pattern.isascii():
-        return pattern
-    variants = _zh_variants(str(rules_dir()))
-    out, in_class, i = [], False, 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            out.append(pattern[i : i + 2])
-            i += 2
-            continue
-        if ch == "[" and not in_class:
-            in_class = True
-        elif ch == "]" and in_class:
-            in_class = False
-        alt = variants.get(ch)
-        if alt is None:
-            out.append(ch)
-        elif in_class:
-            ranged = pattern[i - 1 : i] == "-" or pattern[i + 1 : i + 2] == "-"
-            out.append(ch if ranged else ch + alt)
-        else:
-            out.append(f"[{ch}{alt}]")
-        i += 1
-    return "".join(out)
+    an earlier run kept where it can (sheetaudit.regex_cache, which also makes its simplified Chinese characters
+    match their traditional forms: rules/zh_variants.txt)."""
+    return regex_cache.compile(pattern, flags)
 
 
 def rx(pattern: str) -> re.Pattern:

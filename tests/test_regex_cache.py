@@ -159,7 +159,7 @@ def test_every_pattern_the_rules_hold_matches_as_re_compile_does(cache_home, mon
     _as_new_process(monkeypatch)
     for flags in (0, re.I):
         for p in patterns:
-            ours, theirs = regex_cache.compile(p, flags), re.compile(p, flags)
+            ours, theirs = regex_cache.compile(p, flags), re.compile(regex_cache.with_traditional(p), flags)
             assert (p, flags) in regex_cache._entries
             for text in texts:
                 assert [m.span() for m in ours.finditer(text)] == [m.span() for m in theirs.finditer(text)], p
@@ -179,3 +179,26 @@ def test_what_is_kept_beside_the_patterns_comes_back_as_computed(cache_home, mon
     monkeypatch.setattr("sheetaudit.technologies._literals", lambda *a: calls.append(a))
     again = prefilter.__wrapped__(pattern, flags=re.I)
     assert not calls and [first(t) for t in texts] == [again(t) for t in texts]
+
+
+def test_every_pattern_matches_traditional_characters_as_it_matches_simplified_ones(cache_home):
+    """One way to compile for the rules and the modules: a module's own pattern (a word that joins nodes, a
+    network card) reads a traditional sheet as the rules' patterns do (rules/zh_variants.txt), cached or not."""
+    from sheetaudit.stages.s4_classify import _JOIN_BETWEEN, _PORT_WORD
+
+    assert _JOIN_BETWEEN.search("節點之間") and _JOIN_BETWEEN.search("节点之间")
+    assert _PORT_WORD.search("8個網卡") and _PORT_WORD.search("8个网卡")
+    assert regex_cache.compile("服务器").search("服務器") and regex_cache.cached("[个颗]GPU").search("8個GPU")
+
+
+def test_the_first_formats_file_is_removed_and_nothing_else(cache_home, monkeypatch):
+    import sys
+
+    folder = cache_home / "sheetaudit"
+    folder.mkdir()
+    legacy = folder / f"regex-{sys.implementation.cache_tag}.marshal"
+    legacy.write_bytes(b"old")
+    other = folder / "regex-notes.txt"
+    other.write_bytes(b"not ours")
+    regex_cache.compile(r"\d+ GB/s")
+    assert not legacy.exists() and other.read_bytes() == b"not ours"
