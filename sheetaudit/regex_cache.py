@@ -92,11 +92,12 @@ def with_traditional(pattern: str) -> str:
 
 @lru_cache(maxsize=1)
 def _variants_text() -> str:
-    from .rules import rules_dir
+    from .errors import RulesError
+    from .rules_folder import rules_dir
 
     try:
         return (rules_dir() / "zh_variants.txt").read_text(encoding="utf-8")
-    except (OSError, ValueError):
+    except (OSError, ValueError, RulesError):  # no rules folder: loading the rules says so, not every pattern
         return ""
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import regex_cache
 from .errors import RulesError
+from .rules_folder import rules_dir
 from .severity import SEVERITIES
 
 RULE_FILES = (
@@ -28,17 +29,6 @@ RULE_FILES = (
     "requirements.yaml",
     "zh_variants.txt",
 )
-
-
-def rules_dir() -> Path:
-    env = os.environ.get("SHEETAUDIT_RULES")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent
-    for cand in (here.parent / "rules", here / "_rules"):
-        if (cand / "checks.yaml").exists():
-            return cand
-    raise RulesError(f"rules folder not found next to {here} (set SHEETAUDIT_RULES)")
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ LAYERS = [
         "numfmt",
         "fileio",
         "cachedir",
+        "rules_folder",
         "severity",
         "regex_cache",
         "textsafe",

@@ -418,7 +418,9 @@ def _import_output_libraries(opts: BatchOptions) -> None:
         from .index import template_env
 
         template_env().get_template("index.html.j2")
-        from ..atscale import whatif  # noqa: F401
+        from ..atscale.assumptions import load_assumptions
+
+        load_assumptions()  # its schemas parsed (YAML), for the index's scale chart
         from ..output import curves, scale_out  # noqa: F401
         from . import tables, xlsx  # noqa: F401
         import sqlite3  # noqa: F401
