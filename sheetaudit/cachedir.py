@@ -13,3 +13,30 @@ def user_cache_dir() -> Path:
     is invalid; an empty one (XDG_CACHE_HOME=) is unset, not the working directory."""
     env = os.environ.get("XDG_CACHE_HOME", "")
     return (Path(env) if os.path.isabs(env) else Path.home() / ".cache") / "sheetaudit"
+
+
+KEEP_PER_FAMILY = 8  # files of one family kept: the rules folders a user switches between (a copy, --rules)
+HASH16 = "[0-9a-f]" * 16  # the rules hash in a family's names (a glob)
+
+
+def store(path: Path, data: bytes, family: str) -> None:
+    """Write a rebuildable file atomically (a temporary name beside it, then renamed over it), then remove the
+    oldest files of its family (those named by the glob FAMILY, one per rules hash) past the newest
+    KEEP_PER_FAMILY: each edit of the rules writes new ones, and nothing else ever removes the old. A link among
+    them is removed, never followed. Raises OSError; a caller with nowhere to write runs without its cache."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    aged = []
+    for p in path.parent.glob(family):
+        try:
+            aged.append((p.lstat().st_mtime_ns, p))
+        except OSError:
+            continue
+    for _, p in sorted(aged, reverse=True)[KEEP_PER_FAMILY:]:
+        if p != path:
+            try:
+                p.unlink()
+            except OSError:
+                pass

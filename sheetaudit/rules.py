@@ -6,7 +6,6 @@ Loaded once per process. The rules hash keys the batch cache, so editing a rule 
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -168,11 +167,9 @@ def _store_docs(d: Path, docs: dict) -> None:
         data = marshal.dumps(docs)
         if marshal.loads(data) != docs:
             return
-        path = _cache_path(d)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        from .cachedir import HASH16, store
+
+        store(_cache_path(d), data, f"rules-{HASH16}-py*.marshal")
     except (OSError, TypeError, ValueError):  # unwritable home, or YAML marshal cannot hold: no cache
         pass
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from functools import lru_cache
 
-from .cachedir import user_cache_dir
+from .cachedir import HASH16, store, user_cache_dir
 from .rules import compiled, load_rules
 
 TARGET = {"bandwidth": "gigabyte / second", "latency": "nanosecond", "power": "kilowatt", "weight": "kilogram"}
@@ -57,10 +56,7 @@ def _factor_table() -> dict:
             except Exception:  # a spelling pint cannot read fails when used, as before
                 continue
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(table), encoding="utf-8")
-        os.replace(tmp, path)
+        store(path, json.dumps(table).encode("utf-8"), f"factors-{HASH16}.json")
     except OSError:
         pass
     return table

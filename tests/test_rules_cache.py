@@ -79,3 +79,24 @@ def test_an_empty_xdg_cache_home_means_the_default_folder_not_the_working_direct
     assert list(work.iterdir()) == []
     kept = {p.name.split("-")[0] for p in (home / ".cache" / "sheetaudit").iterdir()}
     assert {"rules", "regex", "pint", "templates"} <= kept, kept
+
+
+def test_edits_of_the_rules_leave_only_the_newest_caches_behind(tmp_path):
+    """Each edit of the rules is a new hash and a new cache file; the old ones are pruned to the newest few of their
+    family, and nothing else in the folder (another family, a file of the user's) is touched."""
+    import os
+
+    from sheetaudit.cachedir import HASH16, KEEP_PER_FAMILY, store
+
+    cache = tmp_path / "sheetaudit"
+    cache.mkdir()
+    (cache / "notes.txt").write_text("mine")
+    (cache / "factors-0123456789abcdef.json").write_text("{}")
+    for i in range(KEEP_PER_FAMILY + 5):
+        path = cache / f"rules-{i:016x}-py311.marshal"
+        store(path, b"x", f"rules-{HASH16}-py*.marshal")
+        os.utime(path, ns=(i * 10**9, i * 10**9))  # written one after another
+    left = sorted(p.name for p in cache.glob("rules-*"))
+    assert left == [f"rules-{i:016x}-py311.marshal" for i in range(5, KEEP_PER_FAMILY + 5)]
+    assert (cache / "notes.txt").read_text() == "mine" and (cache / "factors-0123456789abcdef.json").exists()
+    assert not list(cache.glob("*.tmp"))
