@@ -823,3 +823,17 @@ def test_counted_ports_at_the_fastest_port_speed_are_ports(sheet, line):
     a = sheet(f"# Zephyr Z10 switch\n\nThe Z10 delivers 102.4 Tbps of switching capacity. {line}.\n")
     assert {f.scope for f in a.figures if f.quantity == "bandwidth" and f.value < 10} == {"per-port"}
     assert "bandwidth.aggregate-mismatch" not in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize(
+    "line, printed, tier",
+    [
+        ("| Host System Connectivity | 2x RJ45 10GBase-T, 4x USB 2.0, 1x VGA |", "10GBase-T", "front-end"),
+        ("| LAN | Dual 10GBASE-T ports |", "10GBASE-T", "front-end"),
+        ("| Front-end nodes | 100 GbE connection to the campus network backbone |", "100 GbE", "front-end"),
+        ("| Chassis | the 3.2Tbps integrated switch fabric joins the blades |", "3.2Tbps", "unknown"),
+    ],
+)
+def test_a_ports_ieee_name_or_its_place_says_its_tier(sheet, line, printed, tier):
+    a = sheet(f"# Kite K3 system\n\n| Item | Value |\n|---|---|\n{line}\n")
+    assert one(a, "bandwidth", printed).tier == tier

@@ -41,7 +41,7 @@ _FACTOR = regex_cache.compile(r"\d\s*[*×]\s*$")
 _PORTS_TIMES = regex_cache.compile(r"\bports?\s*(?:[x×*]|of)\s*$", re.I)
 # a port or an adapter named beside a counted rate ("Scale-out NIC: 4 x 200 Gb/s per node"): its ports, not links
 _PORT_WORD = regex_cache.compile(r"\bNICs?\b|\bports?\b|adapters?|\bHCAs?\b|SuperNICs?|网卡|端口|网口", re.I)
-PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "Gigabit", "G", "Gb", "Gib"}
+PORT_UNITS = {"GbE", "TbE", "Gbe", "GBE", "GE", "GBASE-T", "GBASE", "GBase-T", "GBase", "Gigabit", "G", "Gb", "Gib"}
 
 
 def is_bytes(unit: str) -> bool:
