@@ -837,3 +837,23 @@ def test_counted_ports_at_the_fastest_port_speed_are_ports(sheet, line):
 def test_a_ports_ieee_name_or_its_place_says_its_tier(sheet, line, printed, tier):
     a = sheet(f"# Kite K3 system\n\n| Item | Value |\n|---|---|\n{line}\n")
     assert one(a, "bandwidth", printed).tier == tier
+
+
+def test_a_cell_takes_the_tier_its_column_agrees_on(sheet):
+    a = sheet(
+        "# Networking and GPU instances\n\n| Machine type | Max total bandwidth | Transport |\n|---|---|---|\n"
+        "| K4 | 3,600 Gbps | GPUDirect RDMA |\n| K3 | 1,000 Gbps | GPUDirect RDMA |\n| G2 | 100 Gbps | N/A |\n"
+    )
+    assert one(a, "bandwidth", "100 Gbps").tier == "scale-out"
+    assert "tier.unclassified" not in {x.check for x in a.findings}
+
+
+@pytest.mark.parametrize("line", ["1.6 TB ingress and 1.6 TB egress", "egress bandwidth of 800 Gbps"])
+def test_an_ingress_or_egress_rate_is_one_directions(sheet, line):
+    a = sheet(f"# Fjord F7 line card\n\nEach PFE supports {line}.\n")
+    assert {f.direction for f in a.figures if f.quantity == "bandwidth"} == {"unidirectional"}
+
+
+def test_a_sheet_of_domain_sizes_has_figures(sheet):
+    a = sheet("# 亲和性说明\n\n| 产品 | 说明 |\n|---|---|\n| Atlas 训练系列产品 | 4个昇腾AI处理器通过HCCS互联 |\n")
+    assert "sheet.no-figures" not in {x.check for x in a.findings}

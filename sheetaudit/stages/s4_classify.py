@@ -146,6 +146,7 @@ def classify(mentions: list[Mention], ctx: SheetContext) -> list[Figure]:
             continue
         figs.append(f)
     _tier_from_twins(figs)
+    _tier_from_column(figs)
     _direction_from_twins(figs)
     _direction_from_sheet(figs, ctx)
     _power_beyond_accelerator(figs, ctx)
@@ -182,6 +183,31 @@ def _tier_from_twins(figs: list[Figure]) -> None:
             if len(tiers) == 1:
                 f.tier = next(iter(tiers))
                 f.flags.add("tier-from-twin")
+
+
+def _tier_from_column(figs: list[Figure]) -> None:
+    """A table cell whose own words decide no tier takes the tier of the other figures of its field (its column, or its
+    row where the columns are models), where all of them agree ("Max total bandwidth | 3,600 Gbps" in a row that names
+    GPUDirect RDMA, "400 Gbps" in one that says "N/A")."""
+
+    def fields(seg) -> list:
+        # a field is a column of rows, or a row of model columns, as the table was read: either may be it
+        return [k for k in ((seg.block, "column", seg.column), (seg.block, "label", seg.label)) if k[2]]
+
+    decided: dict = {}
+    for f in figs:
+        seg = f.segment
+        if f.quantity == "bandwidth" and seg is not None and seg.kind == "cell":
+            if f.tier not in ("unknown", "memory", "mixed", None) and "comparison" not in f.flags:
+                for k in fields(seg):
+                    decided.setdefault(k, set()).add(f.tier)
+    for f in figs:
+        seg = f.segment
+        if f.quantity == "bandwidth" and f.tier == "unknown" and seg is not None and seg.kind == "cell":
+            tiers = set().union(*(decided.get(k, set()) for k in fields(seg)))
+            if len(tiers) == 1:
+                f.tier = next(iter(tiers))
+                f.flags.add("tier-from-column")
 
 
 def _direction_from_twins(figs: list[Figure]) -> None:

@@ -51,6 +51,7 @@ def run(figs, sheet, doc, facility):
             )
         )
         out[-1].pages = list(doc.no_text_pages)
-    if not any(f.quantity in ("bandwidth", "latency", "power") for f in figs):
+    # a scale-up domain's size is a figure of the interconnect too (a table of how many processors each product joins)
+    if not any(f.quantity in ("bandwidth", "latency", "power", "domain_size") for f in figs):
         out.append(finding("sheet.no-figures"))
     return out
