@@ -841,8 +841,9 @@ def test_a_ports_ieee_name_or_its_place_says_its_tier(sheet, line, printed, tier
 
 def test_a_cell_takes_the_tier_its_column_agrees_on(sheet):
     a = sheet(
-        "# Networking and GPU instances\n\n| Machine type | Max total bandwidth | Transport |\n|---|---|---|\n"
-        "| K4 | 3,600 Gbps | GPUDirect RDMA |\n| K3 | 1,000 Gbps | GPUDirect RDMA |\n| G2 | 100 Gbps | N/A |\n"
+        "# Networking and GPU instances\n\n| Machine type | GPU model | Max total bandwidth | Transport |\n|---|---|---|---|\n"
+        "| K4 | B200 | 3,600 Gbps | GPUDirect RDMA |\n| K3 | H100 | 1,000 Gbps | GPUDirect RDMA |\n"
+        "| G2 | L4 | 100 Gbps | N/A |\n"
     )
     assert one(a, "bandwidth", "100 Gbps").tier == "scale-out"
     assert "tier.unclassified" not in {x.check for x in a.findings}

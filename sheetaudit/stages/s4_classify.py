@@ -186,26 +186,22 @@ def _tier_from_twins(figs: list[Figure]) -> None:
 
 
 def _tier_from_column(figs: list[Figure]) -> None:
-    """A table cell whose own words decide no tier takes the tier of the other figures of its field (its column, or its
-    row where the columns are models), where all of them agree ("Max total bandwidth | 3,600 Gbps" in a row that names
-    GPUDirect RDMA, "400 Gbps" in one that says "N/A")."""
-
-    def fields(seg) -> list:
-        # a field is a column of rows, or a row of model columns, as the table was read: either may be it
-        return [k for k in ((seg.block, "column", seg.column), (seg.block, "label", seg.label)) if k[2]]
+    """A table cell whose own words decide no tier takes the tier of the other figures in its column, where all of them
+    agree ("Max total bandwidth | 3,600 Gbps" in a row that names GPUDirect RDMA, "400 Gbps" in one that says "N/A")."""
 
     decided: dict = {}
     for f in figs:
         seg = f.segment
-        if f.quantity == "bandwidth" and seg is not None and seg.kind == "cell":
+        if f.quantity == "bandwidth" and seg is not None and seg.kind == "cell" and seg.column:
             if f.tier not in ("unknown", "memory", "mixed", None) and "comparison" not in f.flags:
-                for k in fields(seg):
-                    decided.setdefault(k, set()).add(f.tier)
+                decided.setdefault((seg.block, seg.column), set()).add(f.tier)
+    management = float(load_rules().vocab.get("management_max_gbps", 1))
     for f in figs:
         seg = f.segment
         if f.quantity == "bandwidth" and f.tier == "unknown" and seg is not None and seg.kind == "cell":
-            tiers = set().union(*(decided.get(k, set()) for k in fields(seg)))
-            if len(tiers) == 1:
+            tiers = decided.get((seg.block, seg.column), set())
+            gbps = _printed_gbs(f)
+            if len(tiers) == 1 and (gbps is None or gbps * 8 > management):  # a management port keeps its own
                 f.tier = next(iter(tiers))
                 f.flags.add("tier-from-column")
 
