@@ -217,7 +217,7 @@ def _sample(field: str):
     return [3] if field == "pages" or field.endswith("_pages") else 1.5
 
 
-@pytest.mark.parametrize("code", sorted(RULES.checks))
+@pytest.mark.parametrize("code", sorted(REGISTRY))
 def test_every_message_formats_with_its_declared_fields(code):
     """A check's words are its entry's `message` (and `each`, one of its items, and `worked_question`), over the
     values its `fields` declares: every template, with every choice of its parts, renders from those values alone,

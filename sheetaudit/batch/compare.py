@@ -178,8 +178,18 @@ def _names(rows):
     return ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
 
 
-def _finding(code, message, rows):
+def _listed(pairs) -> str:
+    """Sheets each with what it prints, as a message lists them: 'a.pdf (130 ns), b.pdf (2 µs)'."""
+    return ", ".join(f"{sheet} ({shown})" for sheet, shown in pairs)
+
+
+def _finding(code, rows, data: dict, parts: dict | None = None):
+    """A cross-sheet finding of CODE about ROWS: its words are the check's `message` in rules/checks.yaml (PARTS
+    chooses its optional clauses, its `each` words one of data["items"]), rendered over DATA."""
+    from ..stages.s8_checks.wording import compose, render
+
     c = _checks()[code]
+    message = render(compose(code, c, "", parts), data, c.get("each", ""))
     for r in rows:
         if code not in r["compare"]:
             r["compare"].append(code)
@@ -237,18 +247,12 @@ def _latency_basis(items):
     # latency is not compared with itself (its own report keeps them apart).
     if not any(s1 != s2 for b1 in present for b2 in present if b1 != b2 for s1 in sheets[b1] for s2 in sheets[b2]):
         return []
-    parts = [
-        f"{BASIS_WORDS[b]} in " + ", ".join(f"{r['sheet']} ({c['shown']})" for r, c in by_basis[b][:6]) for b in present
+    items = [
+        {"basis": BASIS_WORDS[b], "sheets": _listed((r["sheet"], c["shown"]) for r, c in by_basis[b][:6])}
+        for b in present
     ]
     rows = list({id(r): r for b in present for r, _ in by_basis[b]}.values())
-    return [
-        _finding(
-            "compare.latency-mixed-basis",
-            "Latency is " + "; ".join(parts) + ". The index keeps each basis in its own column: do not "
-            "rank latencies across columns.",
-            rows,
-        )
-    ]
+    return [_finding("compare.latency-mixed-basis", rows, {"items": items})]
 
 
 SCOPE_WORDS = {
@@ -281,18 +285,13 @@ def _scopes(items):
                 scopes = sorted({f.get("scope") or "unspecified" for f in figs})
                 other.append((row, scopes, figs[0]["text"]))
         if comparable and other:
-            msg = (
-                f"{tier.capitalize()} bandwidth is per accelerator in {_names(comparable)}; "
-                + "; ".join(
-                    f"only {', '.join(SCOPE_WORDS.get(s, s) for s in scopes)} in {r['sheet']} ({text})"
-                    for r, scopes, text in other[:8]
-                )
-                + f". The per-accelerator column leaves those blank rather than set a "
-                f"{'port or node' if tier == 'scale-out' else 'node or domain'} total beside a per-accelerator figure."
-            )
-            if divided:
-                msg += f" Converted to per accelerator by the audit (hover for the arithmetic): {_names(divided)}."
-            out.append(_finding("compare.scope-mismatch", msg, [r for r, _, _ in other] + divided))
+            each = [
+                {"scopes": [SCOPE_WORDS.get(s, s) for s in scopes], "sheet": r["sheet"], "text": text}
+                for r, scopes, text in other[:8]
+            ]
+            data = {"tier": tier, "comparable": _names(comparable), "items": each, "divided": _names(divided)}
+            rows = [r for r, _, _ in other] + divided
+            out.append(_finding("compare.scope-mismatch", rows, data, {"total": tier, "divided": bool(divided)}))
     return out
 
 
@@ -342,26 +341,20 @@ def _directions(items):
                 ):
                     continue
                 how = printed_as(f)
-                stated = " stated" if f.get("direction") == "bidirectional" else " by convention"
+                stated = "stated" if f.get("direction") == "bidirectional" else "by convention"
                 if how == "both":
-                    both.setdefault(row["sheet"], (row, f["text"] + (" (bidirectional" + stated + ")")))
+                    both.setdefault(row["sheet"], (row, f"{f['text']} (bidirectional {stated})"))
                 elif how == "one":
                     one.setdefault(row["sheet"], (row, f["text"]))
         if not both or not (set(one) - set(both)):
             continue
         rows = list({id(r): r for d in (both, one) for r, _ in d.values()}.values())
-        out.append(
-            _finding(
-                "compare.direction-mixed",
-                f"{tier.capitalize()} bandwidth is printed as both directions added in "
-                + ", ".join(f"{s} ({t})" for s, (_, t) in list(both.items())[:6])
-                + "; per direction in "
-                + ", ".join(f"{s} ({t})" for s, (_, t) in list(one.items())[:6] if s not in both)
-                + ". As printed these differ twofold for the same link; the index halves the first and shows every "
-                "bandwidth per direction.",
-                rows,
-            )
-        )
+        data = {
+            "tier": tier,
+            "both": _listed((s, t) for s, (_, t) in list(both.items())[:6]),
+            "one": _listed((s, t) for s, (_, t) in list(one.items())[:6] if s not in both),
+        }
+        out.append(_finding("compare.direction-mixed", rows, data))
     return out
 
 
@@ -371,19 +364,9 @@ def _omissions(items):
     stated = [r for r, _ in systems if r["rack_power"] and r["rack_power"]["how"] == "stated"]
     missing = [r for r, _ in systems if not (r["rack_power"] and r["rack_power"]["how"] == "stated")]
     if stated and missing:
-        est = [
-            f"{r['sheet']} (about {fmt_num(r['rack_power']['value'])} kW derived from node power)"
-            for r in missing
-            if r["rack_power"]
-        ]
-        out.append(
-            _finding(
-                "compare.rack-power-omitted",
-                f"Rack power is stated by {_names(stated)} but not by {_names(missing)}."
-                + (" Estimates: " + "; ".join(est) + "." if est else ""),
-                missing,
-            )
-        )
+        est = [{"sheet": r["sheet"], "kw": r["rack_power"]["value"]} for r in missing if r["rack_power"]]
+        data = {"stated": _names(stated), "missing": _names(missing), "items": est}
+        out.append(_finding("compare.rack-power-omitted", missing, data, {"estimates": bool(est)}))
     scaleup = [
         (r, c)
         for r, c in items
@@ -392,22 +375,11 @@ def _omissions(items):
     with_dom = [r for r, _ in items if r["domain"]]
     no_dom = [r for r, _ in scaleup if not r["domain"]]
     if with_dom and no_dom:
-        out.append(
-            _finding(
-                "compare.domain-size-omitted",
-                f"The scale-up domain size is stated by {_names(with_dom)} but not by {_names(no_dom)}, "
-                "whose scale-up bandwidth therefore has no known reach.",
-                no_dom,
-            )
-        )
+        data = {"stated": _names(with_dom), "missing": _names(no_dom)}
+        out.append(_finding("compare.domain-size-omitted", no_dom, data))
     cooled = [r for r, _ in systems if r["cooling"]]
     uncooled = [r for r, _ in systems if not r["cooling"]]
     if cooled and uncooled:
-        out.append(
-            _finding(
-                "compare.cooling-omitted",
-                f"The cooling method is stated by {_names(cooled)} but not by {_names(uncooled)}.",
-                uncooled,
-            )
-        )
+        data = {"stated": _names(cooled), "missing": _names(uncooled)}
+        out.append(_finding("compare.cooling-omitted", uncooled, data))
     return out
