@@ -78,6 +78,12 @@ def test_storage_link_rates_and_mobile_generations_are_not_port_speeds(sheet, li
     assert rates(a) == [12.5]
 
 
+@pytest.mark.parametrize("line", ["Port speed: 5G", "Uplink: one interface at 5G", "端口速率：5G"])
+def test_a_bare_5g_that_its_clause_calls_a_ports_speed_is_read(sheet, line):
+    a = sheet(f"# Wren W1 access switch\n\n{line}\n")
+    assert rates(a) == [0.625]
+
+
 def test_a_list_of_port_speeds_in_g_is_still_read(sheet):
     a = sheet("# Wren W2 network adapter\n\nSupported speeds: 1G/2.5G/5G/10G\n")
     assert rates(a) == [1.25]

@@ -376,7 +376,7 @@ def _numeric(seg: Segment, declared=()) -> list[Mention]:
             flags.add("bare-unit")
             if unit == "G" and any(n not in STANDARD_G for n in nums):
                 continue  # "XH-S30 48G", "96G": a bare G that is no port or lane speed is a memory size
-            if unit == "G" and nums == [5] and _mobile_generation(text, m.start("num"), after):
+            if unit == "G" and nums == [5] and _mobile_generation(text, m.start("num"), after, seg.label):
                 continue  # "5G UPF", "5G 核心网": the mobile network's generation
         if unit.endswith("T/s") or compiled(
             r"[\s-]*(?:PAM-?4|NRZ)?\s*(?:SerDes|lanes?\b|PAM-?4|NRZ|signal)", re.I
@@ -942,9 +942,16 @@ _FIBRE_CHANNEL = compiled(r"\s*(?:FC\b|Fib(?:re|er) Channel)", re.I)  # "8G/16G/
 _PORT_AFTER = compiled(r"\s*(?:ports?\b|BASE|Ethernet|interfaces?\b|Q?SFP|RJ-?45|以太网|[电光网接端]口)", re.I)
 
 
-def _mobile_generation(text: str, start: int, after: str) -> bool:
-    """A bare "5G" that counts no port and names none after it is the mobile network's generation ("5G UPF")."""
-    return not _PORT_AFTER.match(after) and not compiled(r"\d\s*[xX×*个]\s*$").search(text[max(0, start - 8) : start])
+_PORT_BEFORE = compiled(r"(?:\b(?:port|link|interface|speed|rate)s?\b|速率|端口|接口)[^.;。；]*$", re.I)
+
+
+def _mobile_generation(text: str, start: int, after: str, label: str = "") -> bool:
+    """A bare "5G" that counts no port and names none, after it or earlier in its clause or its label ("Port speed:
+    5G"), is the mobile network's generation ("5G UPF")."""
+    before = f"{label or ''} {text[max(0, start - 40) : start]}"
+    return not (
+        _PORT_AFTER.match(after) or compiled(r"\d\s*[xX×*个]\s*$").search(before[-8:]) or _PORT_BEFORE.search(before)
+    )
 
 
 def _is_breakout_alternative(m: Mention, kept: list[Mention], r) -> bool:
