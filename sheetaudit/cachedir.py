@@ -20,14 +20,13 @@ HASH16 = "[0-9a-f]" * 16  # the rules hash in a family's names (a glob)
 
 
 def store(path: Path, data: bytes, family: str) -> None:
-    """Write a rebuildable file atomically (a temporary name beside it, then renamed over it), then remove the
+    """Write a rebuildable file atomically (fileio.atomic_write, no fsync: a lost file is rebuilt), then remove the
     oldest files of its family (those named by the glob FAMILY, one per rules hash) past the newest
     KEEP_PER_FAMILY: each edit of the rules writes new ones, and nothing else ever removes the old. A link among
     them is removed, never followed. Raises OSError; a caller with nowhere to write runs without its cache."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    from .fileio import atomic_write
+
+    atomic_write(path, data, durable=False)
     aged = []
     for p in path.parent.glob(family):
         try:
