@@ -4,8 +4,6 @@ JavaScript; the script only adds sorting."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
@@ -42,21 +40,17 @@ SORT_JS = """
 
 
 def script_hash(script: str = SORT_JS) -> str:
-    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    from ..output.html_out import csp_hash
+
+    return csp_hash(script)
 
 
 @lru_cache(maxsize=1)
 def template_env():
     """The index's jinja2 environment (built once: the batch builds it early, while the last files are audited)."""
-    import jinja2
+    from ..output.html_out import environment
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    env = environment(TEMPLATES)
     env.filters["fmt_num_f"] = fmt_num
     env.filters["breakable"] = breakable
     return env

@@ -86,18 +86,24 @@ def _bytecode_cache():
     return Cache()
 
 
-@lru_cache(maxsize=1)
-def _env():
+def environment(folder: Path):
+    """A jinja2 environment over the templates in FOLDER as every page of ours is rendered: escaped by default,
+    strict about undefined names, compiled templates kept in the user's cache."""
     import jinja2
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)),
         autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
         bytecode_cache=_bytecode_cache(),
     )
+
+
+@lru_cache(maxsize=1)
+def _env():
+    env = environment(TEMPLATES)
     env.filters["num"] = num
     env.filters["ratio"] = ratio
     return env
